@@ -1,0 +1,36 @@
+# Thin wrapper around CMake. `make demo` and `make test` install missing Debian
+# packages first (scripts/install-deps.sh), then build.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all build deps test test-fast test-asan demo bench experiments clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# Whole suite in the release build, then the unit tests again under ASan+UBSan.
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DGSFW_SANITIZE=ON -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD_ASAN) -j $(JOBS)
+	@cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 GSFW_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@sh experiments/demo.sh $(BUILD)
+
+bench: build
+	@sh bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

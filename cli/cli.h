@@ -1,0 +1,78 @@
+/* Shared pieces of the gsfw command-line tool: option parsing, error reporting and
+ * loading of the inputs every subcommand needs (vectors, matrices, graphs). */
+#ifndef GSFW_CLI_H
+#define GSFW_CLI_H
+
+#include "gsfw.h"
+
+#define CLI_OK 0
+#define CLI_FAIL 1  /* run-time error (bad file, bad data) */
+#define CLI_USAGE 2 /* bad command line */
+#define CLI_HELP (-1)
+
+/* One subcommand: `gsfw NAME ...` runs run(argc, argv) with argv[0] = NAME. */
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} cli_command;
+
+int cmd_solve(int argc, char **argv);
+int cmd_dmo(int argc, char **argv);
+int cmd_pcsf(int argc, char **argv);
+int cmd_tail(int argc, char **argv);
+
+/* Option table entry. Value options store the argument in *value; switches store "1".
+ * Both forms --flag value and --flag=value are accepted. */
+typedef struct {
+    const char *flag;   /* e.g. "--iters" */
+    int is_switch;      /* 1: takes no value */
+    const char **value; /* where the argument (or "1") is stored; NULL initially */
+} cli_opt;
+
+/* Parse argv[1..argc-1] against opts. Prints usage and returns CLI_HELP on --help/-h;
+ * prints a message naming the flag and returns CLI_USAGE on an unknown flag, a missing
+ * value, a flag given twice or a stray positional argument; CLI_OK otherwise. */
+int cli_parse(const char *cmd, int argc, char **argv, cli_opt *opts, int nopts,
+              const char *usage);
+
+/* Report a usage problem ("gsfw CMD: message" + hint) and return CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Report a run-time failure ("gsfw CMD: message") and return CLI_FAIL. */
+int cli_fail(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Report a library error (its detailed message when present) and return CLI_FAIL. */
+int cli_fail_err(const char *cmd, gsfw_error code, const gsfw_err *err);
+
+/* Require a flag: returns CLI_USAGE with a message when value is NULL. */
+int cli_require(const char *cmd, const char *flag, const char *value);
+/* Strict number parsing: the whole string must be a number in range; a message naming
+ * the flag is printed and CLI_USAGE returned otherwise. */
+int cli_parse_int(const char *cmd, const char *flag, const char *text, long lo, long hi,
+                  int *out);
+int cli_parse_double(const char *cmd, const char *flag, const char *text, double *out);
+
+/* Load a float64 vector from .npy (1-D, or 2-D with one row/column). Returns CLI_OK or
+ * CLI_FAIL (message printed naming the flag and file). *x freed with gsfw_free. */
+int cli_load_vector(const char *cmd, const char *flag, const char *path, double **x, int *len);
+/* Load a 2-D float64 matrix (row-major) from .npy. */
+int cli_load_matrix(const char *cmd, const char *flag, const char *path, double **A,
+                    int *rows, int *cols);
+
+/* Build the graph from exactly one of --graph grid:HxW or --edges FILE; n_expected >= 0
+ * requires the graph to have that many nodes (for --edges: ids < n_expected, the node
+ * count is n_expected). Returns CLI_OK, CLI_USAGE or CLI_FAIL (message printed). */
+int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_path,
+                   int n_expected, gsfw_graph **out);
+
+/* Print node ids on one line separated by spaces. */
+void cli_print_ids(const int *ids, int count);
+
+#endif

@@ -1,0 +1,45 @@
+/* gsfw command-line entry point: dispatch to the subcommands. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cli_command commands[] = {
+    {"solve", cmd_solve, "minimise 0.5||Ax - y||^2 over D(C, M) with DMO-FW / DMO-AccFW"},
+    {"dmo", cmd_dmo, "run a dual maximisation oracle on a vector and print the support"},
+    {"pcsf", cmd_pcsf, "solve a prize-collecting Steiner forest instance"},
+    {"tail", cmd_tail, "tail projection of a vector onto M(G, s, g)"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gsfw <command> [options]\n       gsfw --version\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nRun 'gsfw <command> --help' for the options of a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("gsfw %s\n", gsfw_version());
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            return rc == CLI_HELP ? CLI_OK : rc;
+        }
+    }
+    fprintf(stderr, "gsfw: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

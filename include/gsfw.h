@@ -1,0 +1,339 @@
+/*
+ * gsfw — graph-structured Frank-Wolfe.
+ *
+ * Minimise a smooth convex f(x) over D(C, M) = conv{x : ||x||_2 <= C, supp(x) in M}
+ * where M is a support model (s-sparse sets, unions of g connected subgraphs of a
+ * graph, ...), with the DMO-FW / DMO-AccFW methods of Zhou & Sun (ICML 2022).
+ *
+ * Conventions of this API
+ *  - Every function that can fail returns a gsfw_error (GSFW_OK == 0) and, when the
+ *    caller passes a non-NULL gsfw_err*, fills it with a message naming the problem.
+ *  - Output arrays are owned by the caller (sizes are documented per call); the only
+ *    exceptions are the file readers and object constructors, whose results are freed
+ *    with gsfw_free() or the matching *_free().
+ *  - No global state: objects may be used from several threads as long as one object
+ *    (objective, DMO, PCSF workspace) is not used by two solves at the same time.
+ *  - Node ids and indices are 0-based ints.
+ */
+#ifndef GSFW_H
+#define GSFW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GSFW_VERSION "0.1.0"
+const char *gsfw_version(void);
+
+/* ------------------------------------------------------------------ errors */
+
+typedef enum {
+    GSFW_OK = 0,
+    GSFW_ERR_NOMEM,        /* allocation failed */
+    GSFW_ERR_INVALID_ARG,  /* a parameter is out of range (s > d, C <= 0, g > s, ...) */
+    GSFW_ERR_DIMENSION,    /* sizes of two inputs disagree */
+    GSFW_ERR_NONFINITE,    /* NaN or Inf where a finite number is required */
+    GSFW_ERR_IO,           /* a file could not be opened, read or written */
+    GSFW_ERR_FORMAT,       /* a file is malformed or of an unsupported kind */
+    GSFW_ERR_GRAPH,        /* an invalid graph (id out of range, bad cost) */
+    GSFW_ERR_CALLBACK,     /* a user callback (objective, DMO) reported failure */
+    GSFW_ERR_INTERNAL      /* a broken invariant: please report */
+} gsfw_error;
+
+/* Static English description of an error code. */
+const char *gsfw_error_message(gsfw_error code);
+
+/* Detailed error report filled by failing calls (optional everywhere). */
+typedef struct {
+    gsfw_error code;
+    char message[512];
+} gsfw_err;
+
+/* Free memory returned by gsfw readers (gsfw_npy_read, gsfw_edges_read, ...). */
+void gsfw_free(void *ptr);
+
+/* ------------------------------------------------------------------ graphs */
+
+/* Undirected graph in CSR form. Edge e joins edge_u[e] and edge_v[e] (input order is
+ * kept: PCSF outputs refer to it). adj_ptr has n+1 entries; the neighbours of node i are
+ * adj_node[adj_ptr[i] .. adj_ptr[i+1]-1], reached through edges adj_edge[...].
+ * cost is NULL for unit costs. Build with the constructors, free with gsfw_graph_free. */
+typedef struct {
+    int n;
+    int m;
+    int *edge_u;
+    int *edge_v;
+    double *cost;       /* m entries or NULL (all costs 1) */
+    int *adj_ptr;
+    int *adj_node;
+    int *adj_edge;
+} gsfw_graph;
+
+/* Validates ids (0 <= id < n) and costs (finite, >= 0). cost may be NULL. */
+gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v,
+                                 const double *cost, gsfw_graph **out, gsfw_err *err);
+/* H x W 4-neighbour grid, node r*W + c, unit costs. Edge order: nodes in row-major order,
+ * each emits (i, i+1) if not in the last column, then (i, i+W) if not in the last row. */
+gsfw_error gsfw_graph_grid(int height, int width, gsfw_graph **out, gsfw_err *err);
+void gsfw_graph_free(gsfw_graph *g);
+/* Connected components: label[i] in 0..count-1 (labels in order of smallest node). */
+gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gsfw_err *err);
+/* Number of connected components of the subgraph induced by the nodes with
+ * mask[i] != 0 (nodes outside the mask are ignored). work: 2n ints of scratch; on
+ * return work[i] is the component label of node i (-1 outside the mask). */
+int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned char *mask, int *work);
+
+/* --------------------------------------------------------------- objective */
+
+/* A smooth convex objective over R^d. Callbacks return 0 on success, nonzero on failure.
+ * value_grad may be NULL (value then gradient are called). The incremental hooks
+ * (reset / update / cached_value_grad) are optional and all-or-nothing: when present the
+ * solvers tell the objective how the iterate moves, x <- alpha*x + beta*v with a sparse v,
+ * so that e.g. least squares can update A x in O(n*nnz(v)) instead of recomputing it.
+ * An objective with a cache must not be shared by concurrent solves. */
+typedef struct gsfw_objective {
+    int d;
+    void *ctx;
+    int (*value)(void *ctx, const double *x, double *f);
+    int (*gradient)(void *ctx, const double *x, double *grad);
+    int (*value_grad)(void *ctx, const double *x, double *f, double *grad);
+    /* incremental interface (optional) */
+    int (*reset)(void *ctx, const double *x);
+    int (*update)(void *ctx, double alpha, double beta, int nnz, const int *idx,
+                  const double *val);
+    int (*cached_value_grad)(void *ctx, double *f, double *grad);
+    /* optional: an upper bound on the Lipschitz constant of the gradient */
+    int (*lipschitz)(void *ctx, double *L);
+    /* optional, least squares only: expose A (column-major, n x d) and y, for the
+     * baselines that solve least-squares subproblems (CoSaMP, Graph-CoSaMP). */
+    int (*least_squares_data)(void *ctx, int *n, const double **A_col_major, const double **y);
+    void (*destroy)(struct gsfw_objective *self);
+} gsfw_objective;
+
+typedef enum { GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1 } gsfw_layout;
+
+/* f(x) = 0.5 * ||A x - y||^2 with a dense n x d matrix A (copied; the caller's arrays
+ * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
+ * two gemv (one with the incremental interface); A^T A is never formed. The lipschitz
+ * hook returns ||A||_2^2 estimated by power iteration (deterministic start vector). */
+gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
+                                        const double *y, gsfw_objective **out,
+                                        gsfw_err *err);
+/* Wrap user callbacks (value and gradient required, value_grad optional). */
+gsfw_error gsfw_objective_callback(int d, void *ctx,
+                                   int (*value)(void *, const double *, double *),
+                                   int (*gradient)(void *, const double *, double *),
+                                   int (*value_grad)(void *, const double *, double *, double *),
+                                   gsfw_objective **out, gsfw_err *err);
+void gsfw_objective_free(gsfw_objective *obj);
+
+/* Power-iteration estimate of ||A||_2^2 for a dense n x d matrix (column-major, lda = n).
+ * Returns the Rayleigh quotient after `iters` iterations or when the relative change is
+ * below tol. work: n + 2d doubles. */
+double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, double tol,
+                                      double *work);
+
+/* -------------------------------------------------------------------- DMO */
+
+/* Statistics a DMO may report per call (added to the solver's totals). */
+typedef struct {
+    long pcsf_calls;     /* PCSF runs made by graph oracles */
+    int window_missed;   /* 1 if a size-window search failed to hit its window */
+} gsfw_dmo_stats;
+
+/* A (delta-approximate) dual maximisation oracle: given z, select S in the model with
+ * ||z_S|| >= delta * max_{S' in M} ||z_S'||. select writes at most max_support distinct
+ * node ids into support (caller buffer of max_support ints) and their number into *size.
+ * stats may be NULL. Returns 0 on success. delta is the proven guarantee (0 = none);
+ * model describes the support model it is proven for. */
+typedef struct gsfw_dmo {
+    int d;
+    int max_support;
+    double delta;
+    const char *name;
+    const char *model;
+    void *ctx;
+    int (*select)(void *ctx, const double *z, int *support, int *size, gsfw_dmo_stats *stats);
+    void (*destroy)(struct gsfw_dmo *self);
+} gsfw_dmo;
+
+void gsfw_dmo_free(gsfw_dmo *dmo);
+
+/* Exact top-s: the s largest |z_i| (linear-time selection). delta = 1. */
+gsfw_error gsfw_dmo_topk(int d, int s, gsfw_dmo **out, gsfw_err *err);
+/* The delta-approximate top-s oracle of the paper's App. C (Alg. 3), deterministic
+ * given seed: starts from the s smallest |z_i| and swaps in top-s entries (in a seeded
+ * random order, never removing an inserted one) until ||z_S|| >= delta ||top_s(z)||. */
+gsfw_error gsfw_dmo_topk_approx(int d, int s, double delta, uint64_t seed, gsfw_dmo **out,
+                                gsfw_err *err);
+/* l1 ball (s = 1). delta = 1 picks argmax |z_i|; delta < 1 scans a seeded random
+ * permutation and returns the first i with |z_i| >= delta * max |z| (the reference code's
+ * test without its missing factor C). */
+gsfw_error gsfw_dmo_l1(int d, double delta, uint64_t seed, gsfw_dmo **out, gsfw_err *err);
+/* Top-g seeds + best-neighbour-first growth for M(G, s, g): feasible (<= s nodes in
+ * <= g connected pieces), delta = sqrt(g/s) >= sqrt(1/ceil(s/g)). The graph must outlive
+ * the oracle. */
+gsfw_error gsfw_dmo_subgraph(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                             gsfw_err *err);
+/* Exact oracle over M(G, s, g) by enumeration; for tests on tiny graphs (refuses when
+ * the enumeration would exceed about 1e8 subsets). */
+gsfw_error gsfw_dmo_brute_force(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                                gsfw_err *err);
+
+/* ----------------------------------------------------------------- solvers */
+
+typedef enum {
+    GSFW_METHOD_FW = 0,     /* DMO-FW: S = DMO(grad f(x)), v = -C grad_S/||grad_S|| */
+    GSFW_METHOD_ACCFW = 1,  /* DMO-AccFW: w = x - grad/(L eta), S = DMO(w), v = +C w_S/||w_S|| */
+    /* baselines (the dmo argument of gsfw_solve is the head / identification oracle,
+     * settings.tail the tail / pruning projection) */
+    GSFW_METHOD_IHT,
+    GSFW_METHOD_COSAMP,
+    GSFW_METHOD_GRAPH_IHT,
+    GSFW_METHOD_GRAPH_COSAMP,
+    GSFW_METHOD_GEN_MP
+} gsfw_method;
+
+/* "fw", "accfw", "iht", "cosamp", "graph-iht", "graph-cosamp", "gen-mp"; -1 if unknown. */
+int gsfw_method_parse(const char *name);
+const char *gsfw_method_name(gsfw_method method);
+
+typedef enum { GSFW_OPTION_I = 1, GSFW_OPTION_II = 2 } gsfw_option;
+
+typedef enum {
+    GSFW_STATUS_MAX_ITER = 0,     /* ran the requested number of iterations */
+    GSFW_STATUS_TIME_LIMIT,       /* stopped by settings.time_limit */
+    GSFW_STATUS_CALLBACK_STOP,    /* the callback asked to stop */
+    GSFW_STATUS_ZERO_DIRECTION    /* ||z_S|| = 0: the oracle input vanishes on its support */
+} gsfw_status;
+
+const char *gsfw_status_name(gsfw_status status);
+
+/* Figures of one iterate x_t, passed to the callback and stored in the trace. */
+typedef struct {
+    int iter;          /* t */
+    double time_s;     /* solve time since the start of the iterations */
+    double f;          /* f(x_t) */
+    double gap;        /* <grad f(x_t), x_t - v_t> with the atom v_t used at step t (may be
+                          negative with an inexact DMO); NaN for the final iterate */
+    double est_err;    /* ||x_t - x_true|| when settings.x_true is set, else NaN */
+    int support;       /* number of nonzeros of x_t */
+} gsfw_iterate;
+
+/* Called once per iterate x_t (t = 0..T). Return nonzero to stop the run. */
+typedef int (*gsfw_callback)(const gsfw_iterate *it, const double *x, void *user);
+
+typedef struct {
+    gsfw_method method;
+    gsfw_option option;
+    double C;            /* radius, > 0 */
+    double L;            /* smoothness for AccFW; <= 0: estimate via objective->lipschitz */
+    double delta;        /* Option II scale; <= 0: use dmo->delta */
+    int max_iter;        /* T >= 0: iterates x_0..x_T are produced */
+    double time_limit;   /* seconds, <= 0 for none */
+    const double *x_true;/* optional ground truth (d entries) for est_err */
+    gsfw_callback callback;
+    void *callback_data;
+    /* baselines only: tail projection (support of at most max_support nodes minimising
+     * ||b - b_S||, selected through the same interface as a DMO); NULL for top-s style
+     * methods where the head oracle is reused. */
+    gsfw_dmo *tail;
+    int reference_compat; /* baselines: 1 = the reference scripts' settings (see docs) */
+} gsfw_settings;
+
+void gsfw_settings_default(gsfw_settings *settings);
+
+typedef struct {
+    gsfw_status status;
+    int iterations;       /* T actually reached (index of the last iterate) */
+    int best_iter;        /* argmin_t f(x_t) (first one on ties) */
+    double f_best;
+    double f_last;
+    double L;             /* L used by AccFW (given or estimated), else 0 */
+    int L_estimated;      /* 1 if L came from the objective's lipschitz hook */
+    double delta;         /* delta used for Option II scaling */
+    long oracle_calls;
+    long pcsf_calls;
+    long gradient_calls;
+    double setup_time;    /* seconds: L estimate, allocation */
+    double solve_time;    /* seconds: the iterations */
+    double oracle_time;   /* seconds inside the DMO */
+    double gradient_time; /* seconds inside the objective */
+} gsfw_info;
+
+/* Caller-owned outputs; every pointer may be NULL. trace must hold trace_capacity
+ * entries; the solver stores iterates 0..min(T, trace_capacity-1) and sets trace_len. */
+typedef struct {
+    double *x_best;       /* d entries: argmin_t f(x_t) */
+    double *x_last;       /* d entries: x_T */
+    gsfw_iterate *trace;
+    int trace_capacity;
+    int trace_len;
+} gsfw_result;
+
+/* Run DMO-FW / DMO-AccFW (the paper's Algorithm 1) from x_0 = 0 with eta_t = 2/(t+2). */
+gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
+                      gsfw_result *result, gsfw_info *info, gsfw_err *err);
+
+/* -------------------------------------------------------------------- PCSF */
+
+typedef enum {
+    GSFW_PRUNING_NONE = 0,
+    GSFW_PRUNING_SIMPLE,
+    GSFW_PRUNING_GW,
+    GSFW_PRUNING_STRONG
+} gsfw_pruning;
+
+/* Parse "none" | "simple" | "gw" | "strong"; returns -1 when unknown. */
+int gsfw_pruning_parse(const char *name);
+
+/* Reusable PCSF workspace (Goemans-Williamson growth + pruning, compatible with
+ * pcst_fast). Memory grows to the largest instance seen and is reused across calls. */
+typedef struct gsfw_pcsf gsfw_pcsf;
+
+gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err);
+void gsfw_pcsf_free(gsfw_pcsf *ws);
+
+/* Solve one PCSF instance. root = -1 for unrooted (target_clusters active clusters kept),
+ * root >= 0 requires target_clusters == 0. costs may be NULL (unit costs); prizes and
+ * costs must be finite and >= 0. out_nodes: n ints, out_edges: m ints (edge indices
+ * into the input list). Outputs are in the order the pruning visits them. */
+gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const int *edge_v,
+                         const double *prizes, const double *costs, int root,
+                         int target_clusters, gsfw_pruning pruning, int *out_nodes,
+                         int *n_out_nodes, int *out_edges, int *n_out_edges, gsfw_err *err);
+
+/* ---------------------------------------------------------------- file I/O */
+
+/* .npy (format 1.0/2.0/3.0), float64 little-endian, C or Fortran order, 1-D or 2-D.
+ * *data is returned in C (row-major) order and freed with gsfw_free. shape[1] = 1 for
+ * 1-D arrays; *ndim tells which. */
+gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
+                         gsfw_err *err);
+/* Writes through a temporary file renamed into place (no partial file on failure). */
+gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
+                          gsfw_err *err);
+
+/* Edge list: one "u v" or "u v cost" per line, 0-based ids, '#' comments and blank lines
+ * allowed; all lines must have the same number of fields. *cost is NULL when the file has
+ * no costs. When n >= 0, ids must be < n. Arrays freed with gsfw_free. */
+gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, double **cost,
+                           gsfw_err *err);
+
+/* 8-bit or 16-bit grayscale / RGB(A) PNG to doubles in [0, 1] (RGB converted to luma).
+ * *img is row-major height x width, freed with gsfw_free. */
+gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *width,
+                              gsfw_err *err);
+/* Write an 8-bit grayscale PNG, mapping [lo, hi] linearly to [0, 255] (clamped).
+ * Temporary file + rename. */
+gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, int width,
+                               double lo, double hi, gsfw_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GSFW_H */
