@@ -21,6 +21,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_dmo(int argc, char **argv);
 int cmd_pcsf(int argc, char **argv);
 int cmd_tail(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 
 /* Option table entry. Value options store the argument in *value; switches store "1".
  * Both forms --flag value and --flag=value are accepted. */

@@ -169,7 +169,7 @@ int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_pat
     if (!grid_spec && !edges_path)
         return cli_usage_error(cmd, "a graph is required: --graph grid:HxW or --edges FILE");
     if (grid_spec) {
-        int h, w, r = parse_grid_spec(cmd, grid_spec, &h, &w);
+        int h = 0, w = 0, r = parse_grid_spec(cmd, grid_spec, &h, &w);
         if (r) return r;
         if (n_expected >= 0 && (long)h * w != n_expected)
             return cli_fail(cmd, "--graph %s has %ld nodes but the vector has %d entries",

@@ -9,6 +9,7 @@ static const cli_command commands[] = {
     {"dmo", cmd_dmo, "run a dual maximisation oracle on a vector and print the support"},
     {"pcsf", cmd_pcsf, "solve a prize-collecting Steiner forest instance"},
     {"tail", cmd_tail, "tail projection of a vector onto M(G, s, g)"},
+    {"recover", cmd_recover, "graph-structured compressive sensing of an image"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,193 @@
+/* gsfw solve: minimise 0.5 ||A x - y||^2 over D(C, M) with DMO-FW / DMO-AccFW. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "models.h"
+#include "trace_csv.h"
+
+static const char usage[] =
+    "usage: gsfw solve --A A.npy --y y.npy --model MODEL --s S [--g G]\n"
+    "                  [--graph grid:HxW | --edges FILE] --C C --method fw|accfw\n"
+    "                  [--option I|II] [--delta D] [--L L] --iters T\n"
+    "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
+    "                  [--x-true xstar.npy] [--seed N] [--time-limit SEC]\n"
+    "\n"
+    "Minimise f(x) = 0.5 ||A x - y||^2 over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}\n"
+    "with the paper's Algorithm 1 from x_0 = 0 and eta_t = 2/(t+2).\n"
+    "\n"
+    "  --A FILE        n x d float64 .npy matrix\n"
+    "  --y FILE        n-vector .npy\n"
+    "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
+    "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
+    "                  head (PCSF head projection), tail\n"
+    "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
+    "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes)\n"
+    "  --C C           radius (> 0)\n"
+    "  --method M      fw (DMO-FW) or accfw (DMO-AccFW, nearest extreme point)\n"
+    "  --option I|II   I: iterates in D; II: atoms scaled by 1/delta (iterates in D/delta)\n"
+    "  --delta D       delta for Option II (default: the oracle's proven delta) and the\n"
+    "                  target of topk-approx / l1\n"
+    "  --L L           smoothness constant for accfw (default: ||A||_2^2 by power iteration)\n"
+    "  --iters T       number of iterations; iterates x_0..x_T are produced\n"
+    "  --trace FILE    CSV, one row per iterate: iter,time_s,f,gap,[est_err,]support\n"
+    "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
+    "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
+    "  --seed N        seed of randomised oracles (default 0)\n"
+    "  --time-limit S  stop after S seconds\n";
+
+int cmd_solve(int argc, char **argv)
+{
+    const char *cmd = "solve";
+    const char *a_path = NULL, *y_path = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
+               *grid = NULL, *edges = NULL, *c_text = NULL, *method_text = NULL,
+               *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
+               *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
+               *seed_text = NULL, *time_text = NULL;
+    cli_opt opts[] = {
+        {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
+        {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
+        {"--edges", 0, &edges}, {"--C", 0, &c_text}, {"--method", 0, &method_text},
+        {"--option", 0, &option_text}, {"--delta", 0, &delta_text}, {"--L", 0, &l_text},
+        {"--iters", 0, &iters_text}, {"--trace", 0, &trace_path}, {"--out", 0, &out_path},
+        {"--best-out", 0, &best_path}, {"--x-true", 0, &xtrue_path}, {"--seed", 0, &seed_text},
+        {"--time-limit", 0, &time_text},
+    };
+    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
+    if (rc) return rc;
+
+    /* Flags first (usage errors, exit 2), files second (exit 1). */
+    const char *required[][2] = {{"--A", a_path}, {"--y", y_path}, {"--model", model},
+                                 {"--s", s_text}, {"--C", c_text}, {"--method", method_text},
+                                 {"--iters", iters_text}};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if ((rc = cli_require(cmd, required[i][0], required[i][1]))) return rc;
+    double C, L = 0.0, time_limit = 0.0;
+    int iters;
+    if ((rc = cli_parse_double(cmd, "--C", c_text, &C))) return rc;
+    if (!(C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
+    int method = gsfw_method_parse(method_text);
+    if (method != GSFW_METHOD_FW && method != GSFW_METHOD_ACCFW)
+        return cli_usage_error(cmd, "--method must be fw or accfw, got '%s'", method_text);
+    gsfw_option option = GSFW_OPTION_I;
+    if (option_text) {
+        if (!strcmp(option_text, "I") || !strcmp(option_text, "1"))
+            option = GSFW_OPTION_I;
+        else if (!strcmp(option_text, "II") || !strcmp(option_text, "2"))
+            option = GSFW_OPTION_II;
+        else
+            return cli_usage_error(cmd, "--option must be I or II, got '%s'", option_text);
+    }
+    if (l_text) {
+        if ((rc = cli_parse_double(cmd, "--L", l_text, &L))) return rc;
+        if (!(L > 0)) return cli_usage_error(cmd, "--L must be > 0, got %s", l_text);
+    }
+    if ((rc = cli_parse_int(cmd, "--iters", iters_text, 0, 100000000L, &iters))) return rc;
+    if (time_text) {
+        if ((rc = cli_parse_double(cmd, "--time-limit", time_text, &time_limit))) return rc;
+        if (!(time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
+    }
+    if (cli_model_needs_graph(model) < 0)
+        return cli_usage_error(cmd, "unknown model '%s' (known: %s)", model, cli_model_names());
+
+    double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL;
+    gsfw_iterate *trace = NULL;
+    gsfw_graph *graph = NULL;
+    gsfw_objective *obj = NULL;
+    gsfw_dmo *dmo = NULL;
+    int n, d, ny, nx;
+    if ((rc = cli_load_matrix(cmd, "--A", a_path, &A, &n, &d))) goto done;
+    if ((rc = cli_load_vector(cmd, "--y", y_path, &y, &ny))) goto done;
+    if (ny != n) {
+        rc = cli_fail(cmd, "--y: '%s' has %d entries but A ('%s') has %d rows", y_path, ny,
+                      a_path, n);
+        goto done;
+    }
+    if (xtrue_path) {
+        if ((rc = cli_load_vector(cmd, "--x-true", xtrue_path, &x_true, &nx))) goto done;
+        if (nx != d) {
+            rc = cli_fail(cmd, "--x-true: '%s' has %d entries but A has %d columns", xtrue_path,
+                          nx, d);
+            goto done;
+        }
+    }
+    cli_model_spec spec;
+    if ((rc = cli_setup_model(cmd, model, s_text, g_text, grid, edges, delta_text, seed_text, d,
+                              &spec, &graph)))
+        goto done;
+
+    gsfw_err err;
+    gsfw_error e = gsfw_objective_least_squares(n, d, A, GSFW_ROW_MAJOR, y, &obj, &err);
+    if (e) {
+        rc = cli_fail(cmd, "--A/--y: %s", err.message);
+        goto done;
+    }
+    gsfw_free(A);
+    A = NULL;
+    if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
+
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = (gsfw_method)method;
+    set.option = option;
+    set.C = C;
+    set.L = L;
+    set.delta = delta_text ? spec.delta : 0.0;
+    set.max_iter = iters;
+    set.time_limit = time_limit;
+    set.x_true = x_true;
+
+    x_last = malloc((size_t)d * sizeof(double));
+    x_best = malloc((size_t)d * sizeof(double));
+    trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
+    if (!x_last || !x_best || !trace) {
+        rc = cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
+        goto done;
+    }
+    gsfw_result res = {x_best, x_last, trace, iters + 1, 0};
+    gsfw_info info;
+    e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
+    if (e) {
+        rc = cli_fail_err(cmd, e, &err);
+        goto done;
+    }
+
+    int shape[2] = {d, 1};
+    if (out_path && gsfw_npy_write(out_path, x_last, 1, shape, &err)) {
+        rc = cli_fail(cmd, "--out: %s", err.message);
+        goto done;
+    }
+    if (best_path && gsfw_npy_write(best_path, x_best, 1, shape, &err)) {
+        rc = cli_fail(cmd, "--best-out: %s", err.message);
+        if (out_path) unlink(out_path);
+        goto done;
+    }
+    if (trace_path && (rc = cli_write_trace(cmd, trace_path, trace, res.trace_len, x_true != NULL))) {
+        if (out_path) unlink(out_path);
+        if (best_path) unlink(best_path);
+        goto done;
+    }
+    printf("method=%s option=%s model=%s status=%s iters=%d f_last=%.17g f_best=%.17g "
+           "best_iter=%d L=%.17g%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
+           "time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
+           gsfw_method_name(set.method), option == GSFW_OPTION_I ? "I" : "II", model,
+           gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
+           info.best_iter, info.L, info.L_estimated ? " L_estimated=1" : "", info.delta,
+           info.oracle_calls, info.pcsf_calls, info.setup_time, info.solve_time,
+           info.oracle_time, info.gradient_time);
+    rc = CLI_OK;
+
+done:
+    gsfw_free(A);
+    gsfw_free(y);
+    gsfw_free(x_true);
+    free(x_last);
+    free(x_best);
+    free(trace);
+    gsfw_dmo_free(dmo);
+    gsfw_objective_free(obj);
+    gsfw_graph_free(graph);
+    return rc;
+}

@@ -1,0 +1,91 @@
+#include "models.h"
+
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct {
+    const char *name;
+    int needs_graph;
+} model_info;
+
+static const model_info models[] = {
+    {"topk", 0}, {"topk-approx", 0}, {"l1", 0}, {"subgraph", 1}, {"head", 1}, {"tail", 1},
+};
+
+int cli_model_needs_graph(const char *model)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (!strcmp(model, models[i].name)) return models[i].needs_graph;
+    return -1;
+}
+
+const char *cli_model_names(void) { return "topk, topk-approx, l1, subgraph, head, tail"; }
+
+int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
+{
+    gsfw_err err;
+    gsfw_error rc;
+    const char *m = spec->model;
+    *out = NULL;
+    if (!strcmp(m, "topk"))
+        rc = gsfw_dmo_topk(spec->d, spec->s, out, &err);
+    else if (!strcmp(m, "topk-approx"))
+        rc = gsfw_dmo_topk_approx(spec->d, spec->s, spec->delta, spec->seed, out, &err);
+    else if (!strcmp(m, "l1"))
+        rc = gsfw_dmo_l1(spec->d, spec->delta, spec->seed, out, &err);
+    else if (!strcmp(m, "subgraph"))
+        rc = gsfw_dmo_subgraph(spec->graph, spec->s, spec->g, out, &err);
+    else
+        return cli_fail(cmd, "model '%s' is not available in this build (known: %s)", m,
+                        cli_model_names());
+    if (rc) return cli_fail(cmd, "--model %s: %s", m, err.message);
+    return CLI_OK;
+}
+
+int cli_setup_model(const char *cmd, const char *model, const char *s_text, const char *g_text,
+                    const char *grid_spec, const char *edges_path, const char *delta_text,
+                    const char *seed_text, int d, cli_model_spec *spec, gsfw_graph **graph)
+{
+    int rc;
+    *graph = NULL;
+    memset(spec, 0, sizeof *spec);
+    if ((rc = cli_require(cmd, "--model", model))) return rc;
+    int needs_graph = cli_model_needs_graph(model);
+    if (needs_graph < 0)
+        return cli_usage_error(cmd, "unknown model '%s' (known: %s)", model, cli_model_names());
+    if ((rc = cli_require(cmd, "--s", s_text))) return rc;
+    if ((rc = cli_parse_int(cmd, "--s", s_text, 1, 2147483647L, &spec->s))) return rc;
+    spec->g = 1;
+    if (g_text && (rc = cli_parse_int(cmd, "--g", g_text, 1, 2147483647L, &spec->g))) return rc;
+    if (spec->g > spec->s)
+        return cli_usage_error(cmd, "--g %d exceeds --s %d (at most s nodes in at most g "
+                               "components needs g <= s)", spec->g, spec->s);
+    if (spec->s > d)
+        return cli_fail(cmd, "--s %d exceeds the dimension d = %d", spec->s, d);
+    spec->delta = 1.0;
+    if (delta_text) {
+        if ((rc = cli_parse_double(cmd, "--delta", delta_text, &spec->delta))) return rc;
+        if (!(spec->delta > 0 && spec->delta <= 1))
+            return cli_usage_error(cmd, "--delta must be in (0, 1], got %s", delta_text);
+    }
+    if (seed_text) {
+        int seed;
+        if ((rc = cli_parse_int(cmd, "--seed", seed_text, 0, 2147483647L, &seed))) return rc;
+        spec->seed = (uint64_t)seed;
+    }
+    spec->model = model;
+    spec->d = d;
+    if (needs_graph) {
+        if (!grid_spec && !edges_path)
+            return cli_usage_error(cmd, "--model %s needs a graph: --graph grid:HxW or --edges "
+                                   "FILE", model);
+        if ((rc = cli_load_graph(cmd, grid_spec, edges_path, d, graph))) return rc;
+        spec->graph = *graph;
+    } else if (grid_spec || edges_path) {
+        /* A graph given to a graph-free model is still checked, so that a mistyped
+         * dimension does not pass silently. */
+        if ((rc = cli_load_graph(cmd, grid_spec, edges_path, d, graph))) return rc;
+    }
+    return CLI_OK;
+}

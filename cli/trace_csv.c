@@ -1,0 +1,24 @@
+#include "trace_csv.h"
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "io/atomic.h"
+
+int cli_write_trace(const char *cmd, const char *path, const gsfw_iterate *trace, int len,
+                    int with_est_err)
+{
+    gsfw_atomic_file f;
+    gsfw_err err;
+    if (gsfw_atomic_open(&f, path, &err)) return cli_fail(cmd, "%s", err.message);
+    fprintf(f.fp, with_est_err ? "iter,time_s,f,gap,est_err,support\n"
+                               : "iter,time_s,f,gap,support\n");
+    for (int t = 0; t < len; t++) {
+        const gsfw_iterate *it = &trace[t];
+        fprintf(f.fp, "%d,%.17g,%.17g,%.17g,", it->iter, it->time_s, it->f, it->gap);
+        if (with_est_err) fprintf(f.fp, "%.17g,", it->est_err);
+        fprintf(f.fp, "%d\n", it->support);
+    }
+    if (gsfw_atomic_commit(&f, &err)) return cli_fail(cmd, "%s", err.message);
+    return CLI_OK;
+}

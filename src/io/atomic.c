@@ -1,0 +1,175 @@
+/* Crash-safe output files (see atomic.h).
+ *
+ * The data goes to a temporary file created with mkstemp in the destination's own
+ * directory (rename(2) is only atomic within one file system), and is renamed over the
+ * destination once everything has been written, flushed and synced. Readers therefore
+ * see either the old file or the complete new one, never a partial write. */
+#include "io/atomic.h"
+
+#include "core/internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Name pattern of temporary files inside the destination directory. It does not include
+ * the destination's base name so that a long (but valid) name cannot push the temporary
+ * name over NAME_MAX; the leading dot keeps leftovers of a killed process out of `ls`. */
+static const char TMP_PATTERN[] = ".gsfw-tmp-XXXXXX";
+
+/* Permissions a file created by fopen(path, "w") would get: 0666 minus the umask.
+ * mkstemp always creates 0600, which would make results unreadable to group/others.
+ * The umask cannot be queried without setting it (a process-wide, racy change), so it
+ * is read from /proc/self/status (Linux >= 4.7); elsewhere the common default 022 is
+ * assumed. */
+static mode_t default_file_mode(void)
+{
+    mode_t mask = 022;
+    FILE *fp = fopen("/proc/self/status", "r");
+    if (fp) {
+        char *line = NULL;
+        size_t cap = 0;
+        while (getline(&line, &cap, fp) >= 0) {
+            unsigned int m;
+            if (sscanf(line, "Umask: %o", &m) == 1) {
+                mask = (mode_t)(m & 0777);
+                break;
+            }
+        }
+        free(line);
+        fclose(fp);
+    }
+    return (mode_t)(0666 & ~mask);
+}
+
+/* Duplicate the first len bytes of s as a C string (NULL when out of memory). */
+static char *dup_prefix(const char *s, size_t len)
+{
+    char *r = malloc(len + 1);
+    if (r) {
+        memcpy(r, s, len);
+        r[len] = '\0';
+    }
+    return r;
+}
+
+gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err)
+{
+    if (!f) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: NULL handle");
+    f->fp = NULL;
+    f->tmp_path = NULL;
+    f->final_path = NULL;
+    if (!path || !*path)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: empty output path");
+
+    /* Directory part of path ("." when there is none, "/" for files in the root). */
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? dup_prefix(path, slash == path ? 1 : (size_t)(slash - path))
+                      : dup_prefix(".", 1);
+    size_t dir_len = dir ? strlen(dir) : 0;
+    f->final_path = dup_prefix(path, strlen(path));
+    f->tmp_path = dir ? malloc(dir_len + 1 + sizeof TMP_PATTERN) : NULL;
+    if (!dir || !f->final_path || !f->tmp_path) {
+        free(dir);
+        gsfw_atomic_abort(f);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory opening '%s'", path);
+    }
+    memcpy(f->tmp_path, dir, dir_len);
+    f->tmp_path[dir_len] = '/';
+    memcpy(f->tmp_path + dir_len + 1, TMP_PATTERN, sizeof TMP_PATTERN);
+
+    int fd = mkstemp(f->tmp_path);
+    if (fd < 0) {
+        int e = errno;
+        gsfw_fail(err, GSFW_ERR_IO, "cannot create '%s' (temporary file in '%s'): %s", path,
+                  dir, strerror(e));
+        free(dir);
+        free(f->tmp_path); /* nothing was created: do not unlink */
+        f->tmp_path = NULL;
+        gsfw_atomic_abort(f);
+        return GSFW_ERR_IO;
+    }
+    free(dir);
+
+    /* Keep the permissions of a file being replaced, else the umask default. */
+    struct stat st;
+    mode_t mode = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (st.st_mode & 07777)
+                                                              : default_file_mode();
+    if (fchmod(fd, mode) != 0) {
+        int e = errno;
+        close(fd);
+        gsfw_atomic_abort(f);
+        return gsfw_fail(err, GSFW_ERR_IO, "cannot set the permissions of '%s': %s", path,
+                         strerror(e));
+    }
+
+    f->fp = fdopen(fd, "wb");
+    if (!f->fp) {
+        int e = errno;
+        close(fd);
+        gsfw_atomic_abort(f);
+        return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s' for writing: %s", path,
+                         strerror(e));
+    }
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err)
+{
+    if (!f || !f->fp || !f->tmp_path || !f->final_path) {
+        gsfw_atomic_abort(f);
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: commit without open");
+    }
+    const char *path = f->final_path;
+    const char *what = NULL;
+    int e = 0;
+
+    /* Flush stdio buffers, then the kernel's: without fsync a crash shortly after the
+     * rename could leave an empty or partial file under the final name on some file
+     * systems. EINVAL/ENOTSUP mean the file system does not support syncing. */
+    if (fflush(f->fp) != 0 || ferror(f->fp)) {
+        e = errno;
+        what = "error writing";
+    } else if (fsync(fileno(f->fp)) != 0 && errno != EINVAL && errno != ENOTSUP) {
+        e = errno;
+        what = "error syncing";
+    }
+    /* fclose also reports delayed write errors (e.g. on network file systems). */
+    int close_rc = fclose(f->fp);
+    f->fp = NULL;
+    if (!what && close_rc != 0) {
+        e = errno;
+        what = "error closing";
+    }
+    if (!what && rename(f->tmp_path, path) != 0) {
+        e = errno;
+        what = "cannot rename the temporary file onto";
+    }
+    if (what) {
+        gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s", what, path, strerror(e));
+        gsfw_atomic_abort(f); /* removes the temporary file */
+        return GSFW_ERR_IO;
+    }
+
+    /* Renamed: the temporary name no longer exists, so abort must not unlink it. */
+    free(f->tmp_path);
+    f->tmp_path = NULL;
+    free(f->final_path);
+    f->final_path = NULL;
+    return GSFW_OK;
+}
+
+void gsfw_atomic_abort(gsfw_atomic_file *f)
+{
+    if (!f) return;
+    if (f->fp) fclose(f->fp);
+    f->fp = NULL;
+    if (f->tmp_path) unlink(f->tmp_path);
+    free(f->tmp_path);
+    f->tmp_path = NULL;
+    free(f->final_path);
+    f->final_path = NULL;
+}

@@ -1,0 +1,170 @@
+/* Pairing heap delete_min and the indexed (key, id) binary heap of the PCSF module. */
+#include "oracles/pcsf/pcsf_heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int scratch_grow(gsfw_ph_scratch *s)
+{
+    size_t cap = s->cap ? 2 * s->cap : 64;
+    int *a = realloc(s->a, cap * sizeof(int));
+    if (!a) return -1;
+    s->a = a;
+    s->cap = cap;
+    return 0;
+}
+
+void gsfw_ph_scratch_free(gsfw_ph_scratch *s)
+{
+    free(s->a);
+    s->a = NULL;
+    s->cap = 0;
+}
+
+int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int *new_root)
+{
+    if (root < 0) {
+        *new_root = -1;
+        return 0;
+    }
+    /* Room for one pair result per two children: count them first so that a failed
+     * allocation leaves the heap untouched. */
+    size_t kids = 0;
+    for (int c = nd[root].child; c >= 0; c = nd[c].next) kids++;
+    while (scratch->cap < (kids + 1) / 2)
+        if (scratch_grow(scratch)) return -1;
+    const double off = nd[root].offset;
+    int *buf = scratch->a;
+    size_t np = 0;
+    int c = nd[root].child;
+    /* First pass: detach the children left to right (pushing the root's offset into
+     * them) and link consecutive pairs. Detaching a later child does not touch earlier
+     * ones, so interleaving detaching and pairing gives the same values as detaching
+     * all children first. */
+    while (c >= 0) {
+        int a = c;
+        int b = nd[a].next;
+        int after = b >= 0 ? nd[b].next : -1;
+        nd[a].prev = nd[a].next = -1;
+        nd[a].value += off;
+        nd[a].offset += off;
+        if (b >= 0) {
+            nd[b].prev = nd[b].next = -1;
+            nd[b].value += off;
+            nd[b].offset += off;
+            buf[np++] = gsfw_ph_link(nd, a, b);
+        } else {
+            buf[np++] = a;
+        }
+        c = after;
+    }
+    /* Second pass: fold from the last pair result to the first. */
+    int r = -1;
+    if (np > 0) {
+        r = buf[np - 1];
+        for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(nd, r, buf[i]);
+    }
+    nd[root].child = nd[root].next = nd[root].prev = -1;
+    *new_root = r;
+    return 0;
+}
+
+/* ---------------------------------------------------------- indexed queue */
+
+static inline int pq_less(const gsfw_pq_entry *a, const gsfw_pq_entry *b)
+{
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
+}
+
+int gsfw_pq_reserve(gsfw_pq *q, int cap)
+{
+    if (cap <= q->cap) return 0;
+    gsfw_pq_entry *h = realloc(q->heap, (size_t)cap * sizeof *h);
+    if (!h) return -1;
+    q->heap = h;
+    int *p = realloc(q->pos, (size_t)cap * sizeof *p);
+    if (!p) return -1;
+    q->pos = p;
+    for (int i = q->cap; i < cap; i++) p[i] = -1;
+    q->cap = cap;
+    return 0;
+}
+
+void gsfw_pq_clear(gsfw_pq *q, int used)
+{
+    for (int i = 0; i < q->size; i++) q->pos[q->heap[i].id] = -1;
+    (void)used;
+    q->size = 0;
+}
+
+void gsfw_pq_free(gsfw_pq *q)
+{
+    free(q->heap);
+    free(q->pos);
+    memset(q, 0, sizeof *q);
+}
+
+static void sift_up(gsfw_pq *q, int i)
+{
+    gsfw_pq_entry e = q->heap[i];
+    while (i > 0) {
+        int p = (i - 1) >> 1;
+        if (!pq_less(&e, &q->heap[p])) break;
+        q->heap[i] = q->heap[p];
+        q->pos[q->heap[i].id] = i;
+        i = p;
+    }
+    q->heap[i] = e;
+    q->pos[e.id] = i;
+}
+
+static void sift_down(gsfw_pq *q, int i)
+{
+    gsfw_pq_entry e = q->heap[i];
+    int n = q->size;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && pq_less(&q->heap[c + 1], &q->heap[c])) c++;
+        if (!pq_less(&q->heap[c], &e)) break;
+        q->heap[i] = q->heap[c];
+        q->pos[q->heap[i].id] = i;
+        i = c;
+    }
+    q->heap[i] = e;
+    q->pos[e.id] = i;
+}
+
+void gsfw_pq_set(gsfw_pq *q, int id, double key)
+{
+    int i = q->pos[id];
+    if (i < 0) {
+        i = q->size++;
+        q->heap[i].key = key;
+        q->heap[i].id = id;
+        q->pos[id] = i;
+        sift_up(q, i);
+        return;
+    }
+    double old = q->heap[i].key;
+    q->heap[i].key = key;
+    if (key < old)
+        sift_up(q, i);
+    else if (key > old)
+        sift_down(q, i);
+}
+
+void gsfw_pq_remove(gsfw_pq *q, int id)
+{
+    int i = q->pos[id];
+    if (i < 0) return;
+    q->pos[id] = -1;
+    int last = --q->size;
+    if (i == last) return;
+    q->heap[i] = q->heap[last];
+    q->pos[q->heap[i].id] = i;
+    if (i > 0 && pq_less(&q->heap[i], &q->heap[(i - 1) >> 1]))
+        sift_up(q, i);
+    else
+        sift_down(q, i);
+}

@@ -1,0 +1,136 @@
+/* Data structures of the PCSF growth phase (internal; see docs/pcsf.md).
+ *
+ * 1. Pairing heap with lazy offsets over an arena of nodes addressed by int. A heap is
+ *    just the index of its root (-1 = empty); the nodes live in a caller-owned array, so
+ *    the PCSF code can use "node index = edge part index" and never allocates per insert.
+ *    The true key of a node is its stored value plus the child_offset of every proper
+ *    ancestor; roots store their true key. Tie rule (compatible with pcst_fast): when
+ *    link() compares equal values the SECOND argument becomes the parent. delete_min
+ *    pairs the root's children left to right and folds the pairs from the last to the
+ *    first (acc = link(acc, previous)).
+ *
+ * 2. Indexed binary min-heap over ids 0..cap-1 ordered lexicographically by (key, id):
+ *    equal keys resolve to the smaller id.
+ */
+#ifndef GSFW_PCSF_HEAP_H
+#define GSFW_PCSF_HEAP_H
+
+#include <stddef.h>
+
+/* One arena node. aux / tag are free for the user (the PCSF stores the edge part's
+ * target coverage and its "dropped" flag there, next to the heap links). */
+typedef struct {
+    double value;   /* key relative to the ancestors' child_offsets */
+    double offset;  /* child_offset: added to the true key of every descendant */
+    double aux;
+    int child;      /* leftmost child or -1 */
+    int next;       /* right sibling or -1 */
+    int prev;       /* left sibling, or the parent when leftmost; -1 for a root */
+    int tag;
+} gsfw_ph_node;
+
+/* Growable scratch for delete_min. */
+typedef struct {
+    int *a;
+    size_t cap;
+} gsfw_ph_scratch;
+
+/* Link two roots (either may be -1); returns the new root. */
+static inline int gsfw_ph_link(gsfw_ph_node *nd, int x, int y)
+{
+    if (x < 0) return y;
+    if (y < 0) return x;
+    int small = y, large = x;
+    if (nd[x].value < nd[y].value) {
+        small = x;
+        large = y;
+    }
+    gsfw_ph_node *s = &nd[small], *l = &nd[large];
+    l->next = s->child;
+    if (l->next >= 0) nd[l->next].prev = large;
+    l->prev = small;
+    s->child = large;
+    l->value -= s->offset;
+    l->offset -= s->offset;
+    return small;
+}
+
+/* Make node x a fresh singleton with key value and link it into the heap: on equal
+ * keys the new node becomes the root. Returns the new root. */
+static inline int gsfw_ph_insert(gsfw_ph_node *nd, int root, int x, double value)
+{
+    gsfw_ph_node *n = &nd[x];
+    n->value = value;
+    n->offset = 0.0;
+    n->child = n->next = n->prev = -1;
+    return gsfw_ph_link(nd, root, x);
+}
+
+/* Add delta to every key in O(1). */
+static inline void gsfw_ph_add_all(gsfw_ph_node *nd, int root, double delta)
+{
+    if (root < 0) return;
+    nd[root].value += delta;
+    nd[root].offset += delta;
+}
+
+/* Remove the root; *new_root receives the new root (-1 if empty). Returns 0, or -1 if the
+ * scratch buffer could not grow (the heap is then unchanged). */
+int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int *new_root);
+
+/* Lower the key of node x from its current true key cur_key (supplied by the caller) to
+ * new_key <= cur_key. Returns the new root. */
+static inline int gsfw_ph_decrease_key(gsfw_ph_node *nd, int root, int x, double cur_key,
+                                       double new_key)
+{
+    gsfw_ph_node *n = &nd[x];
+    n->offset += cur_key - n->value;
+    n->value = new_key;
+    if (n->prev < 0) return root; /* x is the root */
+    gsfw_ph_node *p = &nd[n->prev];
+    if (p->child == x)
+        p->child = n->next;
+    else
+        p->next = n->next;
+    if (n->next >= 0) nd[n->next].prev = n->prev;
+    n->prev = -1;
+    n->next = -1;
+    return gsfw_ph_link(nd, root, x);
+}
+
+void gsfw_ph_scratch_free(gsfw_ph_scratch *s);
+
+/* ---------------------------------------------------------- indexed queue */
+
+typedef struct {
+    double key;
+    int id;
+} gsfw_pq_entry;
+
+typedef struct {
+    gsfw_pq_entry *heap;
+    int *pos;   /* pos[id] = index in heap or -1 */
+    int size;
+    int cap;    /* ids are 0..cap-1 */
+} gsfw_pq;
+
+/* Allocate for ids 0..cap-1 (reuses memory when large enough). Returns 0 or -1. */
+int gsfw_pq_reserve(gsfw_pq *q, int cap);
+/* Empty the queue (pos entries of ids below `used` are reset). */
+void gsfw_pq_clear(gsfw_pq *q, int used);
+void gsfw_pq_free(gsfw_pq *q);
+/* Insert id with key, or change its key when present. */
+void gsfw_pq_set(gsfw_pq *q, int id, double key);
+/* Remove id if present. */
+void gsfw_pq_remove(gsfw_pq *q, int id);
+static inline int gsfw_pq_contains(const gsfw_pq *q, int id) { return q->pos[id] >= 0; }
+/* Smallest (key, id); returns 0 when empty. */
+static inline int gsfw_pq_min(const gsfw_pq *q, double *key, int *id)
+{
+    if (q->size == 0) return 0;
+    *key = q->heap[0].key;
+    *id = q->heap[0].id;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,30 @@
+/* Internal PCSF interface shared by the PCSF module, the head/tail projections, tests
+ * and benchmarks (not part of the public API). */
+#ifndef GSFW_PCSF_INTERNAL_H
+#define GSFW_PCSF_INTERNAL_H
+
+#include "gsfw.h"
+
+/* Counters of the last gsfw_pcsf_run. */
+typedef struct {
+    long edge_events;      /* edge events popped (dropped ones included) */
+    long dropped_events;   /* popped parts that were already dropped / internal */
+    long growth_events;    /* re-scheduled edge parts */
+    long merges;           /* merge events (= |L1|) */
+    long active_inactive;  /* merges of an active with an inactive (non-root) cluster */
+    long deactivations;    /* cluster deactivation events */
+    long clusters;         /* clusters created (n + merges) */
+    long good_nodes;
+} gsfw_pcsf_stats;
+
+void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats);
+
+/* Bytes currently allocated by the workspace (capacity, not touched pages). */
+size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws);
+
+/* Merge tolerance relative to the edge cost (as pcst_fast: 1e-10). */
+#define GSFW_PCSF_EPS 1e-10
+/* Merge tolerance relative to the current time (livelock guard, docs/pcsf.md). */
+#define GSFW_PCSF_TIME_EPS 1e-12
+
+#endif

@@ -1,0 +1,250 @@
+#include "solvers/run.h"
+
+#include <math.h>
+#include <string.h>
+
+void gsfw_settings_default(gsfw_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->method = GSFW_METHOD_ACCFW;
+    s->option = GSFW_OPTION_I;
+    s->C = 1.0;
+    s->L = 0.0;       /* estimate */
+    s->delta = 0.0;   /* from the oracle */
+    s->max_iter = 100;
+    s->time_limit = 0.0;
+}
+
+const char *gsfw_status_name(gsfw_status status)
+{
+    switch (status) {
+    case GSFW_STATUS_MAX_ITER: return "max_iter";
+    case GSFW_STATUS_TIME_LIMIT: return "time_limit";
+    case GSFW_STATUS_CALLBACK_STOP: return "callback_stop";
+    case GSFW_STATUS_ZERO_DIRECTION: return "zero_direction";
+    }
+    return "unknown";
+}
+
+static const char *const method_names[] = {"fw", "accfw", "iht", "cosamp",
+                                           "graph-iht", "graph-cosamp", "gen-mp"};
+
+int gsfw_method_parse(const char *name)
+{
+    if (!name) return -1;
+    for (int i = 0; i < (int)(sizeof method_names / sizeof method_names[0]); i++)
+        if (!strcmp(name, method_names[i])) return i;
+    return -1;
+}
+
+const char *gsfw_method_name(gsfw_method method)
+{
+    if ((int)method < 0 || (int)method >= (int)(sizeof method_names / sizeof method_names[0]))
+        return "unknown";
+    return method_names[method];
+}
+
+gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
+                         const gsfw_settings *set, gsfw_result *res, gsfw_info *info,
+                         gsfw_err *err)
+{
+    memset(run, 0, sizeof *run);
+    if (!obj || !dmo || !set)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: objective, oracle and settings are "
+                         "required");
+    if (!obj->value || !obj->gradient)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the objective has no value or "
+                         "gradient callback");
+    if (!dmo->select || dmo->max_support < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the oracle '%s' has no select "
+                         "callback or max_support < 1", dmo->name ? dmo->name : "?");
+    if (obj->d != dmo->d)
+        return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective has dimension %d but "
+                         "the oracle '%s' works on %d entries", obj->d,
+                         dmo->name ? dmo->name : "?", dmo->d);
+    if (!(set->C > 0) || !isfinite(set->C))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: C must be finite and > 0, got %g",
+                         set->C);
+    if (set->max_iter < 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: max_iter must be >= 0, got %d",
+                         set->max_iter);
+    if (!isfinite(set->L) || !isfinite(set->delta) || set->delta > 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite and delta in "
+                         "(0, 1] (or <= 0 for the defaults); got L = %g, delta = %g", set->L,
+                         set->delta);
+    if (set->x_true && !gsfw_all_finite(set->x_true, (size_t)obj->d))
+        return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x_true has a NaN or Inf entry");
+    if (res && res->trace && res->trace_capacity < 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: negative trace capacity");
+    run->obj = obj;
+    run->dmo = dmo;
+    run->set = set;
+    run->res = res;
+    run->info = info;
+    run->err = err;
+    run->d = obj->d;
+    run->incremental = obj->reset && obj->update && obj->cached_value_grad;
+    run->mark = calloc((size_t)obj->d, 1);
+    if (!run->mark) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
+    memset(info, 0, sizeof *info);
+    info->f_best = INFINITY;
+    info->best_iter = -1;
+    if (res) res->trace_len = 0;
+    return GSFW_OK;
+}
+
+void gsfw_run_free(gsfw_run *run)
+{
+    free(run->mark);
+    run->mark = NULL;
+}
+
+gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad)
+{
+    double t0 = gsfw_now();
+    int rc;
+    gsfw_objective *o = run->obj;
+    if (run->incremental)
+        rc = o->cached_value_grad(o->ctx, f, grad);
+    else if (o->value_grad)
+        rc = o->value_grad(o->ctx, x, f, grad);
+    else {
+        rc = o->value(o->ctx, x, f);
+        if (!rc) rc = o->gradient(o->ctx, x, grad);
+    }
+    run->info->gradient_time += gsfw_now() - t0;
+    run->info->gradient_calls++;
+    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d)", rc);
+    if (!isfinite(*f))
+        return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the objective value is %g", *f);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_run_reset(gsfw_run *run, const double *x)
+{
+    if (!run->incremental) return GSFW_OK;
+    double t0 = gsfw_now();
+    int rc = run->obj->reset(run->obj->ctx, x);
+    run->info->gradient_time += gsfw_now() - t0;
+    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective reset failed (code %d)", rc);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_run_update(gsfw_run *run, double alpha, double beta, int nnz, const int *idx,
+                           const double *val)
+{
+    if (!run->incremental) return GSFW_OK;
+    double t0 = gsfw_now();
+    int rc = run->obj->update(run->obj->ctx, alpha, beta, nnz, idx, val);
+    run->info->gradient_time += gsfw_now() - t0;
+    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective update failed (code %d)", rc);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,
+                           int *size)
+{
+    gsfw_dmo_stats stats = {0, 0};
+    double t0 = gsfw_now();
+    *size = 0;
+    int rc = oracle->select(oracle->ctx, z, support, size, &stats);
+    run->info->oracle_time += gsfw_now() - t0;
+    run->info->oracle_calls++;
+    run->info->pcsf_calls += stats.pcsf_calls;
+    const char *name = oracle->name ? oracle->name : "?";
+    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' failed (code %d)", name, rc);
+    if (*size < 0 || *size > oracle->max_support)
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' returned %d ids, outside "
+                         "0..%d", name, *size, oracle->max_support);
+    gsfw_error out = GSFW_OK;
+    int k;
+    for (k = 0; k < *size; k++) {
+        int i = support[k];
+        if (i < 0 || i >= run->d) {
+            out = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' returned id %d outside "
+                            "0..%d", name, i, run->d - 1);
+            break;
+        }
+        if (run->mark[i]) {
+            out = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' returned id %d twice",
+                            name, i);
+            break;
+        }
+        run->mark[i] = 1;
+    }
+    for (int j = 0; j < k; j++) run->mark[support[j]] = 0;
+    return out;
+}
+
+int gsfw_run_record(gsfw_run *run, int t, double f, double gap, const double *x)
+{
+    gsfw_iterate it;
+    it.iter = t;
+    it.time_s = gsfw_now() - run->t_start;
+    it.f = f;
+    it.gap = gap;
+    it.est_err = NAN;
+    int nnz = 0;
+    if (run->set->x_true) {
+        double s = 0.0;
+        for (int i = 0; i < run->d; i++) {
+            double diff = x[i] - run->set->x_true[i];
+            s += diff * diff;
+            nnz += x[i] != 0.0;
+        }
+        it.est_err = sqrt(s);
+    } else {
+        for (int i = 0; i < run->d; i++) nnz += x[i] != 0.0;
+    }
+    it.support = nnz;
+    if (f < run->info->f_best) {
+        run->info->f_best = f;
+        run->info->best_iter = t;
+        if (run->res && run->res->x_best)
+            memcpy(run->res->x_best, x, (size_t)run->d * sizeof(double));
+    }
+    if (run->res && run->res->trace && t < run->res->trace_capacity) {
+        run->res->trace[t] = it;
+        run->res->trace_len = t + 1;
+    }
+    if (run->set->callback) return run->set->callback(&it, x, run->set->callback_data) != 0;
+    return 0;
+}
+
+int gsfw_run_out_of_time(const gsfw_run *run)
+{
+    return run->set->time_limit > 0 && gsfw_now() - run->t_start > run->set->time_limit;
+}
+
+void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
+                     gsfw_status status)
+{
+    run->info->status = status;
+    run->info->iterations = t_last;
+    run->info->f_last = f_last;
+    run->info->solve_time = gsfw_now() - run->t_start;
+    if (run->res && run->res->x_last)
+        memcpy(run->res->x_last, x, (size_t)run->d * sizeof(double));
+}
+
+gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
+                      gsfw_result *result, gsfw_info *info, gsfw_err *err)
+{
+    gsfw_info local_info;
+    gsfw_run run;
+    gsfw_err_clear(err);
+    if (!info) info = &local_info;
+    gsfw_error rc = gsfw_run_init(&run, obj, dmo, settings, result, info, err);
+    if (rc) return rc;
+    switch (settings->method) {
+    case GSFW_METHOD_FW:
+    case GSFW_METHOD_ACCFW:
+        rc = gsfw_solve_frank_wolfe(&run);
+        break;
+    default:
+        rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: method %d (%s) is not available",
+                       (int)settings->method, gsfw_method_name(settings->method));
+    }
+    gsfw_run_free(&run);
+    return rc;
+}

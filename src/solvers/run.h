@@ -1,0 +1,52 @@
+/* Bookkeeping shared by every solver: settings validation, per-iterate records (trace,
+ * callback, best iterate), oracle calls with statistics, timings. */
+#ifndef GSFW_SOLVER_RUN_H
+#define GSFW_SOLVER_RUN_H
+
+#include "core/internal.h"
+
+typedef struct {
+    gsfw_objective *obj;
+    gsfw_dmo *dmo;
+    const gsfw_settings *set;
+    gsfw_result *res;
+    gsfw_info *info;
+    gsfw_err *err;
+    int d;
+    double t_start;        /* start of the iterations */
+    unsigned char *mark;   /* d bytes, all zero between oracle calls */
+    int incremental;       /* objective has reset/update/cached_value_grad */
+} gsfw_run;
+
+/* Validate what all solvers share; fills run and zeroes info. */
+gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
+                         const gsfw_settings *set, gsfw_result *res, gsfw_info *info,
+                         gsfw_err *err);
+void gsfw_run_free(gsfw_run *run);
+
+/* f and gradient at x (cached point when incremental). */
+gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad);
+/* Tell the objective x was replaced (incremental objectives recompute their cache). */
+gsfw_error gsfw_run_reset(gsfw_run *run, const double *x);
+/* Tell the objective x <- alpha x + beta v (v sparse); no-op for plain objectives. */
+gsfw_error gsfw_run_update(gsfw_run *run, double alpha, double beta, int nnz, const int *idx,
+                           const double *val);
+
+/* Call a support oracle on z, check its output (size, range, distinct ids) and account
+ * for its time and statistics. */
+gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,
+                           int *size);
+
+/* Record iterate t (f, gap, x): trace, best iterate, callback. Returns 1 when the
+ * callback asks to stop. */
+int gsfw_run_record(gsfw_run *run, int t, double f, double gap, const double *x);
+/* 1 when the time limit is exceeded. */
+int gsfw_run_out_of_time(const gsfw_run *run);
+/* Final bookkeeping: last iterate, status, totals. */
+void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
+                     gsfw_status status);
+
+/* Solvers. */
+gsfw_error gsfw_solve_frank_wolfe(gsfw_run *run);
+
+#endif

@@ -1,0 +1,27 @@
+/* Run the gsfw executable from tests and capture its exit status and output. */
+#ifndef GSFW_TEST_CLI_RUNNER_H
+#define GSFW_TEST_CLI_RUNNER_H
+
+typedef struct {
+    int status;      /* exit status (or 128 + signal) */
+    char *out;       /* captured stdout (NUL-terminated, malloc'ed) */
+    char *err;       /* captured stderr */
+} cli_result;
+
+/* Run GSFW_BIN with the NULL-terminated argument list (argv[0] excluded). */
+cli_result cli_run(const char *const *args);
+void cli_result_free(cli_result *r);
+
+/* Temporary directory for a test; path_in() joins a file name to it (static buffer
+ * ring of 8 entries). */
+const char *tmpdir_create(void);
+const char *path_in(const char *dir, const char *name);
+void tmpdir_remove(const char *dir);
+int file_exists(const char *path);
+/* Write a text file (returns 0 on success). */
+int write_text(const char *path, const char *text);
+
+
+/* Number of entries in a directory (without . and ..). */
+int dir_count(const char *dir);
+#endif
