@@ -5,7 +5,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test test-fast test-asan demo bench experiments clean
+.PHONY: all build deps test test-asan demo bench fig2 clean
 
 all: build
 
@@ -28,6 +28,9 @@ test-asan: deps
 
 demo: build
 	@sh experiments/demo.sh $(BUILD)
+
+fig2: build
+	@sh experiments/fig2.sh $(BUILD) results/fig2
 
 bench: build
 	@sh bench/run.sh $(BUILD)

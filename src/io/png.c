@@ -100,8 +100,8 @@ gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *
 
     if (setjmp(png_jmpbuf(png))) {
         if (rc == GSFW_OK)
-            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is not a valid PNG file: %s", path,
-                           ctx.message);
+            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is truncated or corrupt (libpng: %s)",
+                           path, ctx.message);
         goto done;
     }
 

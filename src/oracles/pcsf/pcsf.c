@@ -1,0 +1,772 @@
+/* Prize-collecting Steiner forest: Goemans-Williamson growth phase (event driven, with
+ * pairing heaps with lazy offsets and (key, id) cluster queues) followed by one of four
+ * prunings. Compatible with pcst_fast (cluster_approx), ties included; see docs/pcsf.md
+ * for the rules that decide ties and for the differences (livelock guard, validation).
+ *
+ * Memory: one workspace holds every array; arrays grow to the largest instance seen and
+ * are reused. Heap node i is edge part i (part 2e belongs to edge_u[e], 2e+1 to
+ * edge_v[e]), so no heap node is ever allocated during a run. */
+#include "core/internal.h"
+#include "oracles/pcsf/pcsf_heap.h"
+#include "oracles/pcsf/pcsf_internal.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+/* Part flag kept in gsfw_ph_node.tag. */
+#define PART_DROPPED 1
+
+/* Node flags (per graph node, pruning). */
+#define NF_GOOD 1
+#define NF_DELETED 2
+#define NF_LISTED 4
+
+typedef struct {
+    double start;     /* time the cluster became active */
+    double end;       /* time it stopped being active (moat = end - start) */
+    double skip_sum;  /* coverage from this cluster up to (excluding) skip */
+    double prize;     /* prize sum */
+    double inner;     /* sum of the moats of strict descendants */
+    int parent;       /* merge-tree parent or -1 */
+    int skip;         /* path-compression shortcut or -1 */
+    int heap;         /* root of the edge-part heap or -1 */
+    unsigned char active, has_root, needed, pad;
+} pc_cluster;
+
+struct gsfw_pcsf {
+    int cap_n, cap_m;
+    /* growth */
+    gsfw_ph_node *nd;       /* 2 cap_m */
+    gsfw_ph_scratch scratch;
+    pc_cluster *cl;         /* 2 cap_n */
+    gsfw_pq qdeact, qedge;  /* ids < 2 cap_n */
+    int *trail;             /* 2 cap_n */
+    double *trail_acc;      /* 2 cap_n */
+    int *l1_part;           /* cap_n: part whose event merged */
+    int *l1_rec;            /* cap_n: inactive cluster of an active-inactive merge, or -1 */
+    int n_l1;
+    int n_clusters;
+    /* pruning */
+    unsigned char *nflag;   /* cap_n */
+    int *l2;                /* cap_n: L1 positions whose endpoints are both good */
+    int *adj_ptr;           /* cap_n + 1 */
+    int *adj_node;          /* 2 cap_n */
+    int *adj_edge;          /* 2 cap_n */
+    int *par;               /* cap_n */
+    double *parc;           /* cap_n */
+    double *payoff;         /* cap_n */
+    int *stack;             /* 2 cap_n */
+    int *queue;             /* cap_n */
+    int *comp_label;        /* cap_n */
+    int *comp_nodes;        /* cap_n */
+    int *comp_start;        /* cap_n + 1 */
+    gsfw_pcsf_stats stats;
+};
+
+int gsfw_pruning_parse(const char *name)
+{
+    if (!name) return -1;
+    if (!strcasecmp(name, "none")) return GSFW_PRUNING_NONE;
+    if (!strcasecmp(name, "simple")) return GSFW_PRUNING_SIMPLE;
+    if (!strcasecmp(name, "gw")) return GSFW_PRUNING_GW;
+    if (!strcasecmp(name, "strong")) return GSFW_PRUNING_STRONG;
+    return -1;
+}
+
+gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err)
+{
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: output pointer is NULL");
+    *out = calloc(1, sizeof **out);
+    if (!*out) return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory");
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
+
+static void free_node_arrays(gsfw_pcsf *ws)
+{
+    free(ws->cl);
+    gsfw_pq_free(&ws->qdeact);
+    gsfw_pq_free(&ws->qedge);
+    free(ws->trail);
+    free(ws->trail_acc);
+    free(ws->l1_part);
+    free(ws->l1_rec);
+    free(ws->nflag);
+    free(ws->l2);
+    free(ws->adj_ptr);
+    free(ws->adj_node);
+    free(ws->adj_edge);
+    free(ws->par);
+    free(ws->parc);
+    free(ws->payoff);
+    free(ws->stack);
+    free(ws->queue);
+    free(ws->comp_label);
+    free(ws->comp_nodes);
+    free(ws->comp_start);
+    ws->cl = NULL;
+    ws->trail = NULL;
+    ws->trail_acc = NULL;
+    ws->l1_part = ws->l1_rec = NULL;
+    ws->nflag = NULL;
+    ws->l2 = ws->adj_ptr = ws->adj_node = ws->adj_edge = ws->par = NULL;
+    ws->parc = ws->payoff = NULL;
+    ws->stack = ws->queue = ws->comp_label = ws->comp_nodes = ws->comp_start = NULL;
+    ws->cap_n = 0;
+}
+
+void gsfw_pcsf_free(gsfw_pcsf *ws)
+{
+    if (!ws) return;
+    free_node_arrays(ws);
+    free(ws->nd);
+    gsfw_ph_scratch_free(&ws->scratch);
+    free(ws);
+}
+
+size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
+{
+    size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
+    return 2 * m * sizeof(gsfw_ph_node) + ws->scratch.cap * sizeof(int) +
+           2 * n * (sizeof(pc_cluster) + 2 * (sizeof(gsfw_pq_entry) + sizeof(int)) +
+                    sizeof(int) + sizeof(double)) +
+           n * (2 * sizeof(int) + 1 + sizeof(int) + sizeof(int) + 2 * sizeof(int) +
+                sizeof(int) + 2 * sizeof(double) + 2 * sizeof(int) + sizeof(int) +
+                3 * sizeof(int));
+}
+
+void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats) { *stats = ws->stats; }
+
+/* Make room for n nodes and m edges (contents are not preserved). */
+static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
+{
+    if (m > ws->cap_m) {
+        free(ws->nd);
+        ws->nd = gsfw_malloc_array(2 * (size_t)m, sizeof(gsfw_ph_node));
+        if (!ws->nd) {
+            ws->cap_m = 0;
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
+        }
+        ws->cap_m = m;
+    }
+    if (n > ws->cap_n) {
+        free_node_arrays(ws);
+        size_t N = (size_t)n;
+        ws->cl = gsfw_malloc_array(2 * N, sizeof(pc_cluster));
+        ws->trail = gsfw_malloc_array(2 * N, sizeof(int));
+        ws->trail_acc = gsfw_malloc_array(2 * N, sizeof(double));
+        ws->l1_part = gsfw_malloc_array(N, sizeof(int));
+        ws->l1_rec = gsfw_malloc_array(N, sizeof(int));
+        ws->nflag = gsfw_malloc_array(N, 1);
+        ws->l2 = gsfw_malloc_array(N, sizeof(int));
+        ws->adj_ptr = gsfw_malloc_array(N + 1, sizeof(int));
+        ws->adj_node = gsfw_malloc_array(2 * N, sizeof(int));
+        ws->adj_edge = gsfw_malloc_array(2 * N, sizeof(int));
+        ws->par = gsfw_malloc_array(N, sizeof(int));
+        ws->parc = gsfw_malloc_array(N, sizeof(double));
+        ws->payoff = gsfw_malloc_array(N, sizeof(double));
+        ws->stack = gsfw_malloc_array(2 * N, sizeof(int));
+        ws->queue = gsfw_malloc_array(N, sizeof(int));
+        ws->comp_label = gsfw_malloc_array(N, sizeof(int));
+        ws->comp_nodes = gsfw_malloc_array(N, sizeof(int));
+        ws->comp_start = gsfw_malloc_array(N + 1, sizeof(int));
+        int bad = !ws->cl || !ws->trail || !ws->trail_acc || !ws->l1_part || !ws->l1_rec ||
+                  !ws->nflag || !ws->l2 || !ws->adj_ptr || !ws->adj_node || !ws->adj_edge ||
+                  !ws->par || !ws->parc || !ws->payoff || !ws->stack || !ws->queue ||
+                  !ws->comp_label || !ws->comp_nodes || !ws->comp_start ||
+                  n > (1 << 30) || gsfw_pq_reserve(&ws->qdeact, 2 * n) ||
+                  gsfw_pq_reserve(&ws->qedge, 2 * n);
+        if (bad) {
+            free_node_arrays(ws);
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d nodes", n);
+        }
+        ws->cap_n = n;
+    }
+    return GSFW_OK;
+}
+
+/* ------------------------------------------------------------- growth */
+
+typedef struct {
+    gsfw_pcsf *ws;
+    const int *eu, *ev;
+    const double *cost;
+    double now;
+} run_ctx;
+
+static inline double edge_cost(const double *cost, int e) { return cost ? cost[e] : 1.0; }
+
+/* Coverage of edge part p (COVER in docs/pcsf.md): *total, *done, returns the top-level
+ * cluster. Compresses the path exactly like the reference (shortcut sums are differences
+ * of running sums), so that floating-point values match bit for bit. */
+static inline int cover(run_ctx *c, int p, double *total, double *done)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    int x = (p & 1) ? c->ev[p >> 1] : c->eu[p >> 1];
+    double acc = 0.0;
+    int len = 0;
+    while (cl[x].parent >= 0) {
+        ws->trail[len] = x;
+        ws->trail_acc[len] = acc;
+        len++;
+        if (cl[x].skip >= 0) {
+            acc += cl[x].skip_sum;
+            x = cl[x].skip;
+        } else {
+            acc += cl[x].end - cl[x].start;
+            x = cl[x].parent;
+        }
+    }
+    for (int i = 0; i < len; i++) {
+        pc_cluster *y = &cl[ws->trail[i]];
+        y->skip = x;
+        y->skip_sum = acc - ws->trail_acc[i];
+    }
+    if (cl[x].active) {
+        *done = acc;
+        *total = acc + (c->now - cl[x].start);
+    } else {
+        *total = acc + (cl[x].end - cl[x].start);
+        *done = *total;
+    }
+    return x;
+}
+
+static inline void refresh_edge_queue(gsfw_pcsf *ws, int id)
+{
+    int h = ws->cl[id].heap;
+    if (h < 0)
+        gsfw_pq_remove(&ws->qedge, id);
+    else
+        gsfw_pq_set(&ws->qedge, id, ws->nd[h].value);
+}
+
+static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root, int target,
+                       gsfw_err *err)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    gsfw_ph_node *nd = ws->nd;
+    const int *eu = c->eu, *ev = c->ev;
+    const double *cost = c->cost;
+    gsfw_pcsf_stats *st = &ws->stats;
+
+    gsfw_pq_clear(&ws->qdeact, 0);
+    gsfw_pq_clear(&ws->qedge, 0);
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        pc_cluster *x = &cl[i];
+        x->start = x->end = x->skip_sum = 0.0;
+        x->prize = prizes[i];
+        x->inner = 0.0;
+        x->parent = x->skip = x->heap = -1;
+        x->active = (unsigned char)(i != root);
+        x->has_root = (unsigned char)(i == root);
+        x->needed = 0;
+        if (x->active) {
+            gsfw_pq_set(&ws->qdeact, i, prizes[i]);
+            count++;
+        }
+    }
+    for (int e = 0; e < m; e++) {
+        int a = eu[e], b = ev[e];
+        double ce = edge_cost(cost, e), ta, tb;
+        if (cl[a].active && cl[b].active) {
+            ta = tb = ce / 2.0;
+        } else if (cl[a].active) {
+            ta = ce;
+            tb = 0.0;
+        } else if (cl[b].active) {
+            ta = 0.0;
+            tb = ce;
+        } else {
+            ta = tb = 0.0;
+        }
+        nd[2 * e].aux = ta;
+        nd[2 * e].tag = 0;
+        nd[2 * e + 1].aux = tb;
+        nd[2 * e + 1].tag = 0;
+        cl[a].heap = gsfw_ph_insert(nd, cl[a].heap, 2 * e, ta);
+        cl[b].heap = gsfw_ph_insert(nd, cl[b].heap, 2 * e + 1, tb);
+    }
+    for (int i = 0; i < n; i++)
+        if (cl[i].active && cl[i].heap >= 0) gsfw_pq_set(&ws->qedge, i, nd[cl[i].heap].value);
+
+    int ncl = n;
+    ws->n_l1 = 0;
+    /* Safety net on top of the progress-aware merge rule: a run needs about 2-3 edge
+     * events per edge; this bound is never reached unless the numerics break down. */
+    long guard = 64L * ((long)m + n) + 4096;
+    c->now = 0.0;
+    while (count > target) {
+        double te = INFINITY, td = INFINITY;
+        int A = -1, D = -1;
+        if (ws->qedge.size) {
+            A = ws->qedge.heap[0].id;
+            te = nd[cl[A].heap].value;
+        }
+        if (ws->qdeact.size) {
+            D = ws->qdeact.heap[0].id;
+            td = ws->qdeact.heap[0].key;
+        }
+        if (te < td) {
+            st->edge_events++;
+            double now = c->now = te;
+            int p = cl[A].heap;
+            int nr;
+            if (gsfw_ph_delete_min(nd, p, &ws->scratch, &nr))
+                return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap scratch)");
+            cl[A].heap = nr;
+            if (nd[p].tag & PART_DROPPED) {
+                st->dropped_events++;
+                refresh_edge_queue(ws, A);
+                continue;
+            }
+            int q = p ^ 1, e = p >> 1;
+            double ce = edge_cost(cost, e);
+            double cp, dp, cq, dq;
+            cover(c, p, &cp, &dp); /* == A */
+            int B = cover(c, q, &cq, &dq);
+            double r = ce - cp - cq;
+            if (A == B) {
+                st->dropped_events++;
+                nd[q].tag |= PART_DROPPED;
+                refresh_edge_queue(ws, A);
+                continue;
+            }
+            int b_active = cl[B].active;
+            if (r < GSFW_PCSF_EPS * ce || r == 0.0 || r <= GSFW_PCSF_TIME_EPS * now ||
+                now + r == now || (b_active && now + r / 2.0 == now)) {
+                /* ---- merge A and B along e at t* = now + r */
+                double ts = now + r;
+                int N = ncl++;
+                st->merges++;
+                ws->l1_part[ws->n_l1] = p;
+                ws->l1_rec[ws->n_l1] = -1;
+                nd[q].tag |= PART_DROPPED;
+                pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
+                cn->prize = ca->prize + cb->prize;
+                cn->inner = ca->inner + cb->inner;
+                cn->has_root = (unsigned char)(ca->has_root || cb->has_root);
+                cn->active = (unsigned char)!cn->has_root;
+                cn->needed = 0;
+                cn->parent = cn->skip = -1;
+                cn->skip_sum = 0.0;
+                ca->active = 0;
+                ca->end = ts;
+                gsfw_pq_remove(&ws->qdeact, A);
+                gsfw_pq_remove(&ws->qedge, A);
+                count--;
+                if (cb->active) {
+                    cb->active = 0;
+                    cb->end = ts;
+                    gsfw_pq_remove(&ws->qdeact, B);
+                    gsfw_pq_remove(&ws->qedge, B);
+                    count--;
+                } else if (!cb->has_root) {
+                    st->active_inactive++;
+                    gsfw_ph_add_all(nd, cb->heap, ts - cb->end);
+                    ws->l1_rec[ws->n_l1] = B;
+                }
+                ws->n_l1++;
+                ca->parent = N;
+                cb->parent = N;
+                cn->heap = gsfw_ph_link(nd, ca->heap, cb->heap);
+                ca->heap = cb->heap = -1;
+                cn->inner += ca->end - ca->start;
+                cn->inner += cb->end - cb->start;
+                if (cn->active) {
+                    cn->start = ts;
+                    cn->end = ts;
+                    gsfw_pq_set(&ws->qdeact, N, ts + cn->prize - cn->inner);
+                    if (cn->heap >= 0) gsfw_pq_set(&ws->qedge, N, nd[cn->heap].value);
+                    count++;
+                } else {
+                    cn->start = cn->end = 0.0; /* root cluster: moat 0 */
+                }
+            } else {
+                st->growth_events++;
+                if (st->growth_events > guard)
+                    return gsfw_fail(err, GSFW_ERR_INTERNAL,
+                                     "pcsf: the growth phase stopped making progress after "
+                                     "%ld events (numerical breakdown)", st->growth_events);
+                if (b_active) {
+                    double meet = now + r / 2.0;
+                    nd[p].aux = cp + r / 2.0;
+                    cl[A].heap = gsfw_ph_insert(nd, cl[A].heap, p, meet);
+                    refresh_edge_queue(ws, A);
+                    double old = cl[B].start + nd[q].aux - dq;
+                    cl[B].heap = gsfw_ph_decrease_key(nd, cl[B].heap, q, old, meet);
+                    refresh_edge_queue(ws, B);
+                    nd[q].aux = cq + r / 2.0;
+                } else {
+                    double t = now + r;
+                    nd[p].aux = ce - dq;
+                    cl[A].heap = gsfw_ph_insert(nd, cl[A].heap, p, t);
+                    refresh_edge_queue(ws, A);
+                    if (!cl[B].has_root) {
+                        /* root clusters never grow again: their heaps are never read */
+                        double old = cl[B].end + nd[q].aux - dq;
+                        cl[B].heap = gsfw_ph_decrease_key(nd, cl[B].heap, q, old, cl[B].end);
+                    }
+                    nd[q].aux = dq;
+                }
+            }
+        } else {
+            if (D < 0) break; /* cannot happen with finite prizes */
+            st->deactivations++;
+            c->now = td;
+            gsfw_pq_remove(&ws->qdeact, D);
+            cl[D].active = 0;
+            cl[D].end = td;
+            gsfw_pq_remove(&ws->qedge, D);
+            count--;
+        }
+    }
+    ws->n_clusters = ncl;
+    st->clusters = ncl;
+    return GSFW_OK;
+}
+
+/* ------------------------------------------------------------- pruning */
+
+static inline int l1_edge(const gsfw_pcsf *ws, int k) { return ws->l1_part[k] >> 1; }
+
+/* Mark good nodes (docs/pcsf.md 2.7). Parents always have larger ids than children, so
+ * one pass over the clusters in decreasing id order finds every top-level ancestor. */
+static void mark_good(gsfw_pcsf *ws, int n, int root)
+{
+    int *top = ws->trail;
+    pc_cluster *cl = ws->cl;
+    for (int x = ws->n_clusters - 1; x >= 0; x--) top[x] = cl[x].parent < 0 ? x : top[cl[x].parent];
+    long good = 0;
+    for (int v = 0; v < n; v++) {
+        const pc_cluster *t = &cl[top[v]];
+        int is_good = root >= 0 ? t->has_root : t->active;
+        ws->nflag[v] = (unsigned char)(is_good ? NF_GOOD : 0);
+        good += is_good;
+    }
+    ws->stats.good_nodes = good;
+}
+
+/* Adjacency of the L2 forest, neighbours in L2 order (both endpoints get every edge). */
+static void build_l2_adjacency(gsfw_pcsf *ws, int n, const int *eu, const int *ev, int n_l2)
+{
+    int *ptr = ws->adj_ptr;
+    memset(ptr, 0, ((size_t)n + 1) * sizeof(int));
+    for (int k = 0; k < n_l2; k++) {
+        int e = l1_edge(ws, ws->l2[k]);
+        ptr[eu[e] + 1]++;
+        ptr[ev[e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) ptr[i + 1] += ptr[i];
+    int *fill = ws->queue; /* scratch */
+    memcpy(fill, ptr, (size_t)n * sizeof(int));
+    for (int k = 0; k < n_l2; k++) {
+        int e = l1_edge(ws, ws->l2[k]);
+        int a = eu[e], b = ev[e];
+        ws->adj_node[fill[a]] = b;
+        ws->adj_edge[fill[a]++] = e;
+        ws->adj_node[fill[b]] = a;
+        ws->adj_edge[fill[b]++] = e;
+    }
+}
+
+/* Delete start and everything reachable in L2 without stepping onto avoid (BFS). */
+static void delete_subtree(gsfw_pcsf *ws, int start, int avoid)
+{
+    int *queue = ws->queue;
+    unsigned char *f = ws->nflag;
+    int head = 0, tail = 0;
+    f[start] |= NF_DELETED;
+    queue[tail++] = start;
+    while (head < tail) {
+        int v = queue[head++];
+        for (int k = ws->adj_ptr[v]; k < ws->adj_ptr[v + 1]; k++) {
+            int w = ws->adj_node[k];
+            if (w == avoid || (f[w] & NF_DELETED)) continue;
+            f[w] |= NF_DELETED;
+            queue[tail++] = w;
+        }
+    }
+}
+
+static void mark_needed(pc_cluster *cl, int x)
+{
+    while (!cl[x].needed) {
+        cl[x].needed = 1;
+        if (cl[x].parent < 0) return;
+        x = cl[x].parent;
+    }
+}
+
+static void gw_prune(gsfw_pcsf *ws, const int *eu, const int *ev, int n_l2, int *out_edges,
+                     int *n_out_edges)
+{
+    pc_cluster *cl = ws->cl;
+    unsigned char *f = ws->nflag;
+    int ne = 0;
+    for (int k = n_l2 - 1; k >= 0; k--) {
+        int pos = ws->l2[k];
+        int p = ws->l1_part[pos];
+        int e = p >> 1, u = eu[e], v = ev[e];
+        if ((f[u] & NF_DELETED) && (f[v] & NF_DELETED)) continue;
+        int rec = ws->l1_rec[pos];
+        if (rec < 0) {
+            mark_needed(cl, u);
+            mark_needed(cl, v);
+            out_edges[ne++] = e;
+        } else {
+            int act = (p & 1) ? v : u;
+            int inact = (p & 1) ? u : v;
+            if (cl[rec].needed) {
+                out_edges[ne++] = e;
+                mark_needed(cl, inact);
+                mark_needed(cl, act);
+            } else {
+                delete_subtree(ws, inact, act);
+            }
+        }
+    }
+    *n_out_edges = ne;
+}
+
+/* Post-order DFS from s over L2 computing pay(v) = prize + sum of positive child nets;
+ * children with net <= 0 are deleted when del. Iterative: stack entries 2v (enter) and
+ * 2v+1 (leave). Returns pay(s). */
+static double prune_from(gsfw_pcsf *ws, const double *prizes, const double *cost, int s,
+                         int del)
+{
+    int *stack = ws->stack, *par = ws->par;
+    double *parc = ws->parc, *pay = ws->payoff;
+    int sp = 0;
+    par[s] = -1;
+    parc[s] = 0.0;
+    stack[sp++] = 2 * s;
+    while (sp > 0) {
+        int top = stack[--sp];
+        int v = top >> 1;
+        if (!(top & 1)) {
+            stack[sp++] = 2 * v + 1;
+            for (int k = ws->adj_ptr[v]; k < ws->adj_ptr[v + 1]; k++) {
+                int w = ws->adj_node[k];
+                if (w == par[v]) continue;
+                par[w] = v;
+                parc[w] = edge_cost(cost, ws->adj_edge[k]);
+                stack[sp++] = 2 * w;
+            }
+        } else {
+            pay[v] = prizes[v];
+            for (int k = ws->adj_ptr[v]; k < ws->adj_ptr[v + 1]; k++) {
+                int w = ws->adj_node[k];
+                if (w == par[v]) continue;
+                double net = pay[w] - edge_cost(cost, ws->adj_edge[k]);
+                if (net <= 0.0) {
+                    if (del) delete_subtree(ws, w, v);
+                } else {
+                    pay[v] += net;
+                }
+            }
+        }
+    }
+    return pay[s];
+}
+
+/* Re-rooting DP: the node whose whole-tree value is largest (first strict maximum in
+ * the DFS order from the component's first node). */
+static int best_root(gsfw_pcsf *ws, const double *prizes, const double *cost, int s0)
+{
+    double best_val = prune_from(ws, prizes, cost, s0, 0);
+    int best = s0;
+    int *stack = ws->stack, *par = ws->par;
+    double *parc = ws->parc, *pay = ws->payoff;
+    int sp = 0;
+    for (int k = ws->adj_ptr[s0]; k < ws->adj_ptr[s0 + 1]; k++) stack[sp++] = ws->adj_node[k];
+    while (sp > 0) {
+        int w = stack[--sp];
+        int v = par[w];
+        double c = parc[w];
+        double up = pay[v];
+        double net = pay[w] - c;
+        if (net > 0.0) up -= net;
+        if (up > c) pay[w] += up - c;
+        if (pay[w] > best_val) {
+            best = w;
+            best_val = pay[w];
+        }
+        for (int k = ws->adj_ptr[w]; k < ws->adj_ptr[w + 1]; k++) {
+            int x = ws->adj_node[k];
+            if (x != v) stack[sp++] = x;
+        }
+    }
+    return best;
+}
+
+static void strong_prune(gsfw_pcsf *ws, int n, const int *eu, const double *prizes,
+                         const double *cost, int root, int n_l2)
+{
+    int *label = ws->comp_label, *nodes = ws->comp_nodes, *start = ws->comp_start;
+    for (int v = 0; v < n; v++) label[v] = -1;
+    int ncomp = 0, nn = 0, root_comp = -1;
+    for (int k = 0; k < n_l2; k++) {
+        int s = eu[l1_edge(ws, ws->l2[k])];
+        if (label[s] >= 0) continue;
+        start[ncomp] = nn;
+        int head = nn;
+        label[s] = ncomp;
+        nodes[nn++] = s;
+        while (head < nn) {
+            int v = nodes[head++];
+            if (v == root) root_comp = ncomp;
+            for (int j = ws->adj_ptr[v]; j < ws->adj_ptr[v + 1]; j++) {
+                int w = ws->adj_node[j];
+                if (label[w] >= 0) continue;
+                label[w] = ncomp;
+                nodes[nn++] = w;
+            }
+        }
+        ncomp++;
+    }
+    start[ncomp] = nn;
+    for (int k = 0; k < ncomp; k++) {
+        int s = k == root_comp ? root : best_root(ws, prizes, cost, nodes[start[k]]);
+        prune_from(ws, prizes, cost, s, 1);
+    }
+}
+
+static void prune(gsfw_pcsf *ws, int n, const int *eu, const int *ev, const double *prizes,
+                  const double *cost, int root, gsfw_pruning pruning, int *out_nodes,
+                  int *n_out_nodes, int *out_edges, int *n_out_edges)
+{
+    unsigned char *f = ws->nflag;
+    mark_good(ws, n, root);
+    int nn = 0, ne = 0;
+    if (pruning == GSFW_PRUNING_NONE) {
+        for (int k = 0; k < ws->n_l1; k++) {
+            int e = l1_edge(ws, k);
+            out_edges[ne++] = e;
+            if (!(f[eu[e]] & NF_LISTED)) {
+                f[eu[e]] |= NF_LISTED;
+                out_nodes[nn++] = eu[e];
+            }
+            if (!(f[ev[e]] & NF_LISTED)) {
+                f[ev[e]] |= NF_LISTED;
+                out_nodes[nn++] = ev[e];
+            }
+        }
+        for (int v = 0; v < n; v++)
+            if ((f[v] & (NF_GOOD | NF_LISTED)) == NF_GOOD) out_nodes[nn++] = v;
+        *n_out_nodes = nn;
+        *n_out_edges = ne;
+        return;
+    }
+    int n_l2 = 0;
+    for (int k = 0; k < ws->n_l1; k++) {
+        int e = l1_edge(ws, k);
+        if ((f[eu[e]] & NF_GOOD) && (f[ev[e]] & NF_GOOD)) ws->l2[n_l2++] = k;
+    }
+    if (pruning == GSFW_PRUNING_SIMPLE) {
+        for (int k = 0; k < n_l2; k++) out_edges[ne++] = l1_edge(ws, ws->l2[k]);
+    } else {
+        build_l2_adjacency(ws, n, eu, ev, n_l2);
+        if (pruning == GSFW_PRUNING_GW) {
+            gw_prune(ws, eu, ev, n_l2, out_edges, &ne);
+        } else {
+            strong_prune(ws, n, eu, prizes, cost, root, n_l2);
+            for (int k = 0; k < n_l2; k++) {
+                int e = l1_edge(ws, ws->l2[k]);
+                if (!(f[eu[e]] & NF_DELETED) && !(f[ev[e]] & NF_DELETED)) out_edges[ne++] = e;
+            }
+        }
+    }
+    for (int v = 0; v < n; v++)
+        if ((f[v] & (NF_GOOD | NF_DELETED)) == NF_GOOD) out_nodes[nn++] = v;
+    *n_out_nodes = nn;
+    *n_out_edges = ne;
+}
+
+/* ------------------------------------------------------------- API */
+
+static gsfw_error validate(int n, int m, const int *eu, const int *ev, const double *prizes,
+                           const double *costs, int root, int target, gsfw_pruning pruning,
+                           gsfw_err *err)
+{
+    if (n < 0) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: node count %d is negative", n);
+    if (m < 0) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: edge count %d is negative", m);
+    if (n > (1 << 29) || m > (1 << 29))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: instance too large (%d nodes, %d edges; limit 2^29)", n, m);
+    if (m > 0 && (!eu || !ev))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: edge arrays are NULL");
+    if (n > 0 && !prizes) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: prizes are NULL");
+    if ((int)pruning < GSFW_PRUNING_NONE || (int)pruning > GSFW_PRUNING_STRONG)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: unknown pruning %d (none, simple, gw or strong)", (int)pruning);
+    if (root < -1 || root >= n)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: root %d is out of range (-1 for unrooted, or 0..%d)", root,
+                         n - 1);
+    if (target < 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: target number of clusters %d is negative", target);
+    if (root >= 0 && target != 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: a rooted run (root %d) needs target clusters = 0, got %d", root,
+                         target);
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(prizes[i]))
+            return gsfw_fail(err, GSFW_ERR_NONFINITE,
+                             "pcsf: prize of node %d is %g; prizes must be finite", i, prizes[i]);
+        if (prizes[i] < 0)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                             "pcsf: prize of node %d is %g; prizes must be >= 0", i, prizes[i]);
+    }
+    for (int e = 0; e < m; e++) {
+        if (eu[e] < 0 || eu[e] >= n || ev[e] < 0 || ev[e] >= n)
+            return gsfw_fail(err, GSFW_ERR_GRAPH,
+                             "pcsf: edge %d (%d, %d) has a node id outside 0..%d", e, eu[e],
+                             ev[e], n - 1);
+        if (costs) {
+            if (!isfinite(costs[e]))
+                return gsfw_fail(err, GSFW_ERR_NONFINITE,
+                                 "pcsf: cost of edge %d (%d, %d) is %g; costs must be finite",
+                                 e, eu[e], ev[e], costs[e]);
+            if (costs[e] < 0)
+                return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                                 "pcsf: cost of edge %d (%d, %d) is %g; costs must be >= 0", e,
+                                 eu[e], ev[e], costs[e]);
+        }
+    }
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const int *edge_v,
+                         const double *prizes, const double *costs, int root,
+                         int target_clusters, gsfw_pruning pruning, int *out_nodes,
+                         int *n_out_nodes, int *out_edges, int *n_out_edges, gsfw_err *err)
+{
+    if (!ws) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: workspace is NULL");
+    if (!n_out_nodes || !n_out_edges || (n > 0 && !out_nodes) || (m > 0 && !out_edges))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: output pointers are NULL");
+    *n_out_nodes = 0;
+    *n_out_edges = 0;
+    gsfw_error rc = validate(n, m, edge_u, edge_v, prizes, costs, root, target_clusters,
+                             pruning, err);
+    if (rc) return rc;
+    memset(&ws->stats, 0, sizeof ws->stats);
+    if (n == 0) {
+        gsfw_err_clear(err);
+        return GSFW_OK;
+    }
+    rc = reserve(ws, n, m, err);
+    if (rc) return rc;
+    run_ctx c = {ws, edge_u, edge_v, costs, 0.0};
+    rc = grow(&c, n, m, prizes, root, target_clusters, err);
+    if (rc) return rc;
+    prune(ws, n, edge_u, edge_v, prizes, costs, root, pruning, out_nodes, n_out_nodes,
+          out_edges, n_out_edges);
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
