@@ -241,6 +241,17 @@ gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *s
     case GSFW_METHOD_ACCFW:
         rc = gsfw_solve_frank_wolfe(&run);
         break;
+    case GSFW_METHOD_IHT:
+    case GSFW_METHOD_GRAPH_IHT:
+        rc = gsfw_solve_iht(&run);
+        break;
+    case GSFW_METHOD_COSAMP:
+    case GSFW_METHOD_GRAPH_COSAMP:
+        rc = gsfw_solve_cosamp(&run);
+        break;
+    case GSFW_METHOD_GEN_MP:
+        rc = gsfw_solve_gen_mp(&run);
+        break;
     default:
         rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: method %d (%s) is not available",
                        (int)settings->method, gsfw_method_name(settings->method));

@@ -48,5 +48,9 @@ void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
 
 /* Solvers. */
 gsfw_error gsfw_solve_frank_wolfe(gsfw_run *run);
+/* Baselines (src/solvers/baselines): IHT and Graph-IHT, CoSaMP and Graph-CoSaMP, Gen-MP. */
+gsfw_error gsfw_solve_iht(gsfw_run *run);
+gsfw_error gsfw_solve_cosamp(gsfw_run *run);
+gsfw_error gsfw_solve_gen_mp(gsfw_run *run);
 
 #endif

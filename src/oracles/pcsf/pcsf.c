@@ -6,6 +6,9 @@
  * Memory: one workspace holds every array; arrays grow to the largest instance seen and
  * are reused. Heap node i is edge part i (part 2e belongs to edge_u[e], 2e+1 to
  * edge_v[e]), so no heap node is ever allocated during a run. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
+#endif
 #include "core/internal.h"
 #include "oracles/pcsf/pcsf_heap.h"
 #include "oracles/pcsf/pcsf_internal.h"
@@ -13,8 +16,11 @@
 #include <math.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
-/* Part flag kept in gsfw_ph_node.tag. */
+/* gsfw_ph_node.tag = (edge part << 1) | dropped flag. */
 #define PART_DROPPED 1
 
 /* Node flags (per graph node, pruning). */
@@ -22,24 +28,33 @@
 #define NF_DELETED 2
 #define NF_LISTED 4
 
+/* Cluster fields used by the coverage walk (32 bytes, two per cache line). */
 typedef struct {
     double start;     /* time the cluster became active */
     double end;       /* time it stopped being active (moat = end - start) */
     double skip_sum;  /* coverage from this cluster up to (excluding) skip */
-    double prize;     /* prize sum */
-    double inner;     /* sum of the moats of strict descendants */
     int parent;       /* merge-tree parent or -1 */
     int skip;         /* path-compression shortcut or -1 */
+} pc_cluster;
+
+/* The other cluster fields. */
+typedef struct {
+    double prize;     /* prize sum */
+    double inner;     /* sum of the moats of strict descendants */
     int heap;         /* root of the edge-part heap or -1 */
     unsigned char active, has_root, needed, pad;
-} pc_cluster;
+} pc_info;
 
 struct gsfw_pcsf {
     int cap_n, cap_m;
     /* growth */
-    gsfw_ph_node *nd;       /* 2 cap_m */
+    gsfw_ph_node *nd;       /* cap_nodes heap nodes, allocated in insertion order */
+    size_t cap_nodes;
+    int *handle;            /* 2 cap_m: heap node of edge part p */
+    double *target;         /* 2 cap_m: target coverage of edge part p */
     gsfw_ph_scratch scratch;
     pc_cluster *cl;         /* 2 cap_n */
+    pc_info *ci;            /* 2 cap_n */
     gsfw_pq qdeact, qedge;  /* ids < 2 cap_n */
     int *trail;             /* 2 cap_n */
     double *trail_acc;      /* 2 cap_n */
@@ -74,6 +89,23 @@ int gsfw_pruning_parse(const char *name)
     return -1;
 }
 
+/* Large arrays are 2 MB aligned and marked for transparent huge pages: the growth phase
+ * reads them at random, and TLB misses otherwise dominate on large instances. Memory
+ * from aligned_alloc is released with free(). */
+static void *big_alloc(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size) return NULL;
+    size_t bytes = count * size;
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
+    size_t rounded = (bytes + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, rounded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err)
 {
     if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: output pointer is NULL");
@@ -86,6 +118,7 @@ gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err)
 static void free_node_arrays(gsfw_pcsf *ws)
 {
     free(ws->cl);
+    free(ws->ci);
     gsfw_pq_free(&ws->qdeact);
     gsfw_pq_free(&ws->qedge);
     free(ws->trail);
@@ -106,6 +139,7 @@ static void free_node_arrays(gsfw_pcsf *ws)
     free(ws->comp_nodes);
     free(ws->comp_start);
     ws->cl = NULL;
+    ws->ci = NULL;
     ws->trail = NULL;
     ws->trail_acc = NULL;
     ws->l1_part = ws->l1_rec = NULL;
@@ -121,6 +155,8 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
     if (!ws) return;
     free_node_arrays(ws);
     free(ws->nd);
+    free(ws->handle);
+    free(ws->target);
     gsfw_ph_scratch_free(&ws->scratch);
     free(ws);
 }
@@ -128,8 +164,9 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
 size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
 {
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
-    return 2 * m * sizeof(gsfw_ph_node) + ws->scratch.cap * sizeof(int) +
-           2 * n * (sizeof(pc_cluster) + 2 * (sizeof(gsfw_pq_entry) + sizeof(int)) +
+    return ws->cap_nodes * sizeof(gsfw_ph_node) + 2 * m * (sizeof(int) + sizeof(double)) +
+           ws->scratch.cap * sizeof(int) +
+           2 * n * (sizeof(pc_cluster) + sizeof(pc_info) + 2 * (sizeof(gsfw_pq_entry) + sizeof(int)) +
                     sizeof(int) + sizeof(double)) +
            n * (2 * sizeof(int) + 1 + sizeof(int) + sizeof(int) + 2 * sizeof(int) +
                 sizeof(int) + 2 * sizeof(double) + 2 * sizeof(int) + sizeof(int) +
@@ -142,18 +179,35 @@ void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats) { *stats =
 static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
 {
     if (m > ws->cap_m) {
+        /* heap nodes: one per part plus the re-inserts of growth events (about 0.7 per
+         * edge on grids; the arena grows when needed) */
+        size_t nodes = 2 * (size_t)m + (size_t)m / 2 + 1024;
         free(ws->nd);
-        ws->nd = gsfw_malloc_array(2 * (size_t)m, sizeof(gsfw_ph_node));
-        if (!ws->nd) {
+        free(ws->handle);
+        free(ws->target);
+        ws->nd = big_alloc(nodes, sizeof(gsfw_ph_node));
+        ws->handle = big_alloc(2 * (size_t)m, sizeof(int));
+        ws->target = big_alloc(2 * (size_t)m, sizeof(double));
+        if (!ws->nd || !ws->handle || !ws->target ||
+            gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
+            free(ws->nd);
+            free(ws->handle);
+            free(ws->target);
+            ws->nd = NULL;
+            ws->handle = NULL;
+            ws->target = NULL;
             ws->cap_m = 0;
+            ws->cap_nodes = 0;
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
         }
+        ws->cap_nodes = nodes;
         ws->cap_m = m;
     }
     if (n > ws->cap_n) {
         free_node_arrays(ws);
         size_t N = (size_t)n;
-        ws->cl = gsfw_malloc_array(2 * N, sizeof(pc_cluster));
+        ws->cl = big_alloc(2 * N, sizeof(pc_cluster));
+        ws->ci = big_alloc(2 * N, sizeof(pc_info));
         ws->trail = gsfw_malloc_array(2 * N, sizeof(int));
         ws->trail_acc = gsfw_malloc_array(2 * N, sizeof(double));
         ws->l1_part = gsfw_malloc_array(N, sizeof(int));
@@ -171,7 +225,7 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         ws->comp_label = gsfw_malloc_array(N, sizeof(int));
         ws->comp_nodes = gsfw_malloc_array(N, sizeof(int));
         ws->comp_start = gsfw_malloc_array(N + 1, sizeof(int));
-        int bad = !ws->cl || !ws->trail || !ws->trail_acc || !ws->l1_part || !ws->l1_rec ||
+        int bad = !ws->cl || !ws->ci || !ws->trail || !ws->trail_acc || !ws->l1_part || !ws->l1_rec ||
                   !ws->nflag || !ws->l2 || !ws->adj_ptr || !ws->adj_node || !ws->adj_edge ||
                   !ws->par || !ws->parc || !ws->payoff || !ws->stack || !ws->queue ||
                   !ws->comp_label || !ws->comp_nodes || !ws->comp_start ||
@@ -224,7 +278,7 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
         y->skip = x;
         y->skip_sum = acc - ws->trail_acc[i];
     }
-    if (cl[x].active) {
+    if (ws->ci[x].active) {
         *done = acc;
         *total = acc + (c->now - cl[x].start);
     } else {
@@ -234,9 +288,22 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
     return x;
 }
 
+/* Grow the node arena (indices stay valid). */
+static int grow_nodes(gsfw_pcsf *ws, size_t used)
+{
+    size_t cap = ws->cap_nodes + ws->cap_nodes / 2 + 1024;
+    gsfw_ph_node *nd = big_alloc(cap, sizeof *nd);
+    if (!nd) return -1;
+    memcpy(nd, ws->nd, used * sizeof *nd);
+    free(ws->nd);
+    ws->nd = nd;
+    ws->cap_nodes = cap;
+    return 0;
+}
+
 static inline void refresh_edge_queue(gsfw_pcsf *ws, int id)
 {
-    int h = ws->cl[id].heap;
+    int h = ws->ci[id].heap;
     if (h < 0)
         gsfw_pq_remove(&ws->qedge, id);
     else
@@ -248,7 +315,11 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
 {
     gsfw_pcsf *ws = c->ws;
     pc_cluster *cl = ws->cl;
+    pc_info *ci = ws->ci;
     gsfw_ph_node *nd = ws->nd;
+    int *handle = ws->handle;
+    size_t n_nodes = 2 * (size_t)m;
+    double *tg = ws->target;
     const int *eu = c->eu, *ev = c->ev;
     const double *cost = c->cost;
     gsfw_pcsf_stats *st = &ws->stats;
@@ -258,14 +329,16 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     int count = 0;
     for (int i = 0; i < n; i++) {
         pc_cluster *x = &cl[i];
+        pc_info *xi = &ci[i];
         x->start = x->end = x->skip_sum = 0.0;
-        x->prize = prizes[i];
-        x->inner = 0.0;
-        x->parent = x->skip = x->heap = -1;
-        x->active = (unsigned char)(i != root);
-        x->has_root = (unsigned char)(i == root);
-        x->needed = 0;
-        if (x->active) {
+        x->parent = x->skip = -1;
+        xi->prize = prizes[i];
+        xi->inner = 0.0;
+        xi->heap = -1;
+        xi->active = (unsigned char)(i != root);
+        xi->has_root = (unsigned char)(i == root);
+        xi->needed = 0;
+        if (xi->active) {
             gsfw_pq_set(&ws->qdeact, i, prizes[i]);
             count++;
         }
@@ -273,26 +346,28 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     for (int e = 0; e < m; e++) {
         int a = eu[e], b = ev[e];
         double ce = edge_cost(cost, e), ta, tb;
-        if (cl[a].active && cl[b].active) {
+        if (ci[a].active && ci[b].active) {
             ta = tb = ce / 2.0;
-        } else if (cl[a].active) {
+        } else if (ci[a].active) {
             ta = ce;
             tb = 0.0;
-        } else if (cl[b].active) {
+        } else if (ci[b].active) {
             ta = 0.0;
             tb = ce;
         } else {
             ta = tb = 0.0;
         }
-        nd[2 * e].aux = ta;
-        nd[2 * e].tag = 0;
-        nd[2 * e + 1].aux = tb;
-        nd[2 * e + 1].tag = 0;
-        cl[a].heap = gsfw_ph_insert(nd, cl[a].heap, 2 * e, ta);
-        cl[b].heap = gsfw_ph_insert(nd, cl[b].heap, 2 * e + 1, tb);
+        tg[2 * e] = ta;
+        tg[2 * e + 1] = tb;
+        nd[2 * e].tag = (2 * e) << 1;
+        nd[2 * e + 1].tag = (2 * e + 1) << 1;
+        handle[2 * e] = 2 * e;
+        handle[2 * e + 1] = 2 * e + 1;
+        ci[a].heap = gsfw_ph_insert(nd, ci[a].heap, 2 * e, ta);
+        ci[b].heap = gsfw_ph_insert(nd, ci[b].heap, 2 * e + 1, tb);
     }
     for (int i = 0; i < n; i++)
-        if (cl[i].active && cl[i].heap >= 0) gsfw_pq_set(&ws->qedge, i, nd[cl[i].heap].value);
+        if (ci[i].active && ci[i].heap >= 0) gsfw_pq_set(&ws->qedge, i, nd[ci[i].heap].value);
 
     int ncl = n;
     ws->n_l1 = 0;
@@ -305,7 +380,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         int A = -1, D = -1;
         if (ws->qedge.size) {
             A = ws->qedge.heap[0].id;
-            te = nd[cl[A].heap].value;
+            te = nd[ci[A].heap].value;
         }
         if (ws->qdeact.size) {
             D = ws->qdeact.heap[0].id;
@@ -314,12 +389,14 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         if (te < td) {
             st->edge_events++;
             double now = c->now = te;
-            int p = cl[A].heap;
+            int node = ci[A].heap;
+            int p = nd[node].tag >> 1;
             int nr;
-            if (gsfw_ph_delete_min(nd, p, &ws->scratch, &nr))
+            int grow_failed = gsfw_ph_delete_min(nd, node, &ws->scratch, &nr);
+            ci[A].heap = nr;
+            if (grow_failed)
                 return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap scratch)");
-            cl[A].heap = nr;
-            if (nd[p].tag & PART_DROPPED) {
+            if (nd[node].tag & PART_DROPPED) {
                 st->dropped_events++;
                 refresh_edge_queue(ws, A);
                 continue;
@@ -332,11 +409,11 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             double r = ce - cp - cq;
             if (A == B) {
                 st->dropped_events++;
-                nd[q].tag |= PART_DROPPED;
+                nd[handle[q]].tag |= PART_DROPPED;
                 refresh_edge_queue(ws, A);
                 continue;
             }
-            int b_active = cl[B].active;
+            int b_active = ci[B].active;
             if (r < GSFW_PCSF_EPS * ce || r == 0.0 || r <= GSFW_PCSF_TIME_EPS * now ||
                 now + r == now || (b_active && now + r / 2.0 == now)) {
                 /* ---- merge A and B along e at t* = now + r */
@@ -345,43 +422,44 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                 st->merges++;
                 ws->l1_part[ws->n_l1] = p;
                 ws->l1_rec[ws->n_l1] = -1;
-                nd[q].tag |= PART_DROPPED;
+                nd[handle[q]].tag |= PART_DROPPED;
                 pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
-                cn->prize = ca->prize + cb->prize;
-                cn->inner = ca->inner + cb->inner;
-                cn->has_root = (unsigned char)(ca->has_root || cb->has_root);
-                cn->active = (unsigned char)!cn->has_root;
-                cn->needed = 0;
+                pc_info *ia = &ci[A], *ib = &ci[B], *in = &ci[N];
+                in->prize = ia->prize + ib->prize;
+                in->inner = ia->inner + ib->inner;
+                in->has_root = (unsigned char)(ia->has_root || ib->has_root);
+                in->active = (unsigned char)!in->has_root;
+                in->needed = 0;
                 cn->parent = cn->skip = -1;
                 cn->skip_sum = 0.0;
-                ca->active = 0;
+                ia->active = 0;
                 ca->end = ts;
                 gsfw_pq_remove(&ws->qdeact, A);
                 gsfw_pq_remove(&ws->qedge, A);
                 count--;
-                if (cb->active) {
-                    cb->active = 0;
+                if (ib->active) {
+                    ib->active = 0;
                     cb->end = ts;
                     gsfw_pq_remove(&ws->qdeact, B);
                     gsfw_pq_remove(&ws->qedge, B);
                     count--;
-                } else if (!cb->has_root) {
+                } else if (!ib->has_root) {
                     st->active_inactive++;
-                    gsfw_ph_add_all(nd, cb->heap, ts - cb->end);
+                    gsfw_ph_add_all(nd, ib->heap, ts - cb->end);
                     ws->l1_rec[ws->n_l1] = B;
                 }
                 ws->n_l1++;
                 ca->parent = N;
                 cb->parent = N;
-                cn->heap = gsfw_ph_link(nd, ca->heap, cb->heap);
-                ca->heap = cb->heap = -1;
-                cn->inner += ca->end - ca->start;
-                cn->inner += cb->end - cb->start;
-                if (cn->active) {
+                in->heap = gsfw_ph_link(nd, ia->heap, ib->heap);
+                ia->heap = ib->heap = -1;
+                in->inner += ca->end - ca->start;
+                in->inner += cb->end - cb->start;
+                if (in->active) {
                     cn->start = ts;
                     cn->end = ts;
-                    gsfw_pq_set(&ws->qdeact, N, ts + cn->prize - cn->inner);
-                    if (cn->heap >= 0) gsfw_pq_set(&ws->qedge, N, nd[cn->heap].value);
+                    gsfw_pq_set(&ws->qdeact, N, ts + in->prize - in->inner);
+                    if (in->heap >= 0) gsfw_pq_set(&ws->qedge, N, nd[in->heap].value);
                     count++;
                 } else {
                     cn->start = cn->end = 0.0; /* root cluster: moat 0 */
@@ -392,26 +470,35 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                     return gsfw_fail(err, GSFW_ERR_INTERNAL,
                                      "pcsf: the growth phase stopped making progress after "
                                      "%ld events (numerical breakdown)", st->growth_events);
+                if (n_nodes == ws->cap_nodes) {
+                    if (grow_nodes(ws, n_nodes))
+                        return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap nodes)");
+                    nd = ws->nd;
+                }
+                int fresh = (int)n_nodes++;
+                nd[fresh].tag = p << 1;
+                handle[p] = fresh;
                 if (b_active) {
                     double meet = now + r / 2.0;
-                    nd[p].aux = cp + r / 2.0;
-                    cl[A].heap = gsfw_ph_insert(nd, cl[A].heap, p, meet);
+                    tg[p] = cp + r / 2.0;
+                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, fresh, meet);
                     refresh_edge_queue(ws, A);
-                    double old = cl[B].start + nd[q].aux - dq;
-                    cl[B].heap = gsfw_ph_decrease_key(nd, cl[B].heap, q, old, meet);
+                    double old = cl[B].start + tg[q] - dq;
+                    ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, handle[q], old, meet);
                     refresh_edge_queue(ws, B);
-                    nd[q].aux = cq + r / 2.0;
+                    tg[q] = cq + r / 2.0;
                 } else {
                     double t = now + r;
-                    nd[p].aux = ce - dq;
-                    cl[A].heap = gsfw_ph_insert(nd, cl[A].heap, p, t);
+                    tg[p] = ce - dq;
+                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, fresh, t);
                     refresh_edge_queue(ws, A);
-                    if (!cl[B].has_root) {
+                    if (!ci[B].has_root) {
                         /* root clusters never grow again: their heaps are never read */
-                        double old = cl[B].end + nd[q].aux - dq;
-                        cl[B].heap = gsfw_ph_decrease_key(nd, cl[B].heap, q, old, cl[B].end);
+                        double old = cl[B].end + tg[q] - dq;
+                        ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, handle[q], old,
+                                                          cl[B].end);
                     }
-                    nd[q].aux = dq;
+                    tg[q] = dq;
                 }
             }
         } else {
@@ -419,7 +506,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             st->deactivations++;
             c->now = td;
             gsfw_pq_remove(&ws->qdeact, D);
-            cl[D].active = 0;
+            ci[D].active = 0;
             cl[D].end = td;
             gsfw_pq_remove(&ws->qedge, D);
             count--;
@@ -443,7 +530,7 @@ static void mark_good(gsfw_pcsf *ws, int n, int root)
     for (int x = ws->n_clusters - 1; x >= 0; x--) top[x] = cl[x].parent < 0 ? x : top[cl[x].parent];
     long good = 0;
     for (int v = 0; v < n; v++) {
-        const pc_cluster *t = &cl[top[v]];
+        const pc_info *t = &ws->ci[top[v]];
         int is_good = root >= 0 ? t->has_root : t->active;
         ws->nflag[v] = (unsigned char)(is_good ? NF_GOOD : 0);
         good += is_good;
@@ -493,10 +580,10 @@ static void delete_subtree(gsfw_pcsf *ws, int start, int avoid)
     }
 }
 
-static void mark_needed(pc_cluster *cl, int x)
+static void mark_needed(const pc_cluster *cl, pc_info *ci, int x)
 {
-    while (!cl[x].needed) {
-        cl[x].needed = 1;
+    while (!ci[x].needed) {
+        ci[x].needed = 1;
         if (cl[x].parent < 0) return;
         x = cl[x].parent;
     }
@@ -505,7 +592,8 @@ static void mark_needed(pc_cluster *cl, int x)
 static void gw_prune(gsfw_pcsf *ws, const int *eu, const int *ev, int n_l2, int *out_edges,
                      int *n_out_edges)
 {
-    pc_cluster *cl = ws->cl;
+    const pc_cluster *cl = ws->cl;
+    pc_info *ci = ws->ci;
     unsigned char *f = ws->nflag;
     int ne = 0;
     for (int k = n_l2 - 1; k >= 0; k--) {
@@ -515,16 +603,16 @@ static void gw_prune(gsfw_pcsf *ws, const int *eu, const int *ev, int n_l2, int 
         if ((f[u] & NF_DELETED) && (f[v] & NF_DELETED)) continue;
         int rec = ws->l1_rec[pos];
         if (rec < 0) {
-            mark_needed(cl, u);
-            mark_needed(cl, v);
+            mark_needed(cl, ci, u);
+            mark_needed(cl, ci, v);
             out_edges[ne++] = e;
         } else {
             int act = (p & 1) ? v : u;
             int inact = (p & 1) ? u : v;
-            if (cl[rec].needed) {
+            if (ci[rec].needed) {
                 out_edges[ne++] = e;
-                mark_needed(cl, inact);
-                mark_needed(cl, act);
+                mark_needed(cl, ci, inact);
+                mark_needed(cl, ci, act);
             } else {
                 delete_subtree(ws, inact, act);
             }

@@ -27,15 +27,9 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
         *new_root = -1;
         return 0;
     }
-    /* Room for one pair result per two children: count them first so that a failed
-     * allocation leaves the heap untouched. */
-    size_t kids = 0;
-    for (int c = nd[root].child; c >= 0; c = nd[c].next) kids++;
-    while (scratch->cap < (kids + 1) / 2)
-        if (scratch_grow(scratch)) return -1;
     const double off = nd[root].offset;
     int *buf = scratch->a;
-    size_t np = 0;
+    size_t np = 0, cap = scratch->cap;
     int c = nd[root].child;
     /* First pass: detach the children left to right (pushing the root's offset into
      * them) and link consecutive pairs. Detaching a later child does not touch earlier
@@ -48,14 +42,38 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
         nd[a].prev = nd[a].next = -1;
         nd[a].value += off;
         nd[a].offset += off;
+        int w = a;
         if (b >= 0) {
             nd[b].prev = nd[b].next = -1;
             nd[b].value += off;
             nd[b].offset += off;
-            buf[np++] = gsfw_ph_link(nd, a, b);
-        } else {
-            buf[np++] = a;
+            w = gsfw_ph_link(nd, a, b);
         }
+        if (np == cap) {
+            if (scratch_grow(scratch)) {
+                /* keep a valid heap: fold what we have, then link the rest one by one */
+                int r = w;
+                if (np > 0) {
+                    r = buf[np - 1];
+                    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(nd, r, buf[i]);
+                    r = gsfw_ph_link(nd, r, w);
+                }
+                for (c = after; c >= 0;) {
+                    int x = c;
+                    c = nd[x].next;
+                    nd[x].prev = nd[x].next = -1;
+                    nd[x].value += off;
+                    nd[x].offset += off;
+                    r = gsfw_ph_link(nd, r, x);
+                }
+                nd[root].child = nd[root].next = nd[root].prev = -1;
+                *new_root = r;
+                return -1;
+            }
+            buf = scratch->a;
+            cap = scratch->cap;
+        }
+        buf[np++] = w;
         c = after;
     }
     /* Second pass: fold from the last pair result to the first. */
@@ -66,6 +84,16 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
     }
     nd[root].child = nd[root].next = nd[root].prev = -1;
     *new_root = r;
+    return 0;
+}
+
+int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap)
+{
+    if (s->cap >= cap) return 0;
+    int *a = realloc(s->a, cap * sizeof(int));
+    if (!a) return -1;
+    s->a = a;
+    s->cap = cap;
     return 0;
 }
 

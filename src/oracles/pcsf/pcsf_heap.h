@@ -17,12 +17,11 @@
 
 #include <stddef.h>
 
-/* One arena node. aux / tag are free for the user (the PCSF stores the edge part's
- * target coverage and its "dropped" flag there, next to the heap links). */
+/* One arena node (32 bytes: two per cache line). tag is free for the user (the PCSF
+ * keeps the edge part's "dropped" flag there). */
 typedef struct {
     double value;   /* key relative to the ancestors' child_offsets */
     double offset;  /* child_offset: added to the true key of every descendant */
-    double aux;
     int child;      /* leftmost child or -1 */
     int next;       /* right sibling or -1 */
     int prev;       /* left sibling, or the parent when leftmost; -1 for a root */
@@ -74,8 +73,10 @@ static inline void gsfw_ph_add_all(gsfw_ph_node *nd, int root, double delta)
     nd[root].offset += delta;
 }
 
-/* Remove the root; *new_root receives the new root (-1 if empty). Returns 0, or -1 if the
- * scratch buffer could not grow (the heap is then unchanged). */
+/* Remove the root; *new_root receives the new root (-1 if empty). The scratch buffer
+ * grows as needed (at most one entry per two children). Returns 0, or -1 if it could not
+ * grow: the heap is then still valid (the remaining children are linked one by one) but
+ * its shape differs from the reference rule, so callers should report the failure. */
 int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int *new_root);
 
 /* Lower the key of node x from its current true key cur_key (supplied by the caller) to
@@ -99,6 +100,8 @@ static inline int gsfw_ph_decrease_key(gsfw_ph_node *nd, int root, int x, double
 }
 
 void gsfw_ph_scratch_free(gsfw_ph_scratch *s);
+/* Make room for cap pair results (a heap of N nodes never needs more than N/2 + 1). */
+int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap);
 
 /* ---------------------------------------------------------- indexed queue */
 

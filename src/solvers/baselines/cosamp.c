@@ -1,0 +1,153 @@
+/* CoSaMP (Needell & Tropp 2009) and Graph-CoSaMP (Hegde, Indyk & Schmidt 2015).
+ *
+ *     p  = A^T (y - A x)  = -grad f(x)          proxy
+ *     O  = HEAD(p)                              identify (the oracle passed to gsfw_solve;
+ *                                               top-2s for CoSaMP, a 2s graph head for
+ *                                               Graph-CoSaMP)
+ *     T  = O u supp(x)                          merge
+ *     b_T = argmin_w ||A_T w - y||, b = 0 off T   estimate (minimum norm if |T| > n)
+ *     x <- b restricted to TAIL(b)              prune (settings.tail, else the head oracle)
+ *
+ * The two methods are the same loop; they differ in the projections the caller passes.
+ * The least-squares step needs the objective's least_squares_data hook (A, y): it is
+ * solved on the columns T only (src/solvers/baselines/ls.c), never through a
+ * pseudo-inverse of A. x_0 = 0, no early stopping (fixed iteration count). */
+#include "solvers/baselines/baselines.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GSFW_CACHE_REFRESH 16
+
+gsfw_error gsfw_solve_cosamp(gsfw_run *run)
+{
+    const gsfw_settings *set = run->set;
+    const int d = run->d;
+    gsfw_dmo *head = run->dmo;
+    gsfw_dmo *tail = set->tail ? set->tail : run->dmo;
+    double t_setup = gsfw_now();
+    if (tail->d != d || !tail->select || tail->max_support < 1)
+        return gsfw_fail(run->err, GSFW_ERR_DIMENSION, "solve: the tail projection '%s' works "
+                         "on %d entries (need %d) or has no select callback",
+                         tail->name ? tail->name : "?", tail->d, d);
+    int n = 0;
+    const double *A = NULL, *y = NULL;
+    if (!run->obj->least_squares_data || run->obj->least_squares_data(run->obj->ctx, &n, &A, &y)
+        || !A || !y || n < 1)
+        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s solves least-squares "
+                         "subproblems and needs a least-squares objective "
+                         "(gsfw_objective_least_squares)", gsfw_method_name(set->method));
+    long cap_l = (long)head->max_support + tail->max_support;
+    int cap = cap_l > d ? d : (int)cap_l;
+
+    gsfw_ls ls;
+    gsfw_error rc = gsfw_ls_init(&ls, n, d, A, y, cap, GSFW_LS_AUTO, run->err);
+    if (rc) return rc;
+    double *x = calloc((size_t)d, sizeof(double));
+    double *xnew = calloc((size_t)d, sizeof(double));
+    double *b = calloc((size_t)d, sizeof(double));
+    double *grad = gsfw_malloc_array((size_t)d, sizeof(double));
+    double *val = gsfw_malloc_array((size_t)d, sizeof(double));
+    int *idx = gsfw_malloc_array((size_t)d, sizeof(int));
+    unsigned char *inT = calloc((size_t)d, 1);
+    int *T = gsfw_malloc_array((size_t)cap, sizeof(int));
+    double *w = gsfw_malloc_array((size_t)cap, sizeof(double));
+    double *guess = gsfw_malloc_array((size_t)cap, sizeof(double));
+    int *hsup = gsfw_malloc_array((size_t)head->max_support, sizeof(int));
+    int *xsup = gsfw_malloc_array((size_t)tail->max_support, sizeof(int));
+    if (!x || !xnew || !b || !grad || !val || !idx || !inT || !T || !w || !guess || !hsup
+        || !xsup) {
+        rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
+        goto done;
+    }
+    rc = gsfw_run_reset(run, x);
+    if (rc) goto done;
+    run->info->setup_time += gsfw_now() - t_setup;
+    run->t_start = gsfw_now();
+
+    gsfw_status status = GSFW_STATUS_MAX_ITER;
+    double f = 0.0;
+    int t = 0, nx = 0; /* xsup[0..nx) = supp(x) as chosen by the last prune */
+    for (;; t++) {
+        if (run->incremental && t > 0 && t % GSFW_CACHE_REFRESH == 0) {
+            rc = gsfw_run_reset(run, x);
+            if (rc) goto done;
+        }
+        rc = gsfw_run_eval(run, x, &f, grad);
+        if (rc) goto done;
+        if (t == set->max_iter) {
+            gsfw_run_record(run, t, f, NAN, x);
+            break;
+        }
+        if (gsfw_run_out_of_time(run)) {
+            status = GSFW_STATUS_TIME_LIMIT;
+            gsfw_run_record(run, t, f, NAN, x);
+            break;
+        }
+        if (gsfw_run_record(run, t, f, NAN, x)) {
+            status = GSFW_STATUS_CALLBACK_STOP;
+            break;
+        }
+        /* identify on the proxy -grad (supports do not depend on the sign) */
+        int hs = 0;
+        rc = gsfw_run_oracle(run, head, grad, hsup, &hs);
+        if (rc) goto done;
+        double nrm2 = 0.0;
+        for (int k = 0; k < hs; k++) nrm2 += grad[hsup[k]] * grad[hsup[k]];
+        if (!(nrm2 > 0)) {
+            status = GSFW_STATUS_ZERO_DIRECTION;
+            break;
+        }
+        /* merge */
+        int k = 0;
+        for (int j = 0; j < nx && k < cap; j++)
+            if (!inT[xsup[j]]) {
+                inT[xsup[j]] = 1;
+                T[k++] = xsup[j];
+            }
+        for (int j = 0; j < hs && k < cap; j++)
+            if (!inT[hsup[j]]) {
+                inT[hsup[j]] = 1;
+                T[k++] = hsup[j];
+            }
+        for (int j = 0; j < k; j++) {
+            inT[T[j]] = 0;
+            guess[j] = x[T[j]];
+        }
+        /* estimate */
+        rc = gsfw_ls_solve(&ls, T, k, guess, w, run->err);
+        if (rc) goto done;
+        for (int j = 0; j < k; j++) b[T[j]] = w[j];
+        /* prune */
+        int ts = 0;
+        rc = gsfw_run_oracle(run, tail, b, xsup, &ts);
+        if (rc) goto done;
+        memset(xnew, 0, (size_t)d * sizeof(double));
+        nx = 0;
+        for (int j = 0; j < ts; j++) {
+            int i = xsup[j];
+            xnew[i] = b[i];
+            if (b[i] != 0.0) xsup[nx++] = i;
+        }
+        for (int j = 0; j < k; j++) b[T[j]] = 0.0;
+        rc = gsfw_baseline_move(run, x, xnew, idx, val);
+        if (rc) goto done;
+    }
+    gsfw_run_finish(run, t, f, x, status);
+
+done:
+    gsfw_ls_free(&ls);
+    free(x);
+    free(xnew);
+    free(b);
+    free(grad);
+    free(val);
+    free(idx);
+    free(inT);
+    free(T);
+    free(w);
+    free(guess);
+    free(hsup);
+    free(xsup);
+    return rc;
+}

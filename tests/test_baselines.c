@@ -1,0 +1,529 @@
+/* Baselines (IHT, CoSaMP, Graph-IHT, Graph-CoSaMP, Gen-MP) on small planted problems
+ * where they provably or reliably recover; least squares on a support against
+ * independently computed solutions (normal equations, minimum-norm formula); the
+ * summary metrics of `gsfw recover` against hand-computed values. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gsfw.h"
+#include "recover_metrics.h"
+#include "solvers/baselines/baselines.h"
+#include "util/rng.h"
+
+typedef struct {
+    int n, d;
+    double *A; /* row-major */
+    double *y;
+    double *x_star;
+} problem;
+
+/* y = A x* with x* supported on `support` (k ids) with N(0,1) values scaled to unit
+ * norm; A Gaussian N(0, 1/n). */
+static problem make_problem(int n, int d, const int *support, int k, uint64_t seed)
+{
+    problem p = {n, d, NULL, NULL, NULL};
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, seed);
+    p.A = malloc((size_t)n * d * sizeof(double));
+    p.y = calloc((size_t)n, sizeof(double));
+    p.x_star = calloc((size_t)d, sizeof(double));
+    for (int i = 0; i < n * d; i++) p.A[i] = gsfw_rng_normal(&rng) / sqrt((double)n);
+    double nrm = 0;
+    for (int j = 0; j < k; j++) {
+        double v = gsfw_rng_normal(&rng);
+        v += v >= 0 ? 0.5 : -0.5; /* keep entries away from 0 */
+        p.x_star[support[j]] = v;
+        nrm += v * v;
+    }
+    for (int i = 0; i < d; i++) p.x_star[i] /= sqrt(nrm);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < d; c++) p.y[r] += p.A[(size_t)r * d + c] * p.x_star[c];
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->A);
+    free(p->y);
+    free(p->x_star);
+}
+
+static void spread_support(int d, int k, uint64_t seed, int *out)
+{
+    int *perm = malloc((size_t)d * sizeof(int));
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, seed ^ 0x5bd1e995u);
+    for (int i = 0; i < d; i++) perm[i] = i;
+    gsfw_rng_shuffle(&rng, perm, d);
+    memcpy(out, perm, (size_t)k * sizeof(int));
+    free(perm);
+}
+
+static double dist(const double *a, const double *b, int d)
+{
+    double s = 0;
+    for (int i = 0; i < d; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+    return sqrt(s);
+}
+
+typedef struct {
+    double *x_best, *x_last;
+    gsfw_iterate *trace;
+    gsfw_info info;
+    gsfw_error rc;
+    gsfw_err err;
+} run_out;
+
+static run_out run_method(const problem *p, gsfw_method method, gsfw_dmo *head,
+                          gsfw_dmo *tail, int iters, double L, int compat, double C)
+{
+    run_out o;
+    memset(&o, 0, sizeof o);
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(p->n, p->d, p->A, GSFW_ROW_MAJOR, p->y, &obj,
+                                                  NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = method;
+    set.max_iter = iters;
+    set.L = L;
+    set.tail = tail;
+    set.x_true = p->x_star;
+    set.reference_compat = compat;
+    set.C = C;
+    o.x_best = malloc((size_t)p->d * sizeof(double));
+    o.x_last = malloc((size_t)p->d * sizeof(double));
+    o.trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
+    gsfw_result res = {o.x_best, o.x_last, o.trace, iters + 1, 0};
+    o.rc = gsfw_solve(obj, head, &set, &res, &o.info, &o.err);
+    if (o.rc == GSFW_OK) {
+        assert_int_equal(res.trace_len, o.info.iterations + 1);
+        for (int t = 0; t < res.trace_len; t++) {
+            assert_int_equal(o.trace[t].iter, t);
+            assert_true(isfinite(o.trace[t].est_err));
+        }
+    }
+    gsfw_objective_free(obj);
+    return o;
+}
+
+static void free_out(run_out *o)
+{
+    free(o->x_best);
+    free(o->x_last);
+    free(o->trace);
+}
+
+/* -------------------------------------------------- least squares on a support */
+
+/* Solve the k x k system M z = b (row-major, overwritten) by Gaussian elimination with
+ * partial pivoting: the independent reference. */
+static void gauss_solve(double *M, double *b, int k)
+{
+    for (int c = 0; c < k; c++) {
+        int piv = c;
+        for (int r = c + 1; r < k; r++)
+            if (fabs(M[r * k + c]) > fabs(M[piv * k + c])) piv = r;
+        for (int j = 0; j < k; j++) {
+            double t = M[c * k + j];
+            M[c * k + j] = M[piv * k + j];
+            M[piv * k + j] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (int r = c + 1; r < k; r++) {
+            double f = M[r * k + c] / M[c * k + c];
+            for (int j = c; j < k; j++) M[r * k + j] -= f * M[c * k + j];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int c = k - 1; c >= 0; c--) {
+        double s = b[c];
+        for (int j = c + 1; j < k; j++) s -= M[c * k + j] * b[j];
+        b[c] = s / M[c * k + c];
+    }
+}
+
+/* Column-major copy of a row-major matrix. */
+static double *col_major(const problem *p)
+{
+    double *Ac = malloc((size_t)p->n * p->d * sizeof(double));
+    for (int r = 0; r < p->n; r++)
+        for (int c = 0; c < p->d; c++) Ac[(size_t)c * p->n + r] = p->A[(size_t)r * p->d + c];
+    return Ac;
+}
+
+static void check_ls(int n, int d, int k, gsfw_ls_method method, double tol)
+{
+    int support[1] = {0};
+    problem p = make_problem(n, d, support, 1, 11 + (uint64_t)k);
+    /* a generic right-hand side (not in the range of A_T) */
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 99);
+    for (int i = 0; i < n; i++) p.y[i] = gsfw_rng_normal(&rng);
+    double *Ac = col_major(&p);
+    int *T = malloc((size_t)k * sizeof(int));
+    spread_support(d, k, 7, T);
+    double *w = malloc((size_t)k * sizeof(double));
+    double *ref = malloc((size_t)k * sizeof(double));
+    int m = k <= n ? k : n;
+    double *M = calloc((size_t)m * m, sizeof(double));
+    double *b = calloc((size_t)m, sizeof(double));
+    if (k <= n) { /* normal equations: (A_T^T A_T) w = A_T^T y */
+        for (int a = 0; a < k; a++) {
+            for (int c = 0; c < k; c++)
+                for (int r = 0; r < n; r++)
+                    M[a * k + c] += Ac[(size_t)T[a] * n + r] * Ac[(size_t)T[c] * n + r];
+            for (int r = 0; r < n; r++) b[a] += Ac[(size_t)T[a] * n + r] * p.y[r];
+        }
+        gauss_solve(M, b, k);
+        memcpy(ref, b, (size_t)k * sizeof(double));
+    } else { /* minimum norm: w = A_T^T (A_T A_T^T)^{-1} y */
+        for (int r1 = 0; r1 < n; r1++)
+            for (int r2 = 0; r2 < n; r2++)
+                for (int c = 0; c < k; c++)
+                    M[r1 * n + r2] += Ac[(size_t)T[c] * n + r1] * Ac[(size_t)T[c] * n + r2];
+        memcpy(b, p.y, (size_t)n * sizeof(double));
+        gauss_solve(M, b, n);
+        for (int c = 0; c < k; c++) {
+            ref[c] = 0;
+            for (int r = 0; r < n; r++) ref[c] += Ac[(size_t)T[c] * n + r] * b[r];
+        }
+    }
+    gsfw_ls ls;
+    gsfw_err err;
+    assert_int_equal(gsfw_ls_init(&ls, n, d, Ac, p.y, k, method, &err), GSFW_OK);
+    ls.tol = 1e-13;
+    ls.max_iter = 10 * (n + k);
+    /* twice: the second Krylov solve starts from the first one's dual (must not matter) */
+    for (int rep = 0; rep < 2; rep++) {
+        assert_int_equal(gsfw_ls_solve(&ls, T, k, NULL, w, &err), GSFW_OK);
+        double e = 0, nr = 0;
+        for (int c = 0; c < k; c++) {
+            e += (w[c] - ref[c]) * (w[c] - ref[c]);
+            nr += ref[c] * ref[c];
+        }
+        assert_true(sqrt(e) <= tol * sqrt(nr));
+    }
+    if (method == GSFW_LS_CG && k <= n) { /* warm start converges to the same point */
+        for (int c = 0; c < k; c++) w[c] = ref[c] + 0.1;
+        double *g = malloc((size_t)k * sizeof(double));
+        memcpy(g, w, (size_t)k * sizeof(double));
+        assert_int_equal(gsfw_ls_solve(&ls, T, k, g, w, &err), GSFW_OK);
+        assert_true(dist(w, ref, k) <= tol * 10);
+        free(g);
+    }
+    gsfw_ls_free(&ls);
+    free(M);
+    free(b);
+    free(ref);
+    free(w);
+    free(T);
+    free(Ac);
+    free_problem(&p);
+}
+
+static void test_ls_direct_overdetermined(void **state)
+{
+    (void)state;
+    check_ls(40, 60, 12, GSFW_LS_DIRECT, 1e-10);
+    check_ls(30, 30, 30, GSFW_LS_DIRECT, 1e-8); /* square */
+}
+
+static void test_ls_direct_min_norm(void **state)
+{
+    (void)state;
+    check_ls(15, 60, 35, GSFW_LS_DIRECT, 1e-9);
+}
+
+static void test_ls_krylov(void **state)
+{
+    (void)state;
+    check_ls(40, 60, 12, GSFW_LS_CG, 1e-9);
+    check_ls(15, 60, 35, GSFW_LS_CG, 1e-8); /* Craig: minimum norm */
+}
+
+static void test_ls_auto_rule(void **state)
+{
+    (void)state;
+    assert_int_equal(gsfw_ls_choose(300, 180), GSFW_LS_DIRECT);
+    assert_int_equal(gsfw_ls_choose(1555, 1866), GSFW_LS_CG);
+}
+
+/* ----------------------------------------------------------------- solvers */
+
+static void test_cosamp_recovers_exactly(void **state)
+{
+    (void)state;
+    const int d = 256, s = 8, n = 6 * s;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        int sup[8];
+        spread_support(d, s, seed, sup);
+        problem p = make_problem(n, d, sup, s, seed);
+        gsfw_dmo *head, *tail;
+        assert_int_equal(gsfw_dmo_topk(d, 2 * s, &head, NULL), GSFW_OK);
+        assert_int_equal(gsfw_dmo_topk(d, s, &tail, NULL), GSFW_OK);
+        run_out o = run_method(&p, GSFW_METHOD_COSAMP, head, tail, 30, 0, 0, 1.0);
+        assert_int_equal(o.rc, GSFW_OK);
+        assert_true(dist(o.x_last, p.x_star, d) <= 1e-8);
+        assert_true(dist(o.x_best, p.x_star, d) <= 1e-8);
+        assert_int_equal(o.info.oracle_calls, 2L * o.info.iterations);
+        free_out(&o);
+        gsfw_dmo_free(head);
+        gsfw_dmo_free(tail);
+        free_problem(&p);
+    }
+}
+
+static void test_iht_recovers(void **state)
+{
+    (void)state;
+    const int d = 200, s = 5, n = 80;
+    int sup[5];
+    spread_support(d, s, 4, sup);
+    problem p = make_problem(n, d, sup, s, 4);
+    gsfw_dmo *topk;
+    assert_int_equal(gsfw_dmo_topk(d, s, &topk, NULL), GSFW_OK);
+    run_out o = run_method(&p, GSFW_METHOD_IHT, topk, NULL, 1500, 0, 0, 1.0);
+    assert_int_equal(o.rc, GSFW_OK);
+    assert_int_equal(o.info.L_estimated, 1);
+    assert_true(o.info.L > 1.0);
+    assert_true(dist(o.x_last, p.x_star, d) <= 1e-8);
+    assert_int_equal(o.info.oracle_calls, o.info.iterations);
+    /* f decreases monotonically with step 1/L on the hard-thresholded iterates' model
+     * once the support is fixed; at least the last iterate is the best */
+    assert_true(o.info.f_last <= o.trace[0].f);
+    free_out(&o);
+    gsfw_dmo_free(topk);
+    free_problem(&p);
+}
+
+/* A connected support on a 16 x 16 grid: an L-shaped path of s nodes. */
+static void planted_grid_support(int W, int s, int *sup)
+{
+    int r = 5, c = 3;
+    for (int k = 0; k < s; k++) {
+        sup[k] = r * W + c;
+        if (k < s / 2) c++;
+        else r++;
+    }
+}
+
+static void test_graph_cosamp_recovers(void **state)
+{
+    (void)state;
+    const int H = 16, W = 16, d = H * W, s = 12, n = 5 * s;
+    int sup[12];
+    planted_grid_support(W, s, sup);
+    gsfw_graph *grid;
+    assert_int_equal(gsfw_graph_grid(H, W, &grid, NULL), GSFW_OK);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        problem p = make_problem(n, d, sup, s, seed);
+        gsfw_dmo *head, *tail;
+        assert_int_equal(gsfw_dmo_subgraph(grid, 2 * s, 2, &head, NULL), GSFW_OK);
+        assert_int_equal(gsfw_dmo_subgraph(grid, s, 1, &tail, NULL), GSFW_OK);
+        run_out o = run_method(&p, GSFW_METHOD_GRAPH_COSAMP, head, tail, 30, 0, 0, 1.0);
+        assert_int_equal(o.rc, GSFW_OK);
+        assert_true(dist(o.x_best, p.x_star, d) <= 1e-8);
+        free_out(&o);
+        gsfw_dmo_free(head);
+        gsfw_dmo_free(tail);
+        free_problem(&p);
+    }
+    gsfw_graph_free(grid);
+}
+
+static void test_graph_iht_recovers(void **state)
+{
+    (void)state;
+    const int H = 16, W = 16, d = H * W, s = 12, n = 8 * s;
+    int sup[12];
+    planted_grid_support(W, s, sup);
+    gsfw_graph *grid;
+    assert_int_equal(gsfw_graph_grid(H, W, &grid, NULL), GSFW_OK);
+    problem p = make_problem(n, d, sup, s, 21);
+    /* graph oracles */
+    gsfw_dmo *head, *tail;
+    assert_int_equal(gsfw_dmo_subgraph(grid, 2 * s, 2, &head, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_subgraph(grid, s, 1, &tail, NULL), GSFW_OK);
+    run_out o = run_method(&p, GSFW_METHOD_GRAPH_IHT, head, tail, 1500, 0, 0, 1.0);
+    assert_int_equal(o.rc, GSFW_OK);
+    assert_true(dist(o.x_best, p.x_star, d) <= 1e-7);
+    assert_int_equal(o.info.oracle_calls, 2L * o.info.iterations);
+    free_out(&o);
+    gsfw_dmo_free(head);
+    gsfw_dmo_free(tail);
+    /* top-s oracles (head top-2s, tail top-s) */
+    assert_int_equal(gsfw_dmo_topk(d, 2 * s, &head, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_topk(d, s, &tail, NULL), GSFW_OK);
+    o = run_method(&p, GSFW_METHOD_GRAPH_IHT, head, tail, 1500, 0, 0, 1.0);
+    assert_int_equal(o.rc, GSFW_OK);
+    assert_true(dist(o.x_best, p.x_star, d) <= 1e-7);
+    free_out(&o);
+    gsfw_dmo_free(head);
+    gsfw_dmo_free(tail);
+    free_problem(&p);
+    gsfw_graph_free(grid);
+}
+
+static void test_gen_mp(void **state)
+{
+    (void)state;
+    const int d = 120, s = 6, n = 60;
+    int sup[6];
+    spread_support(d, s, 8, sup);
+    problem p = make_problem(n, d, sup, s, 8);
+    gsfw_dmo *topk;
+    assert_int_equal(gsfw_dmo_topk(d, s, &topk, NULL), GSFW_OK);
+    /* monotone decrease (block descent with step 1/L) to a small f */
+    run_out o = run_method(&p, GSFW_METHOD_GEN_MP, topk, NULL, 2000, 0, 0, 1.0);
+    assert_int_equal(o.rc, GSFW_OK);
+    for (int t = 1; t <= o.info.iterations; t++)
+        assert_true(o.trace[t].f <= o.trace[t - 1].f * (1 + 1e-12));
+    assert_true(o.info.f_last <= 1e-6 * o.trace[0].f);
+    double L = o.info.L;
+    free_out(&o);
+
+    /* one step by hand: x_1 = -z_S / L (default) and -C^2 z_S / L (reference_compat) */
+    double *grad = calloc((size_t)d, sizeof(double));
+    for (int c = 0; c < d; c++)
+        for (int r = 0; r < n; r++) grad[c] -= p.A[(size_t)r * d + c] * p.y[r];
+    int S[6];
+    int size = 0;
+    assert_int_equal(topk->select(topk->ctx, grad, S, &size, NULL), 0);
+    for (int compat = 0; compat <= 1; compat++) {
+        const double C = 0.5;
+        o = run_method(&p, GSFW_METHOD_GEN_MP, topk, NULL, 1, L, compat, C);
+        assert_int_equal(o.rc, GSFW_OK);
+        double *expect = calloc((size_t)d, sizeof(double));
+        for (int k = 0; k < size; k++) expect[S[k]] = -(compat ? C * C : 1.0) * grad[S[k]] / L;
+        assert_true(dist(o.x_last, expect, d) <= 1e-12);
+        free(expect);
+        free_out(&o);
+    }
+    free(grad);
+    gsfw_dmo_free(topk);
+    free_problem(&p);
+}
+
+static int stop_at_3(const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)x;
+    (*(int *)user)++;
+    return it->iter == 3;
+}
+
+static void test_bookkeeping_and_errors(void **state)
+{
+    (void)state;
+    const int d = 50, s = 3, n = 20;
+    int sup[3] = {1, 7, 30};
+    problem p = make_problem(n, d, sup, s, 5);
+    gsfw_dmo *topk;
+    assert_int_equal(gsfw_dmo_topk(d, s, &topk, NULL), GSFW_OK);
+    gsfw_objective *obj;
+    assert_int_equal(gsfw_objective_least_squares(n, d, p.A, GSFW_ROW_MAJOR, p.y, &obj, NULL),
+                     GSFW_OK);
+    const gsfw_method methods[] = {GSFW_METHOD_IHT, GSFW_METHOD_COSAMP, GSFW_METHOD_GRAPH_IHT,
+                                   GSFW_METHOD_GRAPH_COSAMP, GSFW_METHOD_GEN_MP};
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        gsfw_settings set;
+        gsfw_settings_default(&set);
+        set.method = methods[m];
+        set.max_iter = 10;
+        int calls = 0;
+        set.callback = stop_at_3;
+        set.callback_data = &calls;
+        gsfw_iterate trace[11];
+        gsfw_result res = {NULL, NULL, trace, 11, 0};
+        gsfw_info info;
+        assert_int_equal(gsfw_solve(obj, topk, &set, &res, &info, NULL), GSFW_OK);
+        assert_int_equal(info.status, GSFW_STATUS_CALLBACK_STOP);
+        assert_int_equal(info.iterations, 3);
+        assert_int_equal(res.trace_len, 4);
+        assert_int_equal(calls, 4);
+        assert_true(isnan(trace[0].est_err)); /* no x_true */
+        assert_true(info.solve_time >= 0 && info.setup_time >= 0);
+        assert_true(info.f_best <= trace[0].f);
+    }
+    /* CoSaMP needs A and y */
+    gsfw_objective *cb;
+    assert_int_equal(gsfw_objective_callback(d, obj->ctx, obj->value, obj->gradient, NULL, &cb,
+                                             NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_COSAMP;
+    set.max_iter = 2;
+    gsfw_info info;
+    gsfw_err err;
+    assert_int_equal(gsfw_solve(cb, topk, &set, NULL, &info, &err), GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "least-squares"));
+    /* IHT without L and without a lipschitz hook */
+    set.method = GSFW_METHOD_IHT;
+    assert_int_equal(gsfw_solve(cb, topk, &set, NULL, &info, &err), GSFW_ERR_INVALID_ARG);
+    set.L = 10.0; /* given L: runs on the plain (non-incremental) objective */
+    assert_int_equal(gsfw_solve(cb, topk, &set, NULL, &info, &err), GSFW_OK);
+    assert_int_equal(info.L_estimated, 0);
+    /* a tail of the wrong dimension */
+    gsfw_dmo *wrong;
+    assert_int_equal(gsfw_dmo_topk(d + 1, s, &wrong, NULL), GSFW_OK);
+    set.tail = wrong;
+    assert_int_equal(gsfw_solve(obj, topk, &set, NULL, &info, &err), GSFW_ERR_DIMENSION);
+    gsfw_dmo_free(wrong);
+    gsfw_objective_free(cb);
+    gsfw_objective_free(obj);
+    gsfw_dmo_free(topk);
+    free_problem(&p);
+}
+
+/* ----------------------------------------------------------- recover metrics */
+
+static void test_recover_metrics(void **state)
+{
+    (void)state;
+    /* x* = (0.6, 0.8, 0, 0), x = (0.6, 0.4, 0.3, 0) */
+    const double xs[4] = {0.6, 0.8, 0.0, 0.0};
+    const double x[4] = {0.6, 0.4, 0.3, 0.0};
+    /* ||x - x*|| = sqrt(0.16 + 0.09) = 0.5, ||x*|| = 1 */
+    assert_true(fabs(rec_rel_err(x, xs, 4) - 0.5) < 1e-15);
+    /* MSE = 0.25/4, R = 0.8: PSNR = 10 log10(0.64 / 0.0625) = 10.1029995663981... */
+    assert_true(fabs(rec_psnr(x, xs, 4) - 10.0 * log10(0.64 / 0.0625)) < 1e-12);
+    assert_true(fabs(rec_psnr(x, xs, 4) - 10.10299956639812) < 1e-12);
+    /* supp(x*) = {0,1}, supp(x) = {0,1,2}: pre 2/3, rec 1, F1 = 0.8 */
+    double pre, rec;
+    assert_true(fabs(rec_support_f1(x, xs, 4, &pre, &rec) - 0.8) < 1e-15);
+    assert_true(fabs(pre - 2.0 / 3.0) < 1e-15 && rec == 1.0);
+    /* exact recovery: PSNR infinite, F1 = 1; empty estimate: F1 = 0 */
+    assert_true(isinf(rec_psnr(xs, xs, 4)));
+    assert_true(rec_support_f1(xs, xs, 4, NULL, NULL) == 1.0);
+    const double zero[4] = {0, 0, 0, 0};
+    assert_true(rec_support_f1(zero, xs, 4, &pre, &rec) == 0.0);
+    assert_true(pre == 0.0 && rec == 0.0);
+    assert_true(fabs(rec_rel_err(zero, xs, 4) - 1.0) < 1e-15);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ls_direct_overdetermined),
+        cmocka_unit_test(test_ls_direct_min_norm),
+        cmocka_unit_test(test_ls_krylov),
+        cmocka_unit_test(test_ls_auto_rule),
+        cmocka_unit_test(test_cosamp_recovers_exactly),
+        cmocka_unit_test(test_iht_recovers),
+        cmocka_unit_test(test_graph_cosamp_recovers),
+        cmocka_unit_test(test_graph_iht_recovers),
+        cmocka_unit_test(test_gen_mp),
+        cmocka_unit_test(test_bookkeeping_and_errors),
+        cmocka_unit_test(test_recover_metrics),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
