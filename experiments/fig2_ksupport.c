@@ -228,7 +228,7 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(f.fp, "# Fig. 2: DMO-FW-I on the %d-support-norm ball (n = %d, d = %d, C = 1), %d trials, "
-                  "%d iterations\n\n| delta | mean h(x_T) | sd | mean ||grad f||_inf | mean est. err. | "
+                  "%d iterations\n\n| delta | mean h(x_T) | sd | mean ‖∇f(x_T)‖∞ | mean ‖x_T − x*‖ | "
                   "mean solve time (s) |\n|---|---|---|---|---|---|\n", S, N, D, trials, iters);
     for (int j = 0; j < NDELTA; j++) {
         double m = 0, sq = 0, gi = 0, e = 0;
