@@ -20,6 +20,11 @@ int cli_model_needs_graph(const char *model)
     return -1;
 }
 
+int cli_model_available(const char *model)
+{
+    return cli_model_needs_graph(model) >= 0;
+}
+
 const char *cli_model_names(void) { return "topk, topk-approx, l1, subgraph, head, tail"; }
 
 int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
@@ -36,6 +41,10 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
         rc = gsfw_dmo_l1(spec->d, spec->delta, spec->seed, out, &err);
     else if (!strcmp(m, "subgraph"))
         rc = gsfw_dmo_subgraph(spec->graph, spec->s, spec->g, out, &err);
+    else if (!strcmp(m, "head"))
+        rc = gsfw_dmo_head(spec->graph, spec->s, spec->g, out, &err);
+    else if (!strcmp(m, "tail"))
+        rc = gsfw_dmo_tail(spec->graph, spec->s, spec->g, out, &err);
     else
         return cli_fail(cmd, "model '%s' is not available in this build (known: %s)", m,
                         cli_model_names());

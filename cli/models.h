@@ -19,6 +19,9 @@ typedef struct {
 
 /* 1 if the model needs a graph, 0 if not, -1 if the name is unknown. */
 int cli_model_needs_graph(const char *model);
+/* 1 if this build can construct the model's oracle (head / tail need the PCSF head and
+ * tail projections), 0 if not or unknown. */
+int cli_model_available(const char *model);
 /* Comma-separated list of the known model names, for messages. */
 const char *cli_model_names(void);
 /* Build the oracle; prints a message naming the problem and returns CLI_FAIL on error. */

@@ -332,6 +332,78 @@ gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *
 gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, int width,
                                double lo, double hi, gsfw_err *err);
 
+/* ------------------------------------------------- Head / tail projections */
+
+/* Head and tail projections over M(G, s, g) (and weighted graph models) built on the PCSF
+ * (docs/pcsf.md). Prizes are pi_i = z_i^2, edge costs the graph's costs (unit if NULL).
+ *  - GSFW_PROJ_PRACTICAL: the lambda-search of the paper's experiments: PCSF with costs
+ *    lambda * c, lambda searched until the number of output nodes lies in
+ *    [s_low, s_high] (first guess 2 x the s_high-th largest prize; bisection stops when
+ *    the interval collapses and reports "window missed"). With warm_start the search
+ *    starts from the lambda of the previous call on the same object, so an iterative
+ *    solver whose vector changes slowly usually needs one or two PCSF calls.
+ *  - GSFW_PROJ_THEORY: Hegde, Indyk & Schmidt (2015): HEAD by prize scaling + prune
+ *    (support in M(G, 2s + g, g), ||z_S|| >= sqrt(1/14) max over M(G, s, g)), TAIL by
+ *    cost scaling, with costs c(e) = w(e) + B/s and cost budget C = 2B. */
+typedef enum { GSFW_PROJ_HEAD = 0, GSFW_PROJ_TAIL = 1 } gsfw_proj_kind;
+typedef enum { GSFW_PROJ_PRACTICAL = 0, GSFW_PROJ_THEORY = 1 } gsfw_proj_method;
+
+typedef struct {
+    gsfw_proj_kind kind;
+    gsfw_proj_method method;
+    int s;                /* sparsity s >= 1 */
+    int g;                /* number of components g >= 1 */
+    int s_low, s_high;    /* practical: window on the output size (default [s, floor(1.05 s)]) */
+    int max_calls;        /* PCSF calls per projection (default 50) */
+    gsfw_pruning pruning; /* default GSFW_PRUNING_GW */
+    int warm_start;       /* practical: start from the previous lambda (default 1) */
+    double budget;        /* theory: B; <= 0 means s - g (unit edge weights) */
+    double delta;         /* theory head: bisection tolerance factor (default 1/169) */
+    double nu;            /* theory tail: nu > 2 (default 2.5) */
+    double err_tol;       /* theory: lower clamp of the smallest positive prize (1e-6) */
+} gsfw_proj_settings;
+
+/* Defaults for a head or tail projection with sparsity s and g components. */
+void gsfw_proj_settings_default(gsfw_proj_settings *settings, gsfw_proj_kind kind, int s, int g);
+
+/* What one projection did. */
+typedef struct {
+    int pcsf_calls;       /* PCSF runs of this call */
+    int window_missed;    /* practical: 1 if the output size is outside [s_low, s_high] */
+    double lambda;        /* the final scale (costs for practical / tail, prizes for head) */
+    int size;             /* number of support nodes */
+    double cost;          /* cost of the returned forest (graph costs) */
+    double energy;        /* sum of z_i^2 over the support */
+} gsfw_proj_info;
+
+typedef struct gsfw_headtail gsfw_headtail;
+
+/* The graph must outlive the object. Allocates every buffer (n + m sized) up front. */
+gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_settings *settings,
+                                gsfw_headtail **out, gsfw_err *err);
+void gsfw_headtail_free(gsfw_headtail *ht);
+/* Forget the warm-start state. */
+void gsfw_headtail_reset(gsfw_headtail *ht);
+/* Project z (n entries, finite): support receives the node ids (caller buffer of n
+ * ints, ascending), *size their number. info may be NULL. */
+gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
+                                 gsfw_proj_info *info, gsfw_err *err);
+
+/* Head projection as a DMO for M(G, s, g): practical lambda-search with window
+ * [s, floor(1.05 s)], warm-started across calls, GW pruning. delta is reported as
+ * sqrt(1/14), the guarantee of the theory head for the model M(G, 2s + g, g) (the
+ * model string says so; the practical search itself has no proven delta).
+ * max_support = n. The graph must outlive the oracle. */
+gsfw_error gsfw_dmo_head(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                         gsfw_err *err);
+/* Tail projection through the DMO interface (select returns the support; delta = 0):
+ * practical lambda-search with window [s, floor(1.05 s)], for Graph-IHT / Graph-CoSaMP. */
+gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                         gsfw_err *err);
+/* Either projection with explicit settings (method, window, budget, ...). */
+gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
+                             gsfw_dmo **out, gsfw_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,9 +6,6 @@
  * Memory: one workspace holds every array; arrays grow to the largest instance seen and
  * are reused. Heap node i is edge part i (part 2e belongs to edge_u[e], 2e+1 to
  * edge_v[e]), so no heap node is ever allocated during a run. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
-#endif
 #include "core/internal.h"
 #include "oracles/pcsf/pcsf_heap.h"
 #include "oracles/pcsf/pcsf_internal.h"
@@ -16,17 +13,21 @@
 #include <math.h>
 #include <string.h>
 #include <strings.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
-/* gsfw_ph_node.tag = (edge part << 1) | dropped flag. */
+/* Flag kept in gsfw_ph_node.tag (heap node p is edge part p). */
 #define PART_DROPPED 1
 
 /* Node flags (per graph node, pruning). */
 #define NF_GOOD 1
 #define NF_DELETED 2
 #define NF_LISTED 4
+
+/* Per-edge data of the growth phase (32 bytes). */
+typedef struct {
+    double target[2]; /* target coverage of the parts 2e and 2e+1 */
+    double cost;
+    int end[2];       /* endpoints: part 2e+i belongs to end[i] */
+} pc_edge;
 
 /* Cluster fields used by the coverage walk (32 bytes, two per cache line). */
 typedef struct {
@@ -48,10 +49,8 @@ typedef struct {
 struct gsfw_pcsf {
     int cap_n, cap_m;
     /* growth */
-    gsfw_ph_node *nd;       /* cap_nodes heap nodes, allocated in insertion order */
-    size_t cap_nodes;
-    int *handle;            /* 2 cap_m: heap node of edge part p */
-    double *target;         /* 2 cap_m: target coverage of edge part p */
+    gsfw_ph_node *nd;       /* 2 cap_m: the heap node of edge part p is nd[p] */
+    pc_edge *edge;          /* cap_m: everything an edge event reads, in one line */
     gsfw_ph_scratch scratch;
     pc_cluster *cl;         /* 2 cap_n */
     pc_info *ci;            /* 2 cap_n */
@@ -89,22 +88,7 @@ int gsfw_pruning_parse(const char *name)
     return -1;
 }
 
-/* Large arrays are 2 MB aligned and marked for transparent huge pages: the growth phase
- * reads them at random, and TLB misses otherwise dominate on large instances. Memory
- * from aligned_alloc is released with free(). */
-static void *big_alloc(size_t count, size_t size)
-{
-    if (size != 0 && count > SIZE_MAX / size) return NULL;
-    size_t bytes = count * size;
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
-    size_t rounded = (bytes + huge - 1) / huge * huge;
-    void *p = aligned_alloc(huge, rounded);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-    return p;
-}
+#define big_alloc gsfw_pcsf_big_alloc
 
 gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err)
 {
@@ -155,8 +139,7 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
     if (!ws) return;
     free_node_arrays(ws);
     free(ws->nd);
-    free(ws->handle);
-    free(ws->target);
+    free(ws->edge);
     gsfw_ph_scratch_free(&ws->scratch);
     free(ws);
 }
@@ -164,8 +147,7 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
 size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
 {
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
-    return ws->cap_nodes * sizeof(gsfw_ph_node) + 2 * m * (sizeof(int) + sizeof(double)) +
-           ws->scratch.cap * sizeof(int) +
+    return m * (2 * sizeof(gsfw_ph_node) + sizeof(pc_edge)) + ws->scratch.cap * sizeof(int) +
            2 * n * (sizeof(pc_cluster) + sizeof(pc_info) + 2 * (sizeof(gsfw_pq_entry) + sizeof(int)) +
                     sizeof(int) + sizeof(double)) +
            n * (2 * sizeof(int) + 1 + sizeof(int) + sizeof(int) + 2 * sizeof(int) +
@@ -179,28 +161,19 @@ void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats) { *stats =
 static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
 {
     if (m > ws->cap_m) {
-        /* heap nodes: one per part plus the re-inserts of growth events (about 0.7 per
-         * edge on grids; the arena grows when needed) */
-        size_t nodes = 2 * (size_t)m + (size_t)m / 2 + 1024;
         free(ws->nd);
-        free(ws->handle);
-        free(ws->target);
-        ws->nd = big_alloc(nodes, sizeof(gsfw_ph_node));
-        ws->handle = big_alloc(2 * (size_t)m, sizeof(int));
-        ws->target = big_alloc(2 * (size_t)m, sizeof(double));
-        if (!ws->nd || !ws->handle || !ws->target ||
-            gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
+        free(ws->edge);
+        ws->nd = big_alloc(2 * (size_t)m, sizeof(gsfw_ph_node));
+        ws->edge = big_alloc((size_t)m, sizeof(pc_edge));
+        /* a root has at most 2m children, so m + 1 pair results always fit */
+        if (!ws->nd || !ws->edge || gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
             free(ws->nd);
-            free(ws->handle);
-            free(ws->target);
+            free(ws->edge);
             ws->nd = NULL;
-            ws->handle = NULL;
-            ws->target = NULL;
+            ws->edge = NULL;
             ws->cap_m = 0;
-            ws->cap_nodes = 0;
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
         }
-        ws->cap_nodes = nodes;
         ws->cap_m = m;
     }
     if (n > ws->cap_n) {
@@ -258,7 +231,7 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
 {
     gsfw_pcsf *ws = c->ws;
     pc_cluster *cl = ws->cl;
-    int x = (p & 1) ? c->ev[p >> 1] : c->eu[p >> 1];
+    int x = ws->edge[p >> 1].end[p & 1];
     double acc = 0.0;
     int len = 0;
     while (cl[x].parent >= 0) {
@@ -288,19 +261,6 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
     return x;
 }
 
-/* Grow the node arena (indices stay valid). */
-static int grow_nodes(gsfw_pcsf *ws, size_t used)
-{
-    size_t cap = ws->cap_nodes + ws->cap_nodes / 2 + 1024;
-    gsfw_ph_node *nd = big_alloc(cap, sizeof *nd);
-    if (!nd) return -1;
-    memcpy(nd, ws->nd, used * sizeof *nd);
-    free(ws->nd);
-    ws->nd = nd;
-    ws->cap_nodes = cap;
-    return 0;
-}
-
 static inline void refresh_edge_queue(gsfw_pcsf *ws, int id)
 {
     int h = ws->ci[id].heap;
@@ -317,9 +277,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     pc_cluster *cl = ws->cl;
     pc_info *ci = ws->ci;
     gsfw_ph_node *nd = ws->nd;
-    int *handle = ws->handle;
-    size_t n_nodes = 2 * (size_t)m;
-    double *tg = ws->target;
+    pc_edge *E = ws->edge;
     const int *eu = c->eu, *ev = c->ev;
     const double *cost = c->cost;
     gsfw_pcsf_stats *st = &ws->stats;
@@ -357,12 +315,13 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         } else {
             ta = tb = 0.0;
         }
-        tg[2 * e] = ta;
-        tg[2 * e + 1] = tb;
-        nd[2 * e].tag = (2 * e) << 1;
-        nd[2 * e + 1].tag = (2 * e + 1) << 1;
-        handle[2 * e] = 2 * e;
-        handle[2 * e + 1] = 2 * e + 1;
+        E[e].target[0] = ta;
+        E[e].target[1] = tb;
+        E[e].cost = ce;
+        E[e].end[0] = a;
+        E[e].end[1] = b;
+        nd[2 * e].tag = 0;
+        nd[2 * e + 1].tag = 0;
         ci[a].heap = gsfw_ph_insert(nd, ci[a].heap, 2 * e, ta);
         ci[b].heap = gsfw_ph_insert(nd, ci[b].heap, 2 * e + 1, tb);
     }
@@ -389,27 +348,33 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         if (te < td) {
             st->edge_events++;
             double now = c->now = te;
-            int node = ci[A].heap;
-            int p = nd[node].tag >> 1;
+            int p = ci[A].heap;
             int nr;
-            int grow_failed = gsfw_ph_delete_min(nd, node, &ws->scratch, &nr);
+#if defined(__GNUC__)
+            /* the edge record and the partner's node are needed right after delete_min,
+             * which spends its time waiting for memory: fetch them meanwhile */
+            __builtin_prefetch(&E[p >> 1]);
+            __builtin_prefetch(&nd[p ^ 1]);
+#endif
+            int grow_failed = gsfw_ph_delete_min(nd, p, &ws->scratch, &nr);
             ci[A].heap = nr;
             if (grow_failed)
                 return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap scratch)");
-            if (nd[node].tag & PART_DROPPED) {
+            if (nd[p].tag & PART_DROPPED) {
                 st->dropped_events++;
                 refresh_edge_queue(ws, A);
                 continue;
             }
             int q = p ^ 1, e = p >> 1;
-            double ce = edge_cost(cost, e);
+            pc_edge *ed = &E[e];
+            double ce = ed->cost;
             double cp, dp, cq, dq;
             cover(c, p, &cp, &dp); /* == A */
             int B = cover(c, q, &cq, &dq);
             double r = ce - cp - cq;
             if (A == B) {
                 st->dropped_events++;
-                nd[handle[q]].tag |= PART_DROPPED;
+                nd[q].tag |= PART_DROPPED;
                 refresh_edge_queue(ws, A);
                 continue;
             }
@@ -422,7 +387,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                 st->merges++;
                 ws->l1_part[ws->n_l1] = p;
                 ws->l1_rec[ws->n_l1] = -1;
-                nd[handle[q]].tag |= PART_DROPPED;
+                nd[q].tag |= PART_DROPPED;
                 pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
                 pc_info *ia = &ci[A], *ib = &ci[B], *in = &ci[N];
                 in->prize = ia->prize + ib->prize;
@@ -470,35 +435,27 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                     return gsfw_fail(err, GSFW_ERR_INTERNAL,
                                      "pcsf: the growth phase stopped making progress after "
                                      "%ld events (numerical breakdown)", st->growth_events);
-                if (n_nodes == ws->cap_nodes) {
-                    if (grow_nodes(ws, n_nodes))
-                        return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap nodes)");
-                    nd = ws->nd;
-                }
-                int fresh = (int)n_nodes++;
-                nd[fresh].tag = p << 1;
-                handle[p] = fresh;
                 if (b_active) {
                     double meet = now + r / 2.0;
-                    tg[p] = cp + r / 2.0;
-                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, fresh, meet);
+                    ed->target[p & 1] = cp + r / 2.0;
+                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, p, meet);
                     refresh_edge_queue(ws, A);
-                    double old = cl[B].start + tg[q] - dq;
-                    ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, handle[q], old, meet);
+                    double old = cl[B].start + ed->target[q & 1] - dq;
+                    ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, q, old, meet);
                     refresh_edge_queue(ws, B);
-                    tg[q] = cq + r / 2.0;
+                    ed->target[q & 1] = cq + r / 2.0;
                 } else {
                     double t = now + r;
-                    tg[p] = ce - dq;
-                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, fresh, t);
+                    ed->target[p & 1] = ce - dq;
+                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, p, t);
                     refresh_edge_queue(ws, A);
                     if (!ci[B].has_root) {
                         /* root clusters never grow again: their heaps are never read */
-                        double old = cl[B].end + tg[q] - dq;
-                        ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, handle[q], old,
+                        double old = cl[B].end + ed->target[q & 1] - dq;
+                        ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, q, old,
                                                           cl[B].end);
                     }
-                    tg[q] = dq;
+                    ed->target[q & 1] = dq;
                 }
             }
         } else {

@@ -1,8 +1,29 @@
 /* Pairing heap delete_min and the indexed (key, id) binary heap of the PCSF module. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
+#endif
 #include "oracles/pcsf/pcsf_heap.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+void *gsfw_pcsf_big_alloc(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size) return NULL;
+    size_t bytes = count * size;
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
+    size_t rounded = (bytes + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, rounded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return p;
+}
 
 static int scratch_grow(gsfw_ph_scratch *s)
 {
@@ -107,13 +128,14 @@ static inline int pq_less(const gsfw_pq_entry *a, const gsfw_pq_entry *b)
 int gsfw_pq_reserve(gsfw_pq *q, int cap)
 {
     if (cap <= q->cap) return 0;
-    gsfw_pq_entry *h = realloc(q->heap, (size_t)cap * sizeof *h);
-    if (!h) return -1;
-    q->heap = h;
-    int *p = realloc(q->pos, (size_t)cap * sizeof *p);
-    if (!p) return -1;
-    q->pos = p;
-    for (int i = q->cap; i < cap; i++) p[i] = -1;
+    gsfw_pq_free(q);
+    q->heap = gsfw_pcsf_big_alloc((size_t)cap, sizeof *q->heap);
+    q->pos = gsfw_pcsf_big_alloc((size_t)cap, sizeof *q->pos);
+    if (!q->heap || !q->pos) {
+        gsfw_pq_free(q);
+        return -1;
+    }
+    for (int i = 0; i < cap; i++) q->pos[i] = -1;
     q->cap = cap;
     return 0;
 }

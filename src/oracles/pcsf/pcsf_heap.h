@@ -103,6 +103,11 @@ void gsfw_ph_scratch_free(gsfw_ph_scratch *s);
 /* Make room for cap pair results (a heap of N nodes never needs more than N/2 + 1). */
 int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap);
 
+/* Allocation for large randomly accessed arrays: 2 MB aligned and advised for
+ * transparent huge pages on Linux (TLB misses otherwise dominate on large instances).
+ * Released with free(). */
+void *gsfw_pcsf_big_alloc(size_t count, size_t size);
+
 /* ---------------------------------------------------------- indexed queue */
 
 typedef struct {
@@ -117,7 +122,8 @@ typedef struct {
     int cap;    /* ids are 0..cap-1 */
 } gsfw_pq;
 
-/* Allocate for ids 0..cap-1 (reuses memory when large enough). Returns 0 or -1. */
+/* Allocate for ids 0..cap-1 (reuses memory when large enough; the queue is emptied when
+ * it grows). Returns 0 or -1. */
 int gsfw_pq_reserve(gsfw_pq *q, int cap);
 /* Empty the queue (pos entries of ids below `used` are reset). */
 void gsfw_pq_clear(gsfw_pq *q, int used);

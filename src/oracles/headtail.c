@@ -1,0 +1,807 @@
+/* Head and tail projections over M(G, s, g) built on the PCSF (docs/pcsf.md section 4):
+ * the practical lambda-search of the paper's experiments (with a warm start across
+ * calls) and the theory versions of Hegde, Indyk & Schmidt (2015), and their DMO
+ * wrappers. Every buffer is allocated by the constructor; a projection allocates
+ * nothing (the PCSF workspace reaches its size on the first call). */
+#include "core/internal.h"
+#include "oracles/dmo_internal.h"
+#include "oracles/pcsf/pcsf_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct gsfw_headtail {
+    const gsfw_graph *g;
+    gsfw_proj_settings st;
+    gsfw_pcsf *ws;
+    int n, m;
+    double *prize;     /* n: z_i^2 */
+    double *sprize;    /* n: scaled prizes (theory head) */
+    double *cost;      /* m: base costs (theory: w + B/s) */
+    double *scost;     /* m: scaled costs */
+    int *nodes, *edges;        /* PCSF output of the last call */
+    int nn, ne;
+    int *keep_nodes, *keep_edges; /* a stored solution (lambda_hi / F_lo) */
+    int keep_nn, keep_ne;
+    double *sorted;    /* n: scratch for order statistics */
+    /* forest pruning scratch */
+    int *adj_ptr;      /* n + 1 */
+    int *adj_node, *adj_edge; /* 2n */
+    int *label;        /* n */
+    int *order;        /* n */
+    int *tree_start;   /* n + 1 */
+    double *tree_prize, *tree_cost; /* n */
+    int *tree_rank;    /* n */
+    int *tour_node, *tour_edge; /* 2n */
+    int *stack, *stack_pos;     /* n */
+    unsigned char *mark;        /* n */
+    int *out;          /* n: pruned output */
+    int calls;
+    double lambda_prev;     /* lambda of the previous result */
+    int have_prev;
+};
+
+void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int s, int g)
+{
+    memset(st, 0, sizeof *st);
+    st->kind = kind;
+    st->method = GSFW_PROJ_PRACTICAL;
+    st->s = s;
+    st->g = g;
+    st->s_low = s;
+    st->s_high = (int)floor(1.05 * s);
+    st->max_calls = 50;
+    st->pruning = GSFW_PRUNING_GW;
+    st->warm_start = 1;
+    st->budget = 0.0;
+    st->delta = 1.0 / 169.0;
+    st->nu = 2.5;
+    st->err_tol = 1e-6;
+}
+
+void gsfw_headtail_free(gsfw_headtail *ht)
+{
+    if (!ht) return;
+    gsfw_pcsf_free(ht->ws);
+    free(ht->prize);
+    free(ht->sprize);
+    free(ht->cost);
+    free(ht->scost);
+    free(ht->nodes);
+    free(ht->edges);
+    free(ht->keep_nodes);
+    free(ht->keep_edges);
+    free(ht->sorted);
+    free(ht->adj_ptr);
+    free(ht->adj_node);
+    free(ht->adj_edge);
+    free(ht->label);
+    free(ht->order);
+    free(ht->tree_start);
+    free(ht->tree_prize);
+    free(ht->tree_cost);
+    free(ht->tree_rank);
+    free(ht->tour_node);
+    free(ht->tour_edge);
+    free(ht->stack);
+    free(ht->stack_pos);
+    free(ht->mark);
+    free(ht->out);
+    free(ht);
+}
+
+void gsfw_headtail_reset(gsfw_headtail *ht)
+{
+    if (ht) ht->have_prev = 0;
+}
+
+static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *st,
+                                 gsfw_err *err)
+{
+    const char *who = st->kind == GSFW_PROJ_HEAD ? "head projection" : "tail projection";
+    if (!g || g->n < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the graph is empty", who);
+    if (st->s < 1 || st->s > g->n)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: s = %d must be in 1..%d (nodes)", who,
+                         st->s, g->n);
+    if (st->g < 1 || st->g > st->s)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: g = %d must be in 1..s = %d", who,
+                         st->g, st->s);
+    if (st->kind != GSFW_PROJ_HEAD && st->kind != GSFW_PROJ_TAIL)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown kind %d", who, (int)st->kind);
+    if (st->method != GSFW_PROJ_PRACTICAL && st->method != GSFW_PROJ_THEORY)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown method %d", who,
+                         (int)st->method);
+    if (st->method == GSFW_PROJ_PRACTICAL && (st->s_low < 1 || st->s_high < st->s_low))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "%s: window [%d, %d] must satisfy 1 <= s_low <= s_high", who,
+                         st->s_low, st->s_high);
+    if (st->max_calls < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: max_calls = %d must be >= 1", who,
+                         st->max_calls);
+    if ((int)st->pruning < GSFW_PRUNING_NONE || (int)st->pruning > GSFW_PRUNING_STRONG)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown pruning %d", who,
+                         (int)st->pruning);
+    if (st->method == GSFW_PROJ_THEORY) {
+        if (!isfinite(st->budget) || !(st->delta > 0 && st->delta <= 1) ||
+            !(st->nu > 2 && isfinite(st->nu)) || !(st->err_tol > 0 && isfinite(st->err_tol)))
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                             "%s: theory settings need a finite budget, 0 < delta <= 1, "
+                             "nu > 2 and err_tol > 0", who);
+    }
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_settings *settings,
+                                gsfw_headtail **out, gsfw_err *err)
+{
+    if (!out || !settings)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "projection: NULL argument");
+    *out = NULL;
+    gsfw_error rc = check_settings(graph, settings, err);
+    if (rc) return rc;
+    gsfw_headtail *ht = calloc(1, sizeof *ht);
+    if (!ht) return gsfw_fail(err, GSFW_ERR_NOMEM, "projection: out of memory");
+    size_t n = (size_t)graph->n, m = (size_t)graph->m;
+    ht->g = graph;
+    ht->st = *settings;
+    ht->n = graph->n;
+    ht->m = graph->m;
+    ht->prize = gsfw_malloc_array(n, sizeof(double));
+    ht->sprize = gsfw_malloc_array(n, sizeof(double));
+    ht->cost = gsfw_malloc_array(m, sizeof(double));
+    ht->scost = gsfw_malloc_array(m, sizeof(double));
+    ht->nodes = gsfw_malloc_array(n, sizeof(int));
+    ht->edges = gsfw_malloc_array(m, sizeof(int));
+    ht->keep_nodes = gsfw_malloc_array(n, sizeof(int));
+    ht->keep_edges = gsfw_malloc_array(m, sizeof(int));
+    ht->sorted = gsfw_malloc_array(n, sizeof(double));
+    ht->adj_ptr = gsfw_malloc_array(n + 1, sizeof(int));
+    ht->adj_node = gsfw_malloc_array(2 * n, sizeof(int));
+    ht->adj_edge = gsfw_malloc_array(2 * n, sizeof(int));
+    ht->label = gsfw_malloc_array(n, sizeof(int));
+    ht->order = gsfw_malloc_array(n, sizeof(int));
+    ht->tree_start = gsfw_malloc_array(n + 1, sizeof(int));
+    ht->tree_prize = gsfw_malloc_array(n, sizeof(double));
+    ht->tree_cost = gsfw_malloc_array(n, sizeof(double));
+    ht->tree_rank = gsfw_malloc_array(n, sizeof(int));
+    ht->tour_node = gsfw_malloc_array(2 * n, sizeof(int));
+    ht->tour_edge = gsfw_malloc_array(2 * n, sizeof(int));
+    ht->stack = gsfw_malloc_array(n, sizeof(int));
+    ht->stack_pos = gsfw_malloc_array(n, sizeof(int));
+    ht->mark = gsfw_calloc_array(n, 1);
+    ht->out = gsfw_malloc_array(n, sizeof(int));
+    if (!ht->prize || !ht->sprize || !ht->cost || !ht->scost || !ht->nodes || !ht->edges ||
+        !ht->keep_nodes || !ht->keep_edges || !ht->sorted || !ht->adj_ptr || !ht->adj_node ||
+        !ht->adj_edge || !ht->label || !ht->order || !ht->tree_start || !ht->tree_prize ||
+        !ht->tree_cost || !ht->tree_rank || !ht->tour_node || !ht->tour_edge || !ht->stack ||
+        !ht->stack_pos || !ht->mark || !ht->out) {
+        gsfw_headtail_free(ht);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "projection: out of memory for %d nodes", graph->n);
+    }
+    rc = gsfw_pcsf_create(&ht->ws, err);
+    if (rc) {
+        gsfw_headtail_free(ht);
+        return rc;
+    }
+    /* base costs; the theory versions add B/s to every edge weight */
+    double B = settings->budget > 0 ? settings->budget : (double)(settings->s - settings->g);
+    if (settings->method == GSFW_PROJ_THEORY) ht->st.budget = B;
+    for (int e = 0; e < graph->m; e++) {
+        double w = graph->cost ? graph->cost[e] : 1.0;
+        ht->cost[e] = settings->method == GSFW_PROJ_THEORY ? w + B / settings->s : w;
+    }
+    *out = ht;
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static gsfw_error pcsf_call(gsfw_headtail *ht, const double *prizes, const double *costs,
+                            gsfw_err *err)
+{
+    ht->calls++;
+    return gsfw_pcsf_run(ht->ws, ht->n, ht->m, ht->g->edge_u, ht->g->edge_v, prizes, costs, -1,
+                         ht->st.g, ht->st.pruning, ht->nodes, &ht->nn, ht->edges, &ht->ne, err);
+}
+
+static void keep_current(gsfw_headtail *ht)
+{
+    memcpy(ht->keep_nodes, ht->nodes, (size_t)ht->nn * sizeof(int));
+    memcpy(ht->keep_edges, ht->edges, (size_t)ht->ne * sizeof(int));
+    ht->keep_nn = ht->nn;
+    ht->keep_ne = ht->ne;
+}
+
+static void restore_kept(gsfw_headtail *ht)
+{
+    memcpy(ht->nodes, ht->keep_nodes, (size_t)ht->keep_nn * sizeof(int));
+    memcpy(ht->edges, ht->keep_edges, (size_t)ht->keep_ne * sizeof(int));
+    ht->nn = ht->keep_nn;
+    ht->ne = ht->keep_ne;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* k-th largest prize (1-based, clamped to 1..n); ht->sorted holds the descending order
+ * after the first call with sorted_ready. */
+static double kth_largest(gsfw_headtail *ht, int k, int *sorted_ready)
+{
+    if (!*sorted_ready) {
+        memcpy(ht->sorted, ht->prize, (size_t)ht->n * sizeof(double));
+        qsort(ht->sorted, (size_t)ht->n, sizeof(double), cmp_desc);
+        *sorted_ready = 1;
+    }
+    if (k < 1) k = 1;
+    if (k > ht->n) k = ht->n;
+    return ht->sorted[k - 1];
+}
+
+static double sum_costs(const int *edges, int ne, const double *c)
+{
+    double s = 0.0;
+    for (int i = 0; i < ne; i++) s += c[edges[i]];
+    return s;
+}
+
+static double sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn)
+{
+    double s = 0.0;
+    for (int i = 0; i < nn; i++) s += ht->prize[nodes[i]];
+    return s;
+}
+
+/* ------------------------------------------------- practical lambda search */
+
+/* PCSF with costs lam * c; returns the number of output nodes or -1 on error. */
+static int run_scaled_costs(gsfw_headtail *ht, double lam, gsfw_err *err)
+{
+    for (int e = 0; e < ht->m; e++) ht->scost[e] = lam * ht->cost[e];
+    if (pcsf_call(ht, ht->prize, ht->scost, err)) return -1;
+    return ht->nn;
+}
+
+static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err)
+{
+    const int lo_k = ht->st.s_low, hi_k = ht->st.s_high, budget = ht->st.max_calls;
+    double lam_lo = 0.0, lam_hi = 0.0, lam = 0.0;
+    int k, sorted_ready = 0;
+#define RUN(L)                                                                                 \
+    do {                                                                                       \
+        k = run_scaled_costs(ht, (L), err);                                                    \
+        if (k < 0) return err ? err->code : GSFW_ERR_INTERNAL;                                 \
+    } while (0)
+#define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
+    double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
+    if (ht->st.warm_start && ht->have_prev && ht->lambda_prev > 0) {
+        /* warm start: the previous lambda first, then a geometric bracket around it with
+         * relative steps 1e-3, 2e-3, 4e-3, ...; a window that is missed because k(lambda)
+         * jumps over it is reported once the jump is located to 1e-3 (relative) */
+        rtol = 1e-3;
+        const double lam0 = ht->lambda_prev;
+        double step = 1e-3;
+        lam = lam0;
+        RUN(lam);
+        if (IN_WINDOW(k)) goto accept;
+        if (k > hi_k) {
+            lam_lo = lam;
+            for (;;) {
+                if (ht->calls >= budget) { /* still too many nodes: the reference's answer */
+                    lam_hi = lam;
+                    keep_current(ht);
+                    goto missed;
+                }
+                lam = lam0 * (1.0 + step);
+                step *= 2.0;
+                RUN(lam);
+                if (IN_WINDOW(k)) goto accept;
+                if (k > hi_k) {
+                    lam_lo = lam;
+                } else {
+                    lam_hi = lam;
+                    keep_current(ht);
+                    break;
+                }
+            }
+        } else {
+            lam_hi = lam;
+            keep_current(ht);
+            int bracketed = 0;
+            while (ht->calls < budget && lam > 1e-300) {
+                lam = lam0 / (1.0 + step);
+                step *= 2.0;
+                RUN(lam);
+                if (IN_WINDOW(k)) goto accept;
+                if (k < lo_k) {
+                    lam_hi = lam;
+                    keep_current(ht);
+                } else {
+                    lam_lo = lam;
+                    bracketed = 1;
+                    break;
+                }
+            }
+            if (!bracketed) lam_lo = 0.0;
+        }
+    } else {
+        /* cold start as the reference, with the first guess fixed: twice the s_high-th
+         * largest prize (falling back to the s_low-th and to the largest) */
+        lam_hi = 2.0 * kth_largest(ht, hi_k, &sorted_ready);
+        if (lam_hi == 0.0) lam_hi = 2.0 * kth_largest(ht, lo_k, &sorted_ready);
+        if (lam_hi == 0.0) lam_hi = 2.0 * kth_largest(ht, 1, &sorted_ready);
+        if (lam_hi == 0.0) { /* z = 0: every lambda gives the same answer */
+            RUN(0.0);
+            lam = 0.0;
+            if (IN_WINDOW(k)) goto accept;
+            keep_current(ht);
+            goto missed;
+        }
+        lam_lo = 0.0;
+        lam_hi /= 2.0;
+        do {
+            lam_hi *= 2.0;
+            RUN(lam_hi);
+        } while (k > hi_k && ht->calls < budget);
+        keep_current(ht);
+        if (IN_WINDOW(k)) {
+            lam = lam_hi;
+            goto accept;
+        }
+        if (k > hi_k) goto missed;
+    }
+    /* bisection: k(lam_lo) > s_high (or lam_lo = 0), k(lam_hi) < s_low */
+    while (ht->calls < budget) {
+        if (lam_hi - lam_lo <= rtol * lam_hi) break; /* the interval collapsed */
+        lam = 0.5 * (lam_lo + lam_hi);
+        RUN(lam);
+        if (IN_WINDOW(k)) goto accept;
+        if (k > hi_k) {
+            lam_lo = lam;
+        } else {
+            lam_hi = lam;
+            keep_current(ht);
+        }
+    }
+missed:
+    restore_kept(ht);
+    info->window_missed = 1;
+    info->lambda = lam_hi;
+    ht->lambda_prev = lam_hi;
+    ht->have_prev = lam_hi > 0;
+    return GSFW_OK;
+accept:
+    info->window_missed = 0;
+    info->lambda = lam;
+    ht->lambda_prev = lam;
+    ht->have_prev = lam > 0;
+    return GSFW_OK;
+#undef RUN
+#undef IN_WINDOW
+}
+
+/* ------------------------------------------------------ theory versions */
+
+/* Components of the forest (ht->nodes, ht->edges): fills tree_start / order (nodes of
+ * tree t are order[tree_start[t] .. tree_start[t+1]-1], BFS order), tree_prize,
+ * tree_cost, label; adjacency in adj_*. Returns the number of trees. */
+static int forest_trees(gsfw_headtail *ht, const double *c)
+{
+    int n = ht->n;
+    const int *eu = ht->g->edge_u, *ev = ht->g->edge_v;
+    memset(ht->adj_ptr, 0, ((size_t)n + 1) * sizeof(int));
+    for (int i = 0; i < ht->ne; i++) {
+        int e = ht->edges[i];
+        ht->adj_ptr[eu[e] + 1]++;
+        ht->adj_ptr[ev[e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) ht->adj_ptr[i + 1] += ht->adj_ptr[i];
+    int *fill = ht->stack;
+    memcpy(fill, ht->adj_ptr, (size_t)n * sizeof(int));
+    for (int i = 0; i < ht->ne; i++) {
+        int e = ht->edges[i], a = eu[e], b = ev[e];
+        ht->adj_node[fill[a]] = b;
+        ht->adj_edge[fill[a]++] = e;
+        ht->adj_node[fill[b]] = a;
+        ht->adj_edge[fill[b]++] = e;
+    }
+    for (int i = 0; i < ht->nn; i++) ht->label[ht->nodes[i]] = -1;
+    int t = 0, cnt = 0;
+    for (int i = 0; i < ht->nn; i++) {
+        int s = ht->nodes[i];
+        if (ht->label[s] >= 0) continue;
+        ht->tree_start[t] = cnt;
+        ht->tree_prize[t] = 0.0;
+        ht->tree_cost[t] = 0.0;
+        int head = cnt;
+        ht->label[s] = t;
+        ht->order[cnt++] = s;
+        while (head < cnt) {
+            int v = ht->order[head++];
+            ht->tree_prize[t] += ht->prize[v];
+            for (int k = ht->adj_ptr[v]; k < ht->adj_ptr[v + 1]; k++) {
+                int w = ht->adj_node[k];
+                if (w < v) ht->tree_cost[t] += c[ht->adj_edge[k]]; /* each edge once */
+                if (ht->label[w] >= 0) continue;
+                ht->label[w] = t;
+                ht->order[cnt++] = w;
+            }
+        }
+        t++;
+    }
+    ht->tree_start[t] = cnt;
+    return t;
+}
+
+/* PRUNE_TREE (linear): a connected part of tree t with cost <= Cp and prize >= Cp*phi/6
+ * (or the heaviest node). Appends its nodes to ht->out at *no; returns its cost. */
+static double prune_tree(gsfw_headtail *ht, int t, double Cp, const double *c, int *no)
+{
+    const int *nodes = ht->order + ht->tree_start[t];
+    int sz = ht->tree_start[t + 1] - ht->tree_start[t];
+    double phi = ht->tree_cost[t] > 0 ? ht->tree_prize[t] / ht->tree_cost[t] : INFINITY;
+    double thr = Cp * phi / 6.0;
+    int heavy = nodes[0];
+    for (int i = 1; i < sz; i++)
+        if (ht->prize[nodes[i]] > ht->prize[heavy]) heavy = nodes[i];
+    if (sz < 2 || ht->prize[heavy] >= thr || !(Cp > 0)) {
+        ht->out[(*no)++] = heavy;
+        return 0.0;
+    }
+    /* Euler tour by iterative DFS: tour_node[k] visited at step k, tour_edge[k] the tree
+     * edge walked to reach it (-1 for the start). */
+    int L = 0, sp = 0;
+    int root = nodes[0];
+    ht->stack[sp] = root;
+    ht->stack_pos[sp] = ht->adj_ptr[root];
+    sp++;
+    ht->tour_node[L] = root;
+    ht->tour_edge[L++] = -1;
+    for (int i = 0; i < sz; i++) ht->mark[nodes[i]] = 0;
+    ht->mark[root] = 1;
+    while (sp > 0) {
+        int v = ht->stack[sp - 1];
+        int *k = &ht->stack_pos[sp - 1];
+        int moved = 0;
+        while (*k < ht->adj_ptr[v + 1]) {
+            int w = ht->adj_node[*k], e = ht->adj_edge[*k];
+            (*k)++;
+            if (ht->mark[w]) continue;
+            ht->mark[w] = 1;
+            ht->tour_node[L] = w;
+            ht->tour_edge[L++] = e;
+            ht->stack[sp] = w;
+            ht->stack_pos[sp] = ht->adj_ptr[w];
+            sp++;
+            moved = 1;
+            break;
+        }
+        if (!moved) {
+            int e_up = ht->tour_edge[0];
+            sp--;
+            if (sp > 0) {
+                /* walk back to the parent along the edge that reached v */
+                for (int kk = ht->adj_ptr[v]; kk < ht->adj_ptr[v + 1]; kk++)
+                    if (ht->adj_node[kk] == ht->stack[sp - 1]) {
+                        e_up = ht->adj_edge[kk];
+                        break;
+                    }
+                ht->tour_node[L] = ht->stack[sp - 1];
+                ht->tour_edge[L++] = e_up;
+            }
+        }
+    }
+    /* scan windows of consecutive tour positions; a node's prize counts at its first
+     * visit; restart with an empty window when the cost exceeds Cp */
+    for (int i = 0; i < sz; i++) ht->mark[nodes[i]] = 0;
+    double wc = 0, wp = 0, best_p = -1;
+    int i0 = 0, best_i = -1, best_j = -1, found = 0, fi = 0, fj = 0;
+    for (int j = 0; j < L; j++) {
+        int v = ht->tour_node[j];
+        if (j > i0) wc += c[ht->tour_edge[j]];
+        if (!ht->mark[v]) {
+            ht->mark[v] = 1;
+            wp += ht->prize[v];
+        }
+        if (wc > Cp) {
+            i0 = j + 1;
+            wc = 0;
+            wp = 0;
+            continue;
+        }
+        if (wp > best_p) {
+            best_p = wp;
+            best_i = i0;
+            best_j = j;
+        }
+        if (wp >= thr) {
+            found = 1;
+            fi = i0;
+            fj = j;
+            break;
+        }
+    }
+    if (!found) { /* not reached by the analysis; keep the best window seen */
+        fi = best_i;
+        fj = best_j;
+        if (fi < 0 || best_p < ht->prize[heavy]) {
+            ht->out[(*no)++] = heavy;
+            return 0.0;
+        }
+    }
+    for (int i = 0; i < sz; i++) ht->mark[nodes[i]] = 0;
+    double cost = 0.0;
+    for (int j = fi; j <= fj; j++) {
+        int v = ht->tour_node[j];
+        if (!ht->mark[v]) {
+            ht->mark[v] = 1;
+            ht->out[(*no)++] = v;
+            if (j > fi) cost += c[ht->tour_edge[j]]; /* first visit: a new tree edge */
+        }
+    }
+    for (int i = 0; i < sz; i++) ht->mark[nodes[i]] = 0;
+    return cost;
+}
+
+/* PRUNE_FOREST of the current forest to cost budget C: result in ht->nodes (edges are
+ * dropped: only the node set is used). Returns its cost. */
+static double prune_forest(gsfw_headtail *ht, double C, const double *c)
+{
+    int T = forest_trees(ht, c);
+    for (int t = 0; t < T; t++) ht->tree_rank[t] = t;
+    /* order by density desc (edgeless trees first), stable by tree index */
+    for (int a = 1; a < T; a++) { /* insertion sort on ranks: T <= g is small */
+        int x = ht->tree_rank[a], b = a;
+        double dx = ht->tree_cost[x] > 0 ? ht->tree_prize[x] / ht->tree_cost[x] : INFINITY;
+        while (b > 0) {
+            int y = ht->tree_rank[b - 1];
+            double dy = ht->tree_cost[y] > 0 ? ht->tree_prize[y] / ht->tree_cost[y] : INFINITY;
+            if (!(dx > dy)) break;
+            ht->tree_rank[b] = y;
+            b--;
+        }
+        ht->tree_rank[b] = x;
+    }
+    double remaining = C, total = 0.0;
+    int no = 0;
+    for (int r = 0; r < T; r++) {
+        int t = ht->tree_rank[r];
+        if (ht->tree_cost[t] <= remaining) {
+            for (int i = ht->tree_start[t]; i < ht->tree_start[t + 1]; i++)
+                ht->out[no++] = ht->order[i];
+            remaining -= ht->tree_cost[t];
+            total += ht->tree_cost[t];
+        } else if (remaining > 0) {
+            total += prune_tree(ht, t, remaining, c, &no);
+            remaining = 0;
+        } else {
+            prune_tree(ht, t, 0.0, c, &no); /* the heaviest node */
+        }
+    }
+    memcpy(ht->nodes, ht->out, (size_t)no * sizeof(int));
+    ht->nn = no;
+    ht->ne = 0;
+    return total;
+}
+
+static gsfw_error theory(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err)
+{
+    const int n = ht->n, budget = ht->st.max_calls;
+    const double B = ht->st.budget, C = 2.0 * B;
+    double Pi = 0.0, pi_min = INFINITY;
+    for (int i = 0; i < n; i++) {
+        Pi += ht->prize[i];
+        if (ht->prize[i] > 0 && ht->prize[i] < pi_min) pi_min = ht->prize[i];
+    }
+    if (!(C > 0) || Pi == 0.0) {
+        /* no edge fits (s = g) or z = 0: the g largest prizes are exact */
+        int sorted_ready = 0;
+        double thr = kth_largest(ht, ht->st.g, &sorted_ready);
+        int no = 0;
+        for (int i = 0; i < n && no < ht->st.g; i++)
+            if (ht->prize[i] > thr) ht->nodes[no++] = i;
+        for (int i = 0; i < n && no < ht->st.g; i++)
+            if (ht->prize[i] == thr) ht->nodes[no++] = i;
+        ht->nn = no;
+        ht->ne = 0;
+        info->lambda = 0;
+        return GSFW_OK;
+    }
+    if (pi_min < ht->st.err_tol) pi_min = ht->st.err_tol;
+    const double *c = ht->cost;
+    if (ht->st.kind == GSFW_PROJ_HEAD) {
+        double lam_hi = 2.0 * C / pi_min;
+        for (int i = 0; i < n; i++) ht->sprize[i] = lam_hi * ht->prize[i];
+        gsfw_error rc = pcsf_call(ht, ht->sprize, c, err);
+        if (rc) return rc;
+        if (sum_costs(ht->edges, ht->ne, c) <= 2.0 * C) {
+            info->lambda = lam_hi;
+            return GSFW_OK;
+        }
+        double lam_lo = 1.0 / (4.0 * Pi), tol = ht->st.delta * C / (2.0 * Pi);
+        while (lam_hi - lam_lo > tol && ht->calls < budget) {
+            double lam = 0.5 * (lam_lo + lam_hi);
+            for (int i = 0; i < n; i++) ht->sprize[i] = lam * ht->prize[i];
+            if ((rc = pcsf_call(ht, ht->sprize, c, err))) return rc;
+            if (sum_costs(ht->edges, ht->ne, c) > 2.0 * C)
+                lam_hi = lam;
+            else
+                lam_lo = lam;
+        }
+        for (int i = 0; i < n; i++) ht->sprize[i] = lam_lo * ht->prize[i];
+        if ((rc = pcsf_call(ht, ht->sprize, c, err))) return rc;
+        keep_current(ht); /* F_lo */
+        double p_lo = sum_prizes(ht, ht->keep_nodes, ht->keep_nn);
+        for (int i = 0; i < n; i++) ht->sprize[i] = lam_hi * ht->prize[i];
+        if ((rc = pcsf_call(ht, ht->sprize, c, err))) return rc;
+        prune_forest(ht, C, c); /* F_hi pruned */
+        double p_hi = sum_prizes(ht, ht->nodes, ht->nn);
+        if (p_lo >= p_hi) {
+            restore_kept(ht);
+            info->lambda = lam_lo;
+        } else {
+            info->lambda = lam_hi;
+        }
+        return GSFW_OK;
+    }
+    /* TAIL: cost scaling */
+    const double nu = ht->st.nu;
+    double lam = pi_min / (2.0 * C);
+    for (int e = 0; e < ht->m; e++) ht->scost[e] = lam * c[e];
+    gsfw_error rc = pcsf_call(ht, ht->prize, ht->scost, err);
+    if (rc) return rc;
+    double cf = sum_costs(ht->edges, ht->ne, c);
+    if (cf <= 2.0 * C && sum_prizes(ht, ht->nodes, ht->nn) >= Pi) {
+        info->lambda = lam;
+        return GSFW_OK;
+    }
+    double lam_small = 0.0, lam_big = 3.0 * Pi;
+    double tol = pi_min * fmin(0.5, 1.0 / nu) / C;
+    while (lam_big - lam_small > tol && ht->calls < budget) {
+        lam = 0.5 * (lam_small + lam_big);
+        for (int e = 0; e < ht->m; e++) ht->scost[e] = lam * c[e];
+        if ((rc = pcsf_call(ht, ht->prize, ht->scost, err))) return rc;
+        cf = sum_costs(ht->edges, ht->ne, c);
+        if (cf >= 2.0 * C && cf <= nu * C) {
+            info->lambda = lam;
+            return GSFW_OK;
+        }
+        if (cf >= nu * C)
+            lam_small = lam;
+        else
+            lam_big = lam;
+    }
+    for (int e = 0; e < ht->m; e++) ht->scost[e] = lam_big * c[e];
+    if ((rc = pcsf_call(ht, ht->prize, ht->scost, err))) return rc;
+    info->lambda = lam_big;
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
+                                 gsfw_proj_info *info, gsfw_err *err)
+{
+    if (!ht || !z || !support || !size)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "projection: NULL argument");
+    gsfw_proj_info local;
+    if (!info) info = &local;
+    memset(info, 0, sizeof *info);
+    for (int i = 0; i < ht->n; i++) {
+        if (!isfinite(z[i]))
+            return gsfw_fail(err, GSFW_ERR_NONFINITE, "projection: z[%d] = %g is not finite", i,
+                             z[i]);
+        ht->prize[i] = z[i] * z[i];
+    }
+    ht->calls = 0;
+    gsfw_error rc = ht->st.method == GSFW_PROJ_PRACTICAL ? practical(ht, info, err)
+                                                         : theory(ht, info, err);
+    info->pcsf_calls = ht->calls;
+    if (rc) return rc;
+    memcpy(support, ht->nodes, (size_t)ht->nn * sizeof(int));
+    qsort(support, (size_t)ht->nn, sizeof(int), cmp_int);
+    *size = ht->nn;
+    info->size = ht->nn;
+    info->energy = sum_prizes(ht, support, ht->nn);
+    /* cost of the forest in the graph's own costs (pruned theory heads: of a spanning
+     * forest of the kept nodes is not tracked; the PCSF forest otherwise) */
+    double cst = 0.0;
+    for (int i = 0; i < ht->ne; i++) {
+        int e = ht->edges[i];
+        cst += ht->g->cost ? ht->g->cost[e] : 1.0;
+    }
+    info->cost = cst;
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
+
+/* ------------------------------------------------------------------ DMOs */
+
+typedef struct {
+    gsfw_headtail *ht;
+    char model[256];
+} ht_dmo_ctx;
+
+static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_dmo_stats *stats)
+{
+    ht_dmo_ctx *c = ctx;
+    gsfw_proj_info info;
+    gsfw_error rc = gsfw_headtail_project(c->ht, z, support, size, &info, NULL);
+    if (stats) {
+        stats->pcsf_calls = info.pcsf_calls;
+        stats->window_missed = info.window_missed;
+    }
+    if (rc == GSFW_ERR_NONFINITE) return GSFW_DMO_BAD_INPUT;
+    return rc ? (int)rc : 0;
+}
+
+static void ht_destroy(gsfw_dmo *self)
+{
+    ht_dmo_ctx *c = self->ctx;
+    gsfw_headtail_free(c->ht);
+    gsfw_dmo_release(self);
+}
+
+gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
+                             gsfw_dmo **out, gsfw_err *err)
+{
+    if (!out || !settings) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "head/tail: NULL argument");
+    *out = NULL;
+    const char *who = settings->kind == GSFW_PROJ_HEAD ? "head" : "tail";
+    gsfw_error rc = gsfw_dmo_check_graph(who, g, err);
+    if (rc) return rc;
+    if ((rc = gsfw_dmo_check_sparsity(who, settings->s, g->n, "number of nodes", err))) return rc;
+    if ((rc = gsfw_dmo_check_components(who, settings->g, settings->s, err))) return rc;
+    gsfw_headtail *ht = NULL;
+    if ((rc = gsfw_headtail_create(g, settings, &ht, err))) return rc;
+    double delta = settings->kind == GSFW_PROJ_HEAD ? sqrt(1.0 / 14.0) : 0.0;
+    gsfw_dmo *dmo = NULL;
+    rc = gsfw_dmo_new(g->n, g->n, delta, who, NULL, sizeof(ht_dmo_ctx), ht_select, ht_destroy,
+                      &dmo, err);
+    if (rc) {
+        gsfw_headtail_free(ht);
+        return rc;
+    }
+    ht_dmo_ctx *c = dmo->ctx;
+    c->ht = ht;
+    if (settings->kind == GSFW_PROJ_HEAD)
+        snprintf(c->model, sizeof c->model,
+                 "M(G, 2s+g, g) with s = %d, g = %d: delta = sqrt(1/14) is proven for the "
+                 "theory head (Hegde et al. 2015)%s", settings->s, settings->g,
+                 settings->method == GSFW_PROJ_PRACTICAL
+                     ? "; this oracle runs the practical lambda-search (no proven delta)"
+                     : "");
+    else
+        snprintf(c->model, sizeof c->model,
+                 "tail projection onto M(G, s, g) with s = %d, g = %d (no delta)", settings->s,
+                 settings->g);
+    dmo->model = c->model;
+    *out = dmo;
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_dmo_head(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                         gsfw_err *err)
+{
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, g_components);
+    return gsfw_dmo_headtail(g, &st, out, err);
+}
+
+gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                         gsfw_err *err)
+{
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, g_components);
+    return gsfw_dmo_headtail(g, &st, out, err);
+}
