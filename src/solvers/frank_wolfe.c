@@ -15,9 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Refresh the objective's incremental cache from x every this many steps, so that
- * rounding drift in the cached residual stays at the level of a direct evaluation. */
-#define GSFW_CACHE_REFRESH 16
 
 static gsfw_error resolve_parameters(gsfw_run *run, double *L, double *delta)
 {
@@ -32,22 +29,9 @@ static gsfw_error resolve_parameters(gsfw_run *run, double *L, double *delta)
         return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: Option II needs delta in (0, 1]; "
                          "the oracle '%s' proves none, so set delta explicitly",
                          run->dmo->name ? run->dmo->name : "?");
-    if (set->method == GSFW_METHOD_ACCFW) {
-        if (set->L > 0) {
-            *L = set->L;
-        } else if (run->obj->lipschitz) {
-            if (run->obj->lipschitz(run->obj->ctx, L) || !(*L > 0) || !isfinite(*L))
-                return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: could not estimate L "
-                                 "(got %g); set L explicitly", *L);
-            run->info->L_estimated = 1;
-        } else {
-            return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: DMO-AccFW needs L: set it, "
-                             "or use an objective that can estimate it");
-        }
-    }
-    run->info->L = *L;
     run->info->delta = *delta;
     run->info->setup_time += gsfw_now() - t0;
+    if (set->method == GSFW_METHOD_ACCFW) return gsfw_run_lipschitz(run, L);
     return GSFW_OK;
 }
 
@@ -80,19 +64,8 @@ gsfw_error gsfw_solve_frank_wolfe(gsfw_run *run)
     double f = 0.0;
     int t = 0;
     for (;; t++) {
-        if (run->incremental && t > 0 && t % GSFW_CACHE_REFRESH == 0) {
-            rc = gsfw_run_reset(run, x);
+        if (gsfw_run_begin_iteration(run, t, x, &f, grad, &status, &rc)) {
             if (rc) goto done;
-        }
-        rc = gsfw_run_eval(run, x, &f, grad);
-        if (rc) goto done;
-        if (t == set->max_iter) {
-            gsfw_run_record(run, t, f, NAN, x);
-            break;
-        }
-        if (gsfw_run_out_of_time(run)) {
-            status = GSFW_STATUS_TIME_LIMIT;
-            gsfw_run_record(run, t, f, NAN, x);
             break;
         }
         const double eta = 2.0 / (t + 2.0);

@@ -216,6 +216,51 @@ int gsfw_run_out_of_time(const gsfw_run *run)
     return run->set->time_limit > 0 && gsfw_now() - run->t_start > run->set->time_limit;
 }
 
+/* Refresh the objective's incremental cache from x every this many iterations, so that
+ * rounding drift in the cached residual stays at the level of a direct evaluation. */
+#define GSFW_CACHE_REFRESH 16
+
+int gsfw_run_begin_iteration(gsfw_run *run, int t, const double *x, double *f, double *grad,
+                             gsfw_status *status, gsfw_error *rc)
+{
+    *rc = GSFW_OK;
+    if (run->incremental && t > 0 && t % GSFW_CACHE_REFRESH == 0) {
+        if ((*rc = gsfw_run_reset(run, x))) return 1;
+    }
+    if ((*rc = gsfw_run_eval(run, x, f, grad))) return 1;
+    if (t == run->set->max_iter) {
+        *status = GSFW_STATUS_MAX_ITER;
+    } else if (gsfw_run_out_of_time(run)) {
+        *status = GSFW_STATUS_TIME_LIMIT;
+    } else {
+        return 0;
+    }
+    gsfw_run_record(run, t, *f, NAN, x);
+    return 1;
+}
+
+gsfw_error gsfw_run_lipschitz(gsfw_run *run, double *L)
+{
+    const gsfw_settings *set = run->set;
+    double t0 = gsfw_now();
+    *L = 0.0;
+    if (set->L > 0) {
+        *L = set->L;
+    } else if (run->obj->lipschitz) {
+        if (run->obj->lipschitz(run->obj->ctx, L) || !(*L > 0) || !isfinite(*L))
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: could not estimate L (got "
+                             "%g); set L explicitly", *L);
+        run->info->L_estimated = 1;
+    } else {
+        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s needs the smoothness "
+                         "constant L: set it, or use an objective that can estimate it",
+                         gsfw_method_name(set->method));
+    }
+    run->info->L = *L;
+    run->info->setup_time += gsfw_now() - t0;
+    return GSFW_OK;
+}
+
 void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
                      gsfw_status status)
 {

@@ -42,6 +42,14 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
 int gsfw_run_record(gsfw_run *run, int t, double f, double gap, const double *x);
 /* 1 when the time limit is exceeded. */
 int gsfw_run_out_of_time(const gsfw_run *run);
+/* Start iteration t at x: refresh the objective's cache periodically, evaluate f and the
+ * gradient, and end the run at the iteration or time limit (recording x_t with gap NaN).
+ * Returns 1 when the loop must stop: *status is set, or *rc holds an error. */
+int gsfw_run_begin_iteration(gsfw_run *run, int t, const double *x, double *f, double *grad,
+                             gsfw_status *status, gsfw_error *rc);
+/* The smoothness constant: settings.L when > 0, else the objective's estimate (recorded
+ * in info.L / info.L_estimated; the estimate's time counts as setup). */
+gsfw_error gsfw_run_lipschitz(gsfw_run *run, double *L);
 /* Final bookkeeping: last iterate, status, totals. */
 void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
                      gsfw_status status);

@@ -55,7 +55,6 @@ gsfw_ls_method gsfw_ls_choose(int n, int k);
 
 /* Resolve L for step sizes 1/L: settings.L when > 0, else the objective's lipschitz hook
  * (power iteration for least squares). Fills info->L / L_estimated. */
-gsfw_error gsfw_baseline_lipschitz(gsfw_run *run, double *L);
 
 /* Replace the iterate x by xnew (both dense, d entries), telling an incremental objective
  * about the sparse difference (idx/val: d-entry scratch arrays). Copies xnew into x. */

@@ -16,7 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-#define GSFW_CACHE_REFRESH 16
 
 gsfw_error gsfw_solve_gen_mp(gsfw_run *run)
 {
@@ -24,7 +23,7 @@ gsfw_error gsfw_solve_gen_mp(gsfw_run *run)
     const int d = run->d;
     double t_setup = gsfw_now();
     double L;
-    gsfw_error rc = gsfw_baseline_lipschitz(run, &L);
+    gsfw_error rc = gsfw_run_lipschitz(run, &L);
     if (rc) return rc;
     const double step = (set->reference_compat ? set->C * set->C : 1.0) / L;
 
@@ -45,19 +44,8 @@ gsfw_error gsfw_solve_gen_mp(gsfw_run *run)
     double f = 0.0;
     int t = 0;
     for (;; t++) {
-        if (run->incremental && t > 0 && t % GSFW_CACHE_REFRESH == 0) {
-            rc = gsfw_run_reset(run, x);
+        if (gsfw_run_begin_iteration(run, t, x, &f, grad, &status, &rc)) {
             if (rc) goto done;
-        }
-        rc = gsfw_run_eval(run, x, &f, grad);
-        if (rc) goto done;
-        if (t == set->max_iter) {
-            gsfw_run_record(run, t, f, NAN, x);
-            break;
-        }
-        if (gsfw_run_out_of_time(run)) {
-            status = GSFW_STATUS_TIME_LIMIT;
-            gsfw_run_record(run, t, f, NAN, x);
             break;
         }
         int size = 0;

@@ -20,7 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-#define GSFW_CACHE_REFRESH 16
 
 gsfw_error gsfw_solve_iht(gsfw_run *run)
 {
@@ -35,7 +34,7 @@ gsfw_error gsfw_solve_iht(gsfw_run *run)
                          "on %d entries (need %d) or has no select callback",
                          tail->name ? tail->name : "?", tail->d, d);
     double L;
-    gsfw_error rc = gsfw_baseline_lipschitz(run, &L);
+    gsfw_error rc = gsfw_run_lipschitz(run, &L);
     if (rc) return rc;
     const double mu = 1.0 / L;
 
@@ -60,19 +59,8 @@ gsfw_error gsfw_solve_iht(gsfw_run *run)
     double f = 0.0;
     int t = 0;
     for (;; t++) {
-        if (run->incremental && t > 0 && t % GSFW_CACHE_REFRESH == 0) {
-            rc = gsfw_run_reset(run, x);
+        if (gsfw_run_begin_iteration(run, t, x, &f, grad, &status, &rc)) {
             if (rc) goto done;
-        }
-        rc = gsfw_run_eval(run, x, &f, grad);
-        if (rc) goto done;
-        if (t == set->max_iter) {
-            gsfw_run_record(run, t, f, NAN, x);
-            break;
-        }
-        if (gsfw_run_out_of_time(run)) {
-            status = GSFW_STATUS_TIME_LIMIT;
-            gsfw_run_record(run, t, f, NAN, x);
             break;
         }
         if (gsfw_run_record(run, t, f, NAN, x)) {
