@@ -1,0 +1,320 @@
+/* Head / tail projections: head DMO feasibility and the sqrt(1/14) guarantee against a
+ * brute force over M(G, s, g) on tiny graphs, the window search, the warm start, tail
+ * sizes and components, input checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsfw.h"
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static double rng_unif(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+static int rng_int(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
+static double rng_normal(uint64_t *s)
+{
+    double u1 = rng_unif(s), u2 = rng_unif(s);
+    if (u1 == 0) u1 = 0x1.0p-53;
+    return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* number of components of the support (and checks ids are distinct and in range) */
+static int support_components(const gsfw_graph *g, const int *S, int k)
+{
+    unsigned char *mask = calloc((size_t)g->n, 1);
+    int *work = malloc(2 * (size_t)g->n * sizeof *work);
+    for (int i = 0; i < k; i++) {
+        assert_true(S[i] >= 0 && S[i] < g->n);
+        assert_int_equal(mask[S[i]], 0);
+        mask[S[i]] = 1;
+    }
+    int c = gsfw_graph_induced_components(g, mask, work);
+    free(mask);
+    free(work);
+    return c;
+}
+
+/* max ||z_S||^2 over S in M(G, s, g): subsets of at most s nodes in at most g components */
+static double brute_force(const gsfw_graph *g, const double *z, int s, int gc)
+{
+    int n = g->n;
+    unsigned char *mask = calloc((size_t)n, 1);
+    int *work = malloc(2 * (size_t)n * sizeof *work);
+    double best = 0.0;
+    for (unsigned long sub = 1; sub < (1ul << n); sub++) {
+        if (__builtin_popcountl(sub) > s) continue;
+        double e = 0;
+        for (int i = 0; i < n; i++) {
+            mask[i] = (unsigned char)(sub >> i & 1);
+            if (mask[i]) e += z[i] * z[i];
+        }
+        if (e <= best) continue;
+        if (gsfw_graph_induced_components(g, mask, work) <= gc) best = e;
+    }
+    free(mask);
+    free(work);
+    return best;
+}
+
+static gsfw_graph *random_graph(uint64_t *seed, int n, double p)
+{
+    int u[64], v[64], m = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n && m < 64; b++)
+            if (rng_unif(seed) < p) {
+                u[m] = a;
+                v[m] = b;
+                m++;
+            }
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_from_edges(n, m, u, v, NULL, &g, NULL), GSFW_OK);
+    return g;
+}
+
+static void check_head_guarantee(gsfw_proj_method method)
+{
+    uint64_t seed = method == GSFW_PROJ_PRACTICAL ? 11 : 12;
+    double worst = INFINITY;
+    for (int trial = 0; trial < 150; trial++) {
+        gsfw_graph *g = NULL;
+        int kind = trial % 3;
+        if (kind == 0)
+            assert_int_equal(gsfw_graph_grid(3, 3, &g, NULL), GSFW_OK);
+        else if (kind == 1)
+            assert_int_equal(gsfw_graph_grid(2, 5, &g, NULL), GSFW_OK);
+        else
+            g = random_graph(&seed, 6 + rng_int(&seed, 5), 0.35);
+        int s = 1 + rng_int(&seed, 4);
+        if (s > g->n) s = g->n;
+        int gc = 1 + rng_int(&seed, s < 2 ? 1 : 2);
+        double z[16];
+        for (int i = 0; i < g->n; i++) z[i] = rng_int(&seed, 4) ? rng_normal(&seed) : 0.0;
+        gsfw_proj_settings st;
+        gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, gc);
+        st.method = method;
+        gsfw_dmo *dmo = NULL;
+        gsfw_err err;
+        assert_int_equal(gsfw_dmo_headtail(g, &st, &dmo, &err), GSFW_OK);
+        assert_true(fabs(dmo->delta - sqrt(1.0 / 14.0)) < 1e-15);
+        assert_non_null(strstr(dmo->model, "M(G, 2s+g, g)"));
+        int S[16], k = -1;
+        gsfw_dmo_stats stats = {0, 0};
+        assert_int_equal(dmo->select(dmo->ctx, z, S, &k, &stats), 0);
+        assert_true(stats.pcsf_calls >= (method == GSFW_PROJ_PRACTICAL ? 1 : 0));
+        assert_true(k >= 0 && k <= 2 * s + gc);
+        assert_true(k <= dmo->max_support);
+        assert_true(support_components(g, S, k) <= gc);
+        double e = 0;
+        for (int i = 0; i < k; i++) e += z[S[i]] * z[S[i]];
+        double opt = brute_force(g, z, s, gc);
+        if (opt > 0) {
+            double ratio = sqrt(e / opt);
+            if (ratio < worst) worst = ratio;
+            if (!(ratio >= sqrt(1.0 / 14.0))) {
+                fprintf(stderr, "trial %d: ||z_S|| / opt = %g < sqrt(1/14)\n", trial, ratio);
+                fail();
+            }
+        }
+        gsfw_dmo_free(dmo);
+        gsfw_graph_free(g);
+    }
+    fprintf(stderr, "  head (%s): worst ||z_S|| / OPT = %.3f (bound %.3f)\n",
+            method == GSFW_PROJ_PRACTICAL ? "practical" : "theory", worst, sqrt(1.0 / 14.0));
+}
+
+static void test_head_practical_guarantee(void **state)
+{
+    (void)state;
+    check_head_guarantee(GSFW_PROJ_PRACTICAL);
+}
+
+static void test_head_theory_guarantee(void **state)
+{
+    (void)state;
+    check_head_guarantee(GSFW_PROJ_THEORY);
+}
+
+/* A planted connected blob on a grid: the window is hit. */
+static void test_window_hits(void **state)
+{
+    (void)state;
+    uint64_t seed = 21;
+    int hits = 0, trials = 12;
+    for (int t = 0; t < trials; t++) {
+        gsfw_graph *g = NULL;
+        assert_int_equal(gsfw_graph_grid(20, 20, &g, NULL), GSFW_OK);
+        int s = 20 + rng_int(&seed, 30);
+        double z[400];
+        int r0 = rng_int(&seed, 10), c0 = rng_int(&seed, 10);
+        for (int i = 0; i < 400; i++) {
+            int r = i / 20, c = i % 20;
+            double dist = hypot(r - r0 - 5, c - c0 - 5);
+            z[i] = (dist < 5 ? 3.0 : 0.0) + 0.3 * rng_normal(&seed);
+        }
+        gsfw_proj_settings st;
+        gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, 1);
+        gsfw_headtail *ht = NULL;
+        assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
+        int S[400], k;
+        gsfw_proj_info info;
+        assert_int_equal(gsfw_headtail_project(ht, z, S, &k, &info, NULL), GSFW_OK);
+        assert_int_equal(info.size, k);
+        assert_true(info.pcsf_calls >= 1 && info.pcsf_calls <= st.max_calls);
+        if (!info.window_missed) {
+            assert_true(k >= st.s_low && k <= st.s_high);
+            hits++;
+        } else {
+            assert_true(k <= st.s_high); /* the lambda_hi answer */
+        }
+        assert_int_equal(support_components(g, S, k), 1);
+        gsfw_headtail_free(ht);
+        gsfw_graph_free(g);
+    }
+    fprintf(stderr, "  window hit in %d of %d planted instances\n", hits, trials);
+    assert_true(hits >= trials * 3 / 4);
+}
+
+/* Warm start: a slowly changing sequence needs few PCSF calls per projection. */
+static void test_warm_start(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(30, 30, &g, NULL), GSFW_OK);
+    int n = g->n, s = 60;
+    double *x = malloc((size_t)n * sizeof *x), *w = malloc((size_t)n * sizeof *w),
+           *y = malloc((size_t)n * sizeof *y);
+    int *S = malloc((size_t)n * sizeof *S);
+    uint64_t seed = 5;
+    for (int i = 0; i < n; i++) {
+        x[i] = rng_normal(&seed);
+        w[i] = rng_normal(&seed);
+    }
+    gsfw_dmo *warm = NULL, *cold_dmo = NULL;
+    assert_int_equal(gsfw_dmo_head(g, s, 1, &warm, NULL), GSFW_OK);
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, 1);
+    st.warm_start = 0;
+    assert_int_equal(gsfw_dmo_headtail(g, &st, &cold_dmo, NULL), GSFW_OK);
+    long calls_warm = 0, calls_cold = 0;
+    int steps = 20, k;
+    for (int t = 0; t < steps; t++) {
+        for (int i = 0; i < n; i++) y[i] = x[i] + 0.003 * t * w[i];
+        gsfw_dmo_stats a = {0, 0}, b = {0, 0};
+        assert_int_equal(warm->select(warm->ctx, y, S, &k, &a), 0);
+        assert_true(k >= 1);
+        assert_int_equal(cold_dmo->select(cold_dmo->ctx, y, S, &k, &b), 0);
+        if (t > 0) {
+            calls_warm += a.pcsf_calls;
+            calls_cold += b.pcsf_calls;
+        }
+    }
+    fprintf(stderr, "  PCSF calls per projection: warm %.2f, cold %.2f\n",
+            (double)calls_warm / (steps - 1), (double)calls_cold / (steps - 1));
+    assert_true(calls_warm < calls_cold);
+    assert_true(calls_warm <= 4 * (steps - 1));
+    gsfw_dmo_free(warm);
+    gsfw_dmo_free(cold_dmo);
+    free(x);
+    free(w);
+    free(y);
+    free(S);
+    gsfw_graph_free(g);
+}
+
+static void test_tail_sizes(void **state)
+{
+    (void)state;
+    uint64_t seed = 8;
+    for (int t = 0; t < 12; t++) {
+        gsfw_graph *g = NULL;
+        assert_int_equal(gsfw_graph_grid(12, 15, &g, NULL), GSFW_OK);
+        int s = 10 + rng_int(&seed, 30), gc = 1 + rng_int(&seed, 3);
+        double z[180];
+        for (int i = 0; i < g->n; i++) z[i] = rng_normal(&seed);
+        for (int method = 0; method < 2; method++) {
+            gsfw_proj_settings st;
+            gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, gc);
+            st.method = (gsfw_proj_method)method;
+            gsfw_dmo *dmo = NULL;
+            assert_int_equal(gsfw_dmo_headtail(g, &st, &dmo, NULL), GSFW_OK);
+            assert_true(dmo->delta == 0.0);
+            int S[180], k;
+            gsfw_dmo_stats stats = {0, 0};
+            assert_int_equal(dmo->select(dmo->ctx, z, S, &k, &stats), 0);
+            assert_true(k >= 1);
+            assert_true(support_components(g, S, k) <= gc);
+            if (method == GSFW_PROJ_PRACTICAL)
+                assert_true(k <= st.s_high);
+            else /* support in the (G, 2 nu s + g, g) model */
+                assert_true(k <= (int)(2 * st.nu * s) + gc);
+            for (int i = 1; i < k; i++) assert_true(S[i - 1] < S[i]);
+            gsfw_dmo_free(dmo);
+        }
+        gsfw_graph_free(g);
+    }
+    /* the public tail constructor */
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(5, 5, &g, NULL), GSFW_OK);
+    gsfw_dmo *tail = NULL;
+    assert_int_equal(gsfw_dmo_tail(g, 5, 1, &tail, NULL), GSFW_OK);
+    assert_string_equal(tail->name, "tail");
+    gsfw_dmo_free(tail);
+    gsfw_graph_free(g);
+}
+
+static void test_checks(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(3, 3, &g, NULL), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    gsfw_err err;
+    assert_int_not_equal(gsfw_dmo_head(g, 0, 1, &dmo, &err), GSFW_OK);
+    assert_int_not_equal(gsfw_dmo_head(g, 10, 1, &dmo, &err), GSFW_OK);
+    assert_int_not_equal(gsfw_dmo_head(g, 2, 3, &dmo, &err), GSFW_OK);
+    assert_int_not_equal(gsfw_dmo_tail(NULL, 2, 1, &dmo, &err), GSFW_OK);
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, 3, 1);
+    st.s_low = 5;
+    st.s_high = 4;
+    gsfw_headtail *ht = NULL;
+    assert_int_equal(gsfw_headtail_create(g, &st, &ht, &err), GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "window"));
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, 3, 1);
+    assert_int_equal(gsfw_headtail_create(g, &st, &ht, &err), GSFW_OK);
+    double z[9] = {1, 2, 3, NAN, 0, 0, 0, 0, 0};
+    int S[9], k;
+    assert_int_equal(gsfw_headtail_project(ht, z, S, &k, NULL, &err), GSFW_ERR_NONFINITE);
+    /* z = 0: an answer, no crash, no endless search */
+    memset(z, 0, sizeof z);
+    gsfw_proj_info info;
+    assert_int_equal(gsfw_headtail_project(ht, z, S, &k, &info, &err), GSFW_OK);
+    assert_true(info.pcsf_calls <= 2);
+    gsfw_headtail_free(ht);
+    gsfw_graph_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_head_practical_guarantee),
+        cmocka_unit_test(test_head_theory_guarantee),
+        cmocka_unit_test(test_window_hits),
+        cmocka_unit_test(test_warm_start),
+        cmocka_unit_test(test_tail_sizes),
+        cmocka_unit_test(test_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
