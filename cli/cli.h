@@ -60,6 +60,10 @@ int cli_parse_int(const char *cmd, const char *flag, const char *text, long lo, 
                   int *out);
 int cli_parse_double(const char *cmd, const char *flag, const char *text, double *out);
 
+/* --L VALUE | spectral | atom: a positive number sets *L (rule untouched); "spectral" and
+ * "atom" set *L = 0 and the estimation rule. Returns CLI_OK or CLI_USAGE. */
+int cli_parse_L(const char *cmd, const char *text, double *L, gsfw_lipschitz_rule *rule);
+
 /* Load a float64 vector from .npy (1-D, or 2-D with one row/column). Returns CLI_OK or
  * CLI_FAIL (message printed naming the flag and file). *x freed with gsfw_free. */
 int cli_load_vector(const char *cmd, const char *flag, const char *path, double **x, int *len);

@@ -30,7 +30,9 @@ static const char usage[] =
     "  --option I|II   I: iterates in D; II: atoms scaled by 1/delta (iterates in D/delta)\n"
     "  --delta D       delta for Option II (default: the oracle's proven delta) and the\n"
     "                  target of topk-approx / l1\n"
-    "  --L L           smoothness constant for accfw (default: ||A||_2^2 by power iteration)\n"
+    "  --L L|spectral|atom  smoothness constant for accfw; spectral (default): ||A||_2^2 by\n"
+    "                  power iteration; atom: the curvature ||A v_0||^2/||v_0||^2 along the\n"
+    "                  first atom\n"
     "  --iters T       number of iterations; iterates x_0..x_T are produced\n"
     "  --trace FILE    CSV, one row per iterate: iter,time_s,f,gap,[est_err,]support\n"
     "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
@@ -80,10 +82,8 @@ int cmd_solve(int argc, char **argv)
         else
             return cli_usage_error(cmd, "--option must be I or II, got '%s'", option_text);
     }
-    if (l_text) {
-        if ((rc = cli_parse_double(cmd, "--L", l_text, &L))) return rc;
-        if (!(L > 0)) return cli_usage_error(cmd, "--L must be > 0, got %s", l_text);
-    }
+    gsfw_lipschitz_rule l_rule = GSFW_L_SPECTRAL;
+    if (l_text && (rc = cli_parse_L(cmd, l_text, &L, &l_rule))) return rc;
     if ((rc = cli_parse_int(cmd, "--iters", iters_text, 0, 100000000L, &iters))) return rc;
     if (time_text) {
         if ((rc = cli_parse_double(cmd, "--time-limit", time_text, &time_limit))) return rc;
@@ -134,6 +134,7 @@ int cmd_solve(int argc, char **argv)
     set.option = option;
     set.C = C;
     set.L = L;
+    set.L_rule = l_rule;
     set.delta = delta_text ? spec.delta : 0.0;
     set.max_iter = iters;
     set.time_limit = time_limit;
@@ -170,11 +171,16 @@ int cmd_solve(int argc, char **argv)
         goto done;
     }
     printf("method=%s option=%s model=%s status=%s iters=%d f_last=%.17g f_best=%.17g "
-           "best_iter=%d L=%.17g%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
+           "best_iter=%d L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
            "time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
            gsfw_method_name(set.method), option == GSFW_OPTION_I ? "I" : "II", model,
            gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
-           info.best_iter, info.L, info.L_estimated ? " L_estimated=1" : "", info.delta,
+           info.best_iter, info.L,
+           set.method == GSFW_METHOD_FW ? "unused"
+           : info.L_estimated == 2      ? "atom"
+           : info.L_estimated == 1      ? "spectral"
+                                        : "given",
+           info.delta,
            info.oracle_calls, info.pcsf_calls, info.setup_time, info.solve_time,
            info.oracle_time, info.gradient_time);
     rc = CLI_OK;

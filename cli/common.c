@@ -103,6 +103,24 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
     return CLI_OK;
 }
 
+int cli_parse_L(const char *cmd, const char *text, double *L, gsfw_lipschitz_rule *rule)
+{
+    if (!strcmp(text, "spectral")) {
+        *L = 0.0;
+        *rule = GSFW_L_SPECTRAL;
+        return CLI_OK;
+    }
+    if (!strcmp(text, "atom")) {
+        *L = 0.0;
+        *rule = GSFW_L_ATOM;
+        return CLI_OK;
+    }
+    int rc = cli_parse_double(cmd, "--L", text, L);
+    if (rc) return cli_usage_error(cmd, "--L takes a number > 0, 'spectral' or 'atom'");
+    if (!(*L > 0)) return cli_usage_error(cmd, "--L must be > 0, got %s", text);
+    return CLI_OK;
+}
+
 int cli_load_vector(const char *cmd, const char *flag, const char *path, double **x, int *len)
 {
     gsfw_err err;

@@ -226,11 +226,23 @@ typedef struct {
 /* Called once per iterate x_t (t = 0..T). Return nonzero to stop the run. */
 typedef int (*gsfw_callback)(const gsfw_iterate *it, const double *x, void *user);
 
+/* How L is estimated when settings.L <= 0. */
+typedef enum {
+    GSFW_L_SPECTRAL = 0, /* the objective's lipschitz hook: ||A||_2^2 for least squares, a
+                            global upper bound on the curvature */
+    GSFW_L_ATOM = 1      /* DMO-AccFW: the curvature of f along its first atom from x_0,
+                            2 (f(v_0) - f(x_0) - <grad f(x_0), v_0 - x_0>) / ||v_0 - x_0||^2
+                            (= ||A v_0||^2 / ||v_0||^2 for least squares): the curvature
+                            over the model's supports rather than over all of R^d */
+} gsfw_lipschitz_rule;
+
 typedef struct {
     gsfw_method method;
     gsfw_option option;
     double C;            /* radius, > 0 */
-    double L;            /* smoothness for AccFW; <= 0: estimate via objective->lipschitz */
+    double L;            /* smoothness for AccFW and the baselines' steps; <= 0: estimate
+                            with L_rule */
+    gsfw_lipschitz_rule L_rule; /* default GSFW_L_SPECTRAL */
     double delta;        /* Option II scale; <= 0: use dmo->delta */
     int max_iter;        /* T >= 0: iterates x_0..x_T are produced */
     double time_limit;   /* seconds, <= 0 for none */
@@ -253,7 +265,8 @@ typedef struct {
     double f_best;
     double f_last;
     double L;             /* L used by AccFW (given or estimated), else 0 */
-    int L_estimated;      /* 1 if L came from the objective's lipschitz hook */
+    int L_estimated;      /* 0: L was given; 1: objective's lipschitz hook (spectral);
+                             2: curvature along the first atom (GSFW_L_ATOM) */
     double delta;         /* delta used for Option II scaling */
     long oracle_calls;
     long pcsf_calls;
