@@ -5,7 +5,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test test-asan demo bench fig2 clean
+.PHONY: all build deps test test-asan demo bench fig2 clean mnist angio sweep bounds experiments
 
 all: build
 
@@ -37,3 +37,19 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)
+
+# The paper's recovery experiments (docs/experiments-recovery.md). TRIALS=N overrides the
+# trial count (e.g. `make angio TRIALS=3` for a quick run); results go to results/NAME/.
+mnist: build
+	@sh experiments/mnist.sh $(BUILD) results/mnist
+
+angio: build
+	@sh experiments/angio.sh $(BUILD) results/angio
+
+sweep: build
+	@sh experiments/sweep.sh $(BUILD) results/sweep
+
+bounds: build
+	@sh experiments/bounds.sh $(BUILD) results/bounds
+
+experiments: bounds mnist sweep angio

@@ -40,6 +40,7 @@ struct gsfw_headtail {
     int calls;
     double lambda_prev;     /* lambda of the previous result */
     int have_prev;
+    int prev_missed;        /* the previous result missed its window (a jump in k) */
 };
 
 void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int s, int g)
@@ -93,7 +94,10 @@ void gsfw_headtail_free(gsfw_headtail *ht)
 
 void gsfw_headtail_reset(gsfw_headtail *ht)
 {
-    if (ht) ht->have_prev = 0;
+    if (ht) {
+        ht->have_prev = 0;
+        ht->prev_missed = 0;
+    }
 }
 
 static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *st,
@@ -286,55 +290,66 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
 #define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
     double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
     if (ht->st.warm_start && ht->have_prev && ht->lambda_prev > 0) {
-        /* warm start: the previous lambda first, then a geometric bracket around it with
-         * relative steps 1e-3, 2e-3, 4e-3, ...; a window that is missed because k(lambda)
-         * jumps over it is reported once the jump is located to 1e-3 (relative) */
+        /* Warm start: the previous lambda first, then a safeguarded secant search on
+         * log k(lambda) against log lambda aimed at the window's centre. k(lambda) is a
+         * decreasing step function, roughly a power law (k ~ lambda^-1.4 on grids), so
+         * the secant usually lands in the window in one or two more calls; steps are
+         * clamped to a factor of 8, a flat stretch (same k twice) doubles the step, and
+         * a secant point outside the current bracket is replaced by the bracket's
+         * geometric midpoint. A window that k(lambda) jumps over is reported once the
+         * jump is located to 1e-3 (relative). */
         rtol = 1e-3;
-        const double lam0 = ht->lambda_prev;
-        double step = 1e-3;
-        lam = lam0;
-        RUN(lam);
-        if (IN_WINDOW(k)) goto accept;
-        if (k > hi_k) {
-            lam_lo = lam;
-            for (;;) {
-                if (ht->calls >= budget) { /* still too many nodes: the reference's answer */
-                    lam_hi = lam;
-                    keep_current(ht);
-                    goto missed;
-                }
-                lam = lam0 * (1.0 + step);
-                step *= 2.0;
-                RUN(lam);
-                if (IN_WINDOW(k)) goto accept;
-                if (k > hi_k) {
-                    lam_lo = lam;
-                } else {
-                    lam_hi = lam;
-                    keep_current(ht);
-                    break;
-                }
+        const double k_mid = sqrt((double)lo_k * (double)hi_k);
+        double lam_prev_pt = 0.0, flat = 1.0;
+        int k_prev_pt = -1, have_hi = 0;
+        lam_lo = 0.0;
+        lam = ht->lambda_prev;
+        for (;;) {
+            RUN(lam);
+            if (IN_WINDOW(k)) goto accept;
+            if (k > hi_k) {
+                lam_lo = lam;
+            } else {
+                lam_hi = lam;
+                have_hi = 1;
+                keep_current(ht);
             }
-        } else {
+            if (ht->calls >= budget) break;
+            if (have_hi && lam_lo > 0 && lam_hi - lam_lo <= rtol * lam_hi) break;
+            /* next point: secant in log-log, else the power-law guess k ~ lambda^-1.4 */
+            double next;
+            if (k_prev_pt > 0 && k != k_prev_pt && lam != lam_prev_pt) {
+                double slope = (log((double)k) - log((double)k_prev_pt)) / (log(lam) - log(lam_prev_pt));
+                next = slope < 0 ? lam * exp((log(k_mid) - log((double)(k > 0 ? k : 1))) / slope)
+                                 : lam * (k > hi_k ? 2.0 : 0.5);
+                flat = 1.0;
+            } else if (k_prev_pt == k) {
+                flat *= 2.0; /* no change in k: widen the step */
+                next = k > hi_k ? lam * (1.0 + 0.05 * flat) : lam / (1.0 + 0.05 * flat);
+            } else if (ht->prev_missed) {
+                /* the previous call sat on a jump of k(lambda) just above lambda_prev:
+                 * the jump has most likely barely moved */
+                next = k > hi_k ? lam * (1.0 + rtol) : lam / (1.0 + rtol);
+            } else {
+                next = lam * pow((double)(k > 0 ? k : 1) / k_mid, 1.0 / 1.4);
+            }
+            if (next > 8.0 * lam) next = 8.0 * lam;
+            if (next < lam / 8.0) next = lam / 8.0;
+            if (k > hi_k && next <= lam) next = lam * 1.01;
+            if (k < lo_k && next >= lam) next = lam / 1.01;
+            if (have_hi && lam_lo > 0 && (next <= lam_lo || next >= lam_hi))
+                next = sqrt(lam_lo * lam_hi);
+            else if (have_hi && next >= lam_hi)
+                next = 0.5 * (lam_lo + lam_hi);
+            lam_prev_pt = lam;
+            k_prev_pt = k;
+            lam = next;
+        }
+        if (!have_hi) { /* still too many nodes at the last lambda: the reference's answer */
             lam_hi = lam;
             keep_current(ht);
-            int bracketed = 0;
-            while (ht->calls < budget && lam > 1e-300) {
-                lam = lam0 / (1.0 + step);
-                step *= 2.0;
-                RUN(lam);
-                if (IN_WINDOW(k)) goto accept;
-                if (k < lo_k) {
-                    lam_hi = lam;
-                    keep_current(ht);
-                } else {
-                    lam_lo = lam;
-                    bracketed = 1;
-                    break;
-                }
-            }
-            if (!bracketed) lam_lo = 0.0;
         }
+        goto missed;
     } else {
         /* cold start as the reference, with the first guess fixed: twice the s_high-th
          * largest prize (falling back to the s_low-th and to the largest) */
@@ -376,12 +391,14 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
     }
 missed:
     restore_kept(ht);
+    ht->prev_missed = 1;
     info->window_missed = 1;
     info->lambda = lam_hi;
     ht->lambda_prev = lam_hi;
     ht->have_prev = lam_hi > 0;
     return GSFW_OK;
 accept:
+    ht->prev_missed = 0;
     info->window_missed = 0;
     info->lambda = lam;
     ht->lambda_prev = lam;
