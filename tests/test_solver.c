@@ -297,6 +297,53 @@ static void test_accfw_beats_fw_on_sphere(void **st)
     free_problem(&p);
 }
 
+/* GSFW_L_ATOM: L is ||A v_0||^2 / ||v_0||^2 with v_0 = -C grad_S/||grad_S|| at x_0 = 0,
+ * S = top-s of grad f(0) = -A^T y; checked against a direct computation. */
+static void test_atom_curvature_rule(void **st)
+{
+    (void)st;
+    const int n = 30, d = 80, s = 4;
+    problem p = make_problem(n, d, s, 1.0, 21);
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(n, d, p.A, GSFW_ROW_MAJOR, p.y, &obj, NULL), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    assert_int_equal(gsfw_dmo_topk(d, s, &dmo, NULL), GSFW_OK);
+    double grad[80], v[80] = {0}, Av[30] = {0};
+    int idx[80];
+    ref_f_grad(&p, v, grad);
+    for (int i = 0; i < d; i++) idx[i] = i;
+    sort_key = grad;
+    qsort(idx, d, sizeof(int), by_abs_desc);
+    for (int k = 0; k < s; k++) v[idx[k]] = -grad[idx[k]];
+    double vv = 0, aa = 0;
+    for (int i = 0; i < d; i++) vv += v[i] * v[i];
+    for (int r = 0; r < n; r++) {
+        for (int c = 0; c < d; c++) Av[r] += p.A[r * d + c] * v[c];
+        aa += Av[r] * Av[r];
+    }
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_ACCFW;
+    set.L_rule = GSFW_L_ATOM;
+    set.C = 0.8;
+    set.max_iter = 30;
+    gsfw_info info;
+    assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &info, NULL), GSFW_OK);
+    assert_int_equal(info.L_estimated, 2);
+    assert_true(fabs(info.L - aa / vv) <= 1e-10 * (aa / vv));
+    double Lspec = 0;
+    obj->lipschitz(obj->ctx, &Lspec);
+    assert_true(info.L <= Lspec); /* a curvature is at most ||A||_2^2 */
+    /* a given L wins over the rule */
+    set.L = 3.0;
+    assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &info, NULL), GSFW_OK);
+    assert_int_equal(info.L_estimated, 0);
+    assert_true(info.L == 3.0);
+    gsfw_dmo_free(dmo);
+    gsfw_objective_free(obj);
+    free_problem(&p);
+}
+
 /* ---- callback objective: f(x) = 0.5 ||x - b||^2, must match least squares with A = I */
 static int quad_value(void *ctx, const double *x, double *f)
 {
@@ -495,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_lipschitz_estimate),
         cmocka_unit_test(test_option2_stays_in_scaled_set),
         cmocka_unit_test(test_accfw_beats_fw_on_sphere),
+        cmocka_unit_test(test_atom_curvature_rule),
         cmocka_unit_test(test_callback_objective_matches_least_squares),
         cmocka_unit_test(test_status_best_and_callback),
         cmocka_unit_test(test_zero_direction),

@@ -3,6 +3,11 @@
  * 1. Pairing heap with lazy offsets over an arena of nodes addressed by int. A heap is
  *    just the index of its root (-1 = empty); the nodes live in a caller-owned array, so
  *    the PCSF code can use "node index = edge part index" and never allocates per insert.
+ *    Every node also keeps next2 = the right sibling of its right sibling (or -1), so
+ *    that delete_min, whose first pass walks the root's child list (18 children on
+ *    average on the 1000x1000 benchmark, each usually a cache miss), waits for one miss
+ *    per pair instead of two: it fetches b = a.next and the next pair's a = a.next2 in
+ *    parallel.
  *    The true key of a node is its stored value plus the child_offset of every proper
  *    ancestor; roots store their true key. Tie rule (compatible with pcst_fast): when
  *    link() compares equal values the SECOND argument becomes the parent. delete_min
@@ -17,15 +22,14 @@
 
 #include <stddef.h>
 
-/* One arena node (32 bytes: two per cache line). tag is free for the user (the PCSF
- * keeps the edge part's "dropped" flag there). */
+/* One arena node (32 bytes: two per cache line). */
 typedef struct {
     double value;   /* key relative to the ancestors' child_offsets */
     double offset;  /* child_offset: added to the true key of every descendant */
     int child;      /* leftmost child or -1 */
     int next;       /* right sibling or -1 */
     int prev;       /* left sibling, or the parent when leftmost; -1 for a root */
-    int tag;
+    int next2;      /* nd[next].next when next >= 0, else -1 */
 } gsfw_ph_node;
 
 /* Growable scratch for delete_min. */
@@ -46,7 +50,12 @@ static inline int gsfw_ph_link(gsfw_ph_node *nd, int x, int y)
     }
     gsfw_ph_node *s = &nd[small], *l = &nd[large];
     l->next = s->child;
-    if (l->next >= 0) nd[l->next].prev = large;
+    l->next2 = -1;
+    if (l->next >= 0) {
+        gsfw_ph_node *f = &nd[l->next];
+        f->prev = large;
+        l->next2 = f->next;
+    }
     l->prev = small;
     s->child = large;
     l->value -= s->offset;
@@ -61,7 +70,7 @@ static inline int gsfw_ph_insert(gsfw_ph_node *nd, int root, int x, double value
     gsfw_ph_node *n = &nd[x];
     n->value = value;
     n->offset = 0.0;
-    n->child = n->next = n->prev = -1;
+    n->child = n->next = n->prev = n->next2 = -1;
     return gsfw_ph_link(nd, root, x);
 }
 
@@ -88,14 +97,20 @@ static inline int gsfw_ph_decrease_key(gsfw_ph_node *nd, int root, int x, double
     n->offset += cur_key - n->value;
     n->value = new_key;
     if (n->prev < 0) return root; /* x is the root */
-    gsfw_ph_node *p = &nd[n->prev];
-    if (p->child == x)
+    int P = n->prev;
+    gsfw_ph_node *p = &nd[P];
+    if (p->child == x) {
         p->child = n->next;
-    else
+    } else {
+        /* P is the left sibling; its own left neighbour (when a sibling, not the
+         * parent) had next2 == x */
         p->next = n->next;
-    if (n->next >= 0) nd[n->next].prev = n->prev;
-    n->prev = -1;
-    n->next = -1;
+        p->next2 = n->next2;
+        gsfw_ph_node *pp = &nd[p->prev];
+        if (pp->child != P) pp->next2 = n->next;
+    }
+    if (n->next >= 0) nd[n->next].prev = P;
+    n->prev = n->next = n->next2 = -1;
     return gsfw_ph_link(nd, root, x);
 }
 
