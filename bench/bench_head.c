@@ -99,6 +99,7 @@ int main(int argc, char **argv)
     gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, gc);
     st.s_low = 2 * s;
     st.s_high = (int)floor(2.1 * s);
+    st.warm_start = 0; /* the reference's search, for the comparison */
     row("practical head [2s, 2.1s] (cold)", g, &st, x, reps, support);
     {
         gsfw_headtail *ht = NULL;
@@ -110,7 +111,10 @@ int main(int argc, char **argv)
                "energy 3442.5664)\n", size, info.lambda);
         gsfw_headtail_free(ht);
     }
+    st.warm_start = 1;
+    row("practical head [2s, 2.1s] (gsfw search)", g, &st, x, reps, support);
     gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, gc);
+    st.warm_start = 0;
     row("practical tail [s, 1.05s] (cold)", g, &st, x, reps, support);
     {
         gsfw_headtail *ht = NULL;

@@ -351,10 +351,12 @@ gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, 
  * (docs/pcsf.md). Prizes are pi_i = z_i^2, edge costs the graph's costs (unit if NULL).
  *  - GSFW_PROJ_PRACTICAL: the lambda-search of the paper's experiments: PCSF with costs
  *    lambda * c, lambda searched until the number of output nodes lies in
- *    [s_low, s_high] (first guess 2 x the s_high-th largest prize; bisection stops when
- *    the interval collapses and reports "window missed"). With warm_start the search
- *    starts from the lambda of the previous call on the same object, so an iterative
- *    solver whose vector changes slowly usually needs one or two PCSF calls.
+ *    [s_low, s_high]; "window missed" is reported when k(lambda) jumps over the window.
+ *    warm_start = 0: the reference search (first guess 2 x the s_high-th largest prize,
+ *    doubling, then bisection until the interval collapses), cold on every call.
+ *    warm_start = 1 (default): a safeguarded secant search on log k against log lambda,
+ *    started from the previous call's lambda relative to the s_high-th largest prize, so
+ *    an iterative solver usually needs one to three PCSF calls per projection.
  *  - GSFW_PROJ_THEORY: Hegde, Indyk & Schmidt (2015): HEAD by prize scaling + prune
  *    (support in M(G, 2s + g, g), ||z_S|| >= sqrt(1/14) max over M(G, s, g)), TAIL by
  *    cost scaling, with costs c(e) = w(e) + B/s and cost budget C = 2B. */
@@ -369,7 +371,8 @@ typedef struct {
     int s_low, s_high;    /* practical: window on the output size (default [s, floor(1.05 s)]) */
     int max_calls;        /* PCSF calls per projection (default 50) */
     gsfw_pruning pruning; /* default GSFW_PRUNING_GW */
-    int warm_start;       /* practical: start from the previous lambda (default 1) */
+    int warm_start;       /* practical: 1 = gsfw's warm-started search (default), 0 = the
+                             reference's cold search */
     double budget;        /* theory: B; <= 0 means s - g (unit edge weights) */
     double delta;         /* theory head: bisection tolerance factor (default 1/169) */
     double nu;            /* theory tail: nu > 2 (default 2.5) */

@@ -40,8 +40,11 @@ struct gsfw_headtail {
     int *out;          /* n: pruned output */
     int calls;
     double lambda_prev;     /* lambda of the previous result */
+    double rho_prev;        /* lambda_prev / the mean of the s_high largest prizes then */
+    int *sel;               /* n: selection scratch */
     int have_prev;
     int prev_missed;        /* the previous result missed its window (a jump in k) */
+    double ref_now;         /* the current call's reference prize (0: none) */
 };
 
 void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int s, int g)
@@ -75,6 +78,7 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht->keep_nodes);
     free(ht->keep_edges);
     free(ht->sorted);
+    free(ht->sel);
     free(ht->adj_ptr);
     free(ht->adj_node);
     free(ht->adj_edge);
@@ -162,6 +166,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->keep_nodes = gsfw_malloc_array(n, sizeof(int));
     ht->keep_edges = gsfw_malloc_array(m, sizeof(int));
     ht->sorted = gsfw_malloc_array(n, sizeof(double));
+    ht->sel = gsfw_malloc_array(n, sizeof(int));
     ht->adj_ptr = gsfw_malloc_array(n + 1, sizeof(int));
     ht->adj_node = gsfw_malloc_array(2 * n, sizeof(int));
     ht->adj_edge = gsfw_malloc_array(2 * n, sizeof(int));
@@ -178,7 +183,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->mark = gsfw_calloc_array(n, 1);
     ht->out = gsfw_malloc_array(n, sizeof(int));
     if (!ht->prize || !ht->sprize || !ht->cost || !ht->scost || !ht->nodes || !ht->edges ||
-        !ht->keep_nodes || !ht->keep_edges || !ht->sorted || !ht->adj_ptr || !ht->adj_node ||
+        !ht->keep_nodes || !ht->keep_edges || !ht->sorted || !ht->sel || !ht->adj_ptr || !ht->adj_node ||
         !ht->adj_edge || !ht->label || !ht->order || !ht->tree_start || !ht->tree_prize ||
         !ht->tree_cost || !ht->tree_rank || !ht->tour_node || !ht->tour_edge || !ht->stack ||
         !ht->stack_pos || !ht->mark || !ht->out) {
@@ -268,6 +273,20 @@ static double sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn)
     return s;
 }
 
+/* Mean of the k largest prizes in O(n) (selection, no sort): the scale against which the
+ * warm start remembers lambda (an average is steadier from call to call than a single
+ * order statistic). */
+static double top_mean_prize(gsfw_headtail *ht, int k)
+{
+    if (k < 1) k = 1;
+    if (k > ht->n) k = ht->n;
+    for (int i = 0; i < ht->n; i++) ht->sel[i] = i;
+    gsfw_select_partition_abs(ht->prize, ht->sel, ht->n, k);
+    double sum = 0.0;
+    for (int i = 0; i < k; i++) sum += ht->prize[ht->sel[i]];
+    return sum / k;
+}
+
 /* ------------------------------------------------- practical lambda search */
 
 /* PCSF with costs lam * c; returns the number of output nodes or -1 on error. */
@@ -290,21 +309,38 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
     } while (0)
 #define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
     double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
-    if (ht->st.warm_start && ht->have_prev && ht->lambda_prev > 0) {
-        /* Warm start: the previous lambda first, then a safeguarded secant search on
+    if (ht->st.warm_start) {
+        /* gsfw's search. Prizes change scale between calls (gradients shrink, AccFW step
+         * points grow), so lambda is remembered relative to the mean of the s_high largest
+         * prizes: the first guess is rho_prev times the current mean (on the first call,
+         * the reference's guess). Then a safeguarded secant search on
          * log k(lambda) against log lambda aimed at the window's centre. k(lambda) is a
          * decreasing step function, roughly a power law (k ~ lambda^-1.4 on grids), so
          * the secant usually lands in the window in one or two more calls; steps are
          * clamped to a factor of 8, a flat stretch (same k twice) doubles the step, and
          * a secant point outside the current bracket is replaced by the bracket's
          * geometric midpoint. A window that k(lambda) jumps over is reported once the
-         * jump is located to 1e-3 (relative). */
-        rtol = 1e-3;
+         * jump is located to 1e-3 (relative), or to 1e-2 when warm: k(lambda) of
+         * gradient-like vectors jumps by hundreds of nodes within 1e-3, so locating it
+         * further in every iteration buys nothing. */
+        rtol = ht->have_prev ? 1e-2 : 1e-3;
         const double k_mid = sqrt((double)lo_k * (double)hi_k);
+        const double ref = top_mean_prize(ht, hi_k);
+        if (ref == 0.0) { /* z = 0: every lambda gives the same answer */
+            RUN(0.0);
+            lam = 0.0;
+            if (IN_WINDOW(k)) goto accept;
+            keep_current(ht);
+            goto missed;
+        }
         double lam_prev_pt = 0.0, flat = 1.0;
         int k_prev_pt = -1, have_hi = 0;
         lam_lo = 0.0;
-        lam = ht->lambda_prev;
+        /* first call: the reference's guess, twice the s_high-th largest prize */
+        lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
+                                                : 2.0 * kth_largest(ht, hi_k, &sorted_ready);
+        if (!(lam > 0)) lam = ref;
+        ht->ref_now = ref;
         for (;;) {
             RUN(lam);
             if (IN_WINDOW(k)) goto accept;
@@ -394,16 +430,17 @@ missed:
     restore_kept(ht);
     ht->prev_missed = 1;
     info->window_missed = 1;
-    info->lambda = lam_hi;
-    ht->lambda_prev = lam_hi;
-    ht->have_prev = lam_hi > 0;
-    return GSFW_OK;
+    lam = lam_hi;
+    goto done;
 accept:
     ht->prev_missed = 0;
     info->window_missed = 0;
+done:
     info->lambda = lam;
     ht->lambda_prev = lam;
-    ht->have_prev = lam > 0;
+    ht->have_prev = lam > 0 && ht->ref_now > 0;
+    ht->rho_prev = ht->ref_now > 0 ? lam / ht->ref_now : 0.0;
+    ht->ref_now = 0.0;
     return GSFW_OK;
 #undef RUN
 #undef IN_WINDOW
