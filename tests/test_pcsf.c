@@ -700,6 +700,31 @@ static void test_workspace_reuse(void **state)
     gsfw_pcsf_free(shared);
 }
 
+/* A fresh workspace on an instance without edges (regression: the first run with m = 0
+ * must not touch edge storage): the g singletons with the largest prizes survive, ties
+ * to the larger id, for every pruning. */
+static void test_no_edges_fresh_workspace(void **state)
+{
+    (void)state;
+    const double prizes[5] = {0.5, 3.0, 1.0, 3.0, 2.0};
+    for (int pr = GSFW_PRUNING_NONE; pr <= GSFW_PRUNING_STRONG; pr++) {
+        gsfw_pcsf *ws = NULL;
+        assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+        int nodes[5], edges[1], nn = -1, ne = -1;
+        assert_int_equal(gsfw_pcsf_run(ws, 5, 0, NULL, NULL, prizes, NULL, -1, 2,
+                                       (gsfw_pruning)pr, nodes, &nn, edges, &ne, NULL), GSFW_OK);
+        assert_int_equal(ne, 0);
+        assert_int_equal(nn, 2);
+        int has1 = 0, has3 = 0;
+        for (int i = 0; i < nn; i++) {
+            has1 |= nodes[i] == 1;
+            has3 |= nodes[i] == 3;
+        }
+        assert_true(has1 && has3);
+        gsfw_pcsf_free(ws);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -714,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_livelock_instance_terminates),
         cmocka_unit_test(test_big_star),
         cmocka_unit_test(test_workspace_reuse),
+        cmocka_unit_test(test_no_edges_fresh_workspace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

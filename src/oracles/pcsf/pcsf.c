@@ -11,21 +11,27 @@
 #include "oracles/pcsf/pcsf_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
-/* Flag kept in gsfw_ph_node.tag (heap node p is edge part p). */
-#define PART_DROPPED 1
+/* "Dropped" flags of the edge parts: one bit per part (512 KB for 4M parts, so the
+ * bitmap stays in cache, unlike a field of the heap node). */
+static inline int part_dropped(const uint64_t *bits, int p)
+{
+    return (int)((bits[p >> 6] >> (p & 63)) & 1u);
+}
+static inline void drop_part(uint64_t *bits, int p) { bits[p >> 6] |= (uint64_t)1 << (p & 63); }
 
 /* Node flags (per graph node, pruning). */
 #define NF_GOOD 1
 #define NF_DELETED 2
 #define NF_LISTED 4
 
-/* Per-edge data of the growth phase (32 bytes). */
+/* Per-edge data of the growth phase (24 bytes; the cost is read from the input, which
+ * is NULL for unit costs). */
 typedef struct {
     double target[2]; /* target coverage of the parts 2e and 2e+1 */
-    double cost;
     int end[2];       /* endpoints: part 2e+i belongs to end[i] */
 } pc_edge;
 
@@ -50,7 +56,8 @@ struct gsfw_pcsf {
     int cap_n, cap_m;
     /* growth */
     gsfw_ph_node *nd;       /* 2 cap_m: the heap node of edge part p is nd[p] */
-    pc_edge *edge;          /* cap_m: everything an edge event reads, in one line */
+    pc_edge *edge;          /* cap_m: targets and endpoints of the edge parts */
+    uint64_t *dropped;      /* 2 cap_m bits */
     gsfw_ph_scratch scratch;
     pc_cluster *cl;         /* 2 cap_n */
     pc_info *ci;            /* 2 cap_n */
@@ -61,8 +68,12 @@ struct gsfw_pcsf {
     int *l1_rec;            /* cap_n: inactive cluster of an active-inactive merge, or -1 */
     int n_l1;
     int n_clusters;
-    /* pruning */
+    /* pruning: nflag is owned; the other arrays are views into the growth phase's heap
+     * nodes (dead once the growth is over) when those are large enough, else into
+     * prune_own (see carve_pruning) */
     unsigned char *nflag;   /* cap_n */
+    void *prune_own;        /* prune_own_bytes */
+    size_t prune_own_bytes;
     int *l2;                /* cap_n: L1 positions whose endpoints are both good */
     int *adj_ptr;           /* cap_n + 1 */
     int *adj_node;          /* 2 cap_n */
@@ -75,6 +86,7 @@ struct gsfw_pcsf {
     int *comp_label;        /* cap_n */
     int *comp_nodes;        /* cap_n */
     int *comp_start;        /* cap_n + 1 */
+    int *top;               /* 2 cap_n: top-level ancestor of each cluster */
     gsfw_pcsf_stats stats;
 };
 
@@ -110,27 +122,12 @@ static void free_node_arrays(gsfw_pcsf *ws)
     free(ws->l1_part);
     free(ws->l1_rec);
     free(ws->nflag);
-    free(ws->l2);
-    free(ws->adj_ptr);
-    free(ws->adj_node);
-    free(ws->adj_edge);
-    free(ws->par);
-    free(ws->parc);
-    free(ws->payoff);
-    free(ws->stack);
-    free(ws->queue);
-    free(ws->comp_label);
-    free(ws->comp_nodes);
-    free(ws->comp_start);
     ws->cl = NULL;
     ws->ci = NULL;
     ws->trail = NULL;
     ws->trail_acc = NULL;
     ws->l1_part = ws->l1_rec = NULL;
     ws->nflag = NULL;
-    ws->l2 = ws->adj_ptr = ws->adj_node = ws->adj_edge = ws->par = NULL;
-    ws->parc = ws->payoff = NULL;
-    ws->stack = ws->queue = ws->comp_label = ws->comp_nodes = ws->comp_start = NULL;
     ws->cap_n = 0;
 }
 
@@ -140,6 +137,8 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
     free_node_arrays(ws);
     free(ws->nd);
     free(ws->edge);
+    free(ws->dropped);
+    free(ws->prune_own);
     gsfw_ph_scratch_free(&ws->scratch);
     free(ws);
 }
@@ -147,15 +146,67 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
 size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
 {
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
-    return m * (2 * sizeof(gsfw_ph_node) + sizeof(pc_edge)) + ws->scratch.cap * sizeof(int) +
+    return m * (2 * sizeof(gsfw_ph_node) + sizeof(pc_edge)) + (m / 32 + 1) * sizeof(uint64_t) +
+           ws->scratch.cap * sizeof(int) + ws->prune_own_bytes +
            2 * n * (sizeof(pc_cluster) + sizeof(pc_info) + 2 * (sizeof(gsfw_pq_entry) + sizeof(int)) +
                     sizeof(int) + sizeof(double)) +
-           n * (2 * sizeof(int) + 1 + sizeof(int) + sizeof(int) + 2 * sizeof(int) +
-                sizeof(int) + 2 * sizeof(double) + 2 * sizeof(int) + sizeof(int) +
-                3 * sizeof(int));
+           n * (2 * sizeof(int) + 1);
 }
 
 void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats) { *stats = ws->stats; }
+
+/* Bytes of the pruning scratch for n nodes (doubles first, so every array is aligned). */
+static size_t pruning_bytes(size_t n)
+{
+    return 2 * n * sizeof(double) + (15 * n + 2) * sizeof(int);
+}
+
+/* Point the pruning arrays into memory that is free after the growth phase: the heap
+ * nodes (64 bytes per edge against 76 bytes per node: enough when m >= 1.2 n, as on
+ * grids) or, for sparser inputs, a workspace-owned block. Called before the growth (so
+ * that running out of memory is reported before any work); the arrays are written only
+ * after it. Returns 0 or -1 (no memory). */
+static int carve_pruning(gsfw_pcsf *ws, int n)
+{
+    size_t N = (size_t)n, need = pruning_bytes(N);
+    char *base;
+    if ((size_t)ws->cap_m * 2 * sizeof(gsfw_ph_node) >= need) {
+        base = (char *)ws->nd;
+    } else {
+        if (ws->prune_own_bytes < need) {
+            free(ws->prune_own);
+            ws->prune_own = malloc(need);
+            ws->prune_own_bytes = ws->prune_own ? need : 0;
+            if (!ws->prune_own) return -1;
+        }
+        base = ws->prune_own;
+    }
+    ws->parc = (double *)(void *)base;
+    ws->payoff = ws->parc + N;
+    int *ip = (int *)(void *)(ws->payoff + N);
+    ws->l2 = ip;
+    ip += N;
+    ws->adj_ptr = ip;
+    ip += N + 1;
+    ws->adj_node = ip;
+    ip += 2 * N;
+    ws->adj_edge = ip;
+    ip += 2 * N;
+    ws->par = ip;
+    ip += N;
+    ws->stack = ip;
+    ip += 2 * N;
+    ws->queue = ip;
+    ip += N;
+    ws->comp_label = ip;
+    ip += N;
+    ws->comp_nodes = ip;
+    ip += N;
+    ws->comp_start = ip;
+    ip += N + 1;
+    ws->top = ip;
+    return 0;
+}
 
 /* Make room for n nodes and m edges (contents are not preserved). */
 static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
@@ -163,14 +214,19 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
     if (m > ws->cap_m) {
         free(ws->nd);
         free(ws->edge);
+        free(ws->dropped);
         ws->nd = big_alloc(2 * (size_t)m, sizeof(gsfw_ph_node));
         ws->edge = big_alloc((size_t)m, sizeof(pc_edge));
+        ws->dropped = gsfw_malloc_array((size_t)m / 32 + 1, sizeof(uint64_t));
         /* a root has at most 2m children, so m + 1 pair results always fit */
-        if (!ws->nd || !ws->edge || gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
+        if (!ws->nd || !ws->edge || !ws->dropped ||
+            gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
             free(ws->nd);
             free(ws->edge);
+            free(ws->dropped);
             ws->nd = NULL;
             ws->edge = NULL;
+            ws->dropped = NULL;
             ws->cap_m = 0;
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
         }
@@ -186,22 +242,8 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         ws->l1_part = gsfw_malloc_array(N, sizeof(int));
         ws->l1_rec = gsfw_malloc_array(N, sizeof(int));
         ws->nflag = gsfw_malloc_array(N, 1);
-        ws->l2 = gsfw_malloc_array(N, sizeof(int));
-        ws->adj_ptr = gsfw_malloc_array(N + 1, sizeof(int));
-        ws->adj_node = gsfw_malloc_array(2 * N, sizeof(int));
-        ws->adj_edge = gsfw_malloc_array(2 * N, sizeof(int));
-        ws->par = gsfw_malloc_array(N, sizeof(int));
-        ws->parc = gsfw_malloc_array(N, sizeof(double));
-        ws->payoff = gsfw_malloc_array(N, sizeof(double));
-        ws->stack = gsfw_malloc_array(2 * N, sizeof(int));
-        ws->queue = gsfw_malloc_array(N, sizeof(int));
-        ws->comp_label = gsfw_malloc_array(N, sizeof(int));
-        ws->comp_nodes = gsfw_malloc_array(N, sizeof(int));
-        ws->comp_start = gsfw_malloc_array(N + 1, sizeof(int));
         int bad = !ws->cl || !ws->ci || !ws->trail || !ws->trail_acc || !ws->l1_part || !ws->l1_rec ||
-                  !ws->nflag || !ws->l2 || !ws->adj_ptr || !ws->adj_node || !ws->adj_edge ||
-                  !ws->par || !ws->parc || !ws->payoff || !ws->stack || !ws->queue ||
-                  !ws->comp_label || !ws->comp_nodes || !ws->comp_start ||
+                  !ws->nflag ||
                   n > (1 << 30) || gsfw_pq_reserve(&ws->qdeact, 2 * n) ||
                   gsfw_pq_reserve(&ws->qedge, 2 * n);
         if (bad) {
@@ -210,6 +252,8 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         }
         ws->cap_n = n;
     }
+    if (carve_pruning(ws, n))
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d nodes", n);
     return GSFW_OK;
 }
 
@@ -301,6 +345,8 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             count++;
         }
     }
+    uint64_t *dropped = ws->dropped;
+    if (m > 0) memset(dropped, 0, ((size_t)m / 32 + 1) * sizeof(uint64_t));
     for (int e = 0; e < m; e++) {
         int a = eu[e], b = ev[e];
         double ce = edge_cost(cost, e), ta, tb;
@@ -317,11 +363,8 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         }
         E[e].target[0] = ta;
         E[e].target[1] = tb;
-        E[e].cost = ce;
         E[e].end[0] = a;
         E[e].end[1] = b;
-        nd[2 * e].tag = 0;
-        nd[2 * e + 1].tag = 0;
         ci[a].heap = gsfw_ph_insert(nd, ci[a].heap, 2 * e, ta);
         ci[b].heap = gsfw_ph_insert(nd, ci[b].heap, 2 * e + 1, tb);
     }
@@ -350,31 +393,43 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             double now = c->now = te;
             int p = ci[A].heap;
             int nr;
+            const int is_dropped = part_dropped(dropped, p);
 #if defined(__GNUC__)
-            /* the edge record and the partner's node are needed right after delete_min,
-             * which spends its time waiting for memory: fetch them meanwhile */
-            __builtin_prefetch(&E[p >> 1]);
-            __builtin_prefetch(&nd[p ^ 1]);
+            if (!is_dropped) {
+                /* the edge record, the partner's node and the first clusters of both
+                 * coverage walks are needed right after delete_min, which spends its
+                 * time waiting for memory: fetch them meanwhile (the cluster addresses
+                 * depend on the edge record; out-of-order execution overlaps that load
+                 * with delete_min's own chain of misses) */
+                const pc_edge *ed0 = &E[p >> 1];
+                __builtin_prefetch(ed0);
+                __builtin_prefetch((const char *)ed0 + sizeof(pc_edge) - 1);
+                if (cost) __builtin_prefetch(&cost[p >> 1]);
+                __builtin_prefetch(&nd[p ^ 1]);
+                __builtin_prefetch(&cl[ed0->end[0]]);
+                __builtin_prefetch(&cl[ed0->end[1]]);
+                __builtin_prefetch(&cl[A]);
+            }
 #endif
             int grow_failed = gsfw_ph_delete_min(nd, p, &ws->scratch, &nr);
             ci[A].heap = nr;
             if (grow_failed)
                 return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap scratch)");
-            if (nd[p].tag & PART_DROPPED) {
+            if (is_dropped) {
                 st->dropped_events++;
                 refresh_edge_queue(ws, A);
                 continue;
             }
             int q = p ^ 1, e = p >> 1;
             pc_edge *ed = &E[e];
-            double ce = ed->cost;
+            double ce = edge_cost(cost, e);
             double cp, dp, cq, dq;
             cover(c, p, &cp, &dp); /* == A */
             int B = cover(c, q, &cq, &dq);
             double r = ce - cp - cq;
             if (A == B) {
                 st->dropped_events++;
-                nd[q].tag |= PART_DROPPED;
+                drop_part(dropped, q);
                 refresh_edge_queue(ws, A);
                 continue;
             }
@@ -387,7 +442,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                 st->merges++;
                 ws->l1_part[ws->n_l1] = p;
                 ws->l1_rec[ws->n_l1] = -1;
-                nd[q].tag |= PART_DROPPED;
+                drop_part(dropped, q);
                 pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
                 pc_info *ia = &ci[A], *ib = &ci[B], *in = &ci[N];
                 in->prize = ia->prize + ib->prize;
@@ -482,7 +537,7 @@ static inline int l1_edge(const gsfw_pcsf *ws, int k) { return ws->l1_part[k] >>
  * one pass over the clusters in decreasing id order finds every top-level ancestor. */
 static void mark_good(gsfw_pcsf *ws, int n, int root)
 {
-    int *top = ws->trail;
+    int *top = ws->top;
     pc_cluster *cl = ws->cl;
     for (int x = ws->n_clusters - 1; x >= 0; x--) top[x] = cl[x].parent < 0 ? x : top[cl[x].parent];
     long good = 0;

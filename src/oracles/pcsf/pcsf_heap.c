@@ -1,4 +1,4 @@
-/* Pairing heap delete_min and the indexed (key, id) binary heap of the PCSF module. */
+/* Pairing heap delete_min and the indexed (key, id) 4-ary heap of the PCSF module. */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #endif
@@ -55,19 +55,26 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
     /* First pass: detach the children left to right (pushing the root's offset into
      * them) and link consecutive pairs. Detaching a later child does not touch earlier
      * ones, so interleaving detaching and pairing gives the same values as detaching
-     * all children first. */
+     * all children first. The child list is a chain of cache misses: a.next2 names the
+     * next pair's first child, so it is requested together with a.next. */
     while (c >= 0) {
         int a = c;
-        int b = nd[a].next;
-        int after = b >= 0 ? nd[b].next : -1;
-        nd[a].prev = nd[a].next = -1;
-        nd[a].value += off;
-        nd[a].offset += off;
+        gsfw_ph_node *na = &nd[a];
+        int b = na->next;
+        int after = na->next2;
+#if defined(__GNUC__)
+        if (after >= 0) __builtin_prefetch(&nd[after], 1);
+        if (b >= 0) __builtin_prefetch(&nd[b], 1);
+#endif
+        na->prev = na->next = na->next2 = -1;
+        na->value += off;
+        na->offset += off;
         int w = a;
         if (b >= 0) {
-            nd[b].prev = nd[b].next = -1;
-            nd[b].value += off;
-            nd[b].offset += off;
+            gsfw_ph_node *nb = &nd[b];
+            nb->prev = nb->next = nb->next2 = -1;
+            nb->value += off;
+            nb->offset += off;
             w = gsfw_ph_link(nd, a, b);
         }
         if (np == cap) {
@@ -82,12 +89,12 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
                 for (c = after; c >= 0;) {
                     int x = c;
                     c = nd[x].next;
-                    nd[x].prev = nd[x].next = -1;
+                    nd[x].prev = nd[x].next = nd[x].next2 = -1;
                     nd[x].value += off;
                     nd[x].offset += off;
                     r = gsfw_ph_link(nd, r, x);
                 }
-                nd[root].child = nd[root].next = nd[root].prev = -1;
+                nd[root].child = nd[root].next = nd[root].prev = nd[root].next2 = -1;
                 *new_root = r;
                 return -1;
             }
@@ -103,7 +110,7 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
         r = buf[np - 1];
         for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(nd, r, buf[i]);
     }
-    nd[root].child = nd[root].next = nd[root].prev = -1;
+    nd[root].child = nd[root].next = nd[root].prev = nd[root].next2 = -1;
     *new_root = r;
     return 0;
 }
@@ -129,12 +136,13 @@ int gsfw_pq_reserve(gsfw_pq *q, int cap)
 {
     if (cap <= q->cap) return 0;
     gsfw_pq_free(q);
-    q->heap = gsfw_pcsf_big_alloc((size_t)cap, sizeof *q->heap);
+    q->mem = gsfw_pcsf_big_alloc((size_t)cap + 3, sizeof *q->mem);
     q->pos = gsfw_pcsf_big_alloc((size_t)cap, sizeof *q->pos);
-    if (!q->heap || !q->pos) {
+    if (!q->mem || !q->pos) {
         gsfw_pq_free(q);
         return -1;
     }
+    q->heap = q->mem + 3;
     for (int i = 0; i < cap; i++) q->pos[i] = -1;
     q->cap = cap;
     return 0;
@@ -149,7 +157,7 @@ void gsfw_pq_clear(gsfw_pq *q, int used)
 
 void gsfw_pq_free(gsfw_pq *q)
 {
-    free(q->heap);
+    free(q->mem);
     free(q->pos);
     memset(q, 0, sizeof *q);
 }
@@ -158,7 +166,7 @@ static void sift_up(gsfw_pq *q, int i)
 {
     gsfw_pq_entry e = q->heap[i];
     while (i > 0) {
-        int p = (i - 1) >> 1;
+        int p = (i - 1) >> 2;
         if (!pq_less(&e, &q->heap[p])) break;
         q->heap[i] = q->heap[p];
         q->pos[q->heap[i].id] = i;
@@ -171,17 +179,20 @@ static void sift_up(gsfw_pq *q, int i)
 static void sift_down(gsfw_pq *q, int i)
 {
     gsfw_pq_entry e = q->heap[i];
-    int n = q->size;
+    const int n = q->size;
+    gsfw_pq_entry *h = q->heap;
     for (;;) {
-        int c = 2 * i + 1;
+        int c = 4 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && pq_less(&q->heap[c + 1], &q->heap[c])) c++;
-        if (!pq_less(&q->heap[c], &e)) break;
-        q->heap[i] = q->heap[c];
-        q->pos[q->heap[i].id] = i;
-        i = c;
+        int best = c, end = c + 4 < n ? c + 4 : n;
+        for (int k = c + 1; k < end; k++)
+            if (pq_less(&h[k], &h[best])) best = k;
+        if (!pq_less(&h[best], &e)) break;
+        h[i] = h[best];
+        q->pos[h[i].id] = i;
+        i = best;
     }
-    q->heap[i] = e;
+    h[i] = e;
     q->pos[e.id] = i;
 }
 
@@ -213,7 +224,7 @@ void gsfw_pq_remove(gsfw_pq *q, int id)
     if (i == last) return;
     q->heap[i] = q->heap[last];
     q->pos[q->heap[i].id] = i;
-    if (i > 0 && pq_less(&q->heap[i], &q->heap[(i - 1) >> 1]))
+    if (i > 0 && pq_less(&q->heap[i], &q->heap[(i - 1) >> 2]))
         sift_up(q, i);
     else
         sift_down(q, i);

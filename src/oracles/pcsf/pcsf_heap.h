@@ -14,8 +14,9 @@
  *    pairs the root's children left to right and folds the pairs from the last to the
  *    first (acc = link(acc, previous)).
  *
- * 2. Indexed binary min-heap over ids 0..cap-1 ordered lexicographically by (key, id):
- *    equal keys resolve to the smaller id.
+ * 2. Indexed 4-ary min-heap over ids 0..cap-1 ordered lexicographically by (key, id):
+ *    equal keys resolve to the smaller id (the order is total, so the minimum does not
+ *    depend on the heap's shape). The four children of a slot share one cache line.
  */
 #ifndef GSFW_PCSF_HEAP_H
 #define GSFW_PCSF_HEAP_H
@@ -131,7 +132,9 @@ typedef struct {
 } gsfw_pq_entry;
 
 typedef struct {
-    gsfw_pq_entry *heap;
+    gsfw_pq_entry *heap; /* heap[0] is the minimum; heap = mem + 3, so that children
+                          * 4i+1..4i+4 start on a 64-byte boundary */
+    gsfw_pq_entry *mem;
     int *pos;   /* pos[id] = index in heap or -1 */
     int size;
     int cap;    /* ids are 0..cap-1 */
