@@ -108,8 +108,8 @@ gsfw_error gsfw_solve_frank_wolfe(gsfw_run *run)
         rc = atom_curvature(run, x, grad, w, support, atom, &L);
         if (rc) goto done;
     }
-    run->info->setup_time += gsfw_now() - t_setup;
-    run->t_start = gsfw_now();
+    rc = gsfw_run_start(run, x, t_setup);
+    if (rc) goto done;
 
     const double scale_option = set->option == GSFW_OPTION_II ? 1.0 / delta : 1.0;
     gsfw_status status = GSFW_STATUS_MAX_ITER;

@@ -216,6 +216,15 @@ int gsfw_run_out_of_time(const gsfw_run *run)
     return run->set->time_limit > 0 && gsfw_now() - run->t_start > run->set->time_limit;
 }
 
+gsfw_error gsfw_run_start(gsfw_run *run, const double *x0, double t_setup_begin)
+{
+    gsfw_error rc = gsfw_run_reset(run, x0);
+    if (rc) return rc;
+    run->info->setup_time += gsfw_now() - t_setup_begin;
+    run->t_start = gsfw_now();
+    return GSFW_OK;
+}
+
 /* Refresh the objective's incremental cache from x every this many iterations, so that
  * rounding drift in the cached residual stays at the level of a direct evaluation. */
 #define GSFW_CACHE_REFRESH 16

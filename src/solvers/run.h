@@ -42,6 +42,10 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
 int gsfw_run_record(gsfw_run *run, int t, double f, double gap, const double *x);
 /* 1 when the time limit is exceeded. */
 int gsfw_run_out_of_time(const gsfw_run *run);
+/* Start the iterations at x_0: give the objective its point (incremental objectives
+ * compute their cache), add the time since t_setup_begin to the setup time and start the
+ * solve clock. */
+gsfw_error gsfw_run_start(gsfw_run *run, const double *x0, double t_setup_begin);
 /* Start iteration t at x: refresh the objective's cache periodically, evaluate f and the
  * gradient, and end the run at the iteration or time limit (recording x_t with gap NaN).
  * Returns 1 when the loop must stop: *status is set, or *rc holds an error. */

@@ -59,10 +59,8 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run)
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
         goto done;
     }
-    rc = gsfw_run_reset(run, x);
+    rc = gsfw_run_start(run, x, t_setup);
     if (rc) goto done;
-    run->info->setup_time += gsfw_now() - t_setup;
-    run->t_start = gsfw_now();
 
     gsfw_status status = GSFW_STATUS_MAX_ITER;
     double f = 0.0;
