@@ -244,6 +244,58 @@ static void test_ls_direct_min_norm(void **state)
     check_ls(15, 60, 35, GSFW_LS_DIRECT, 1e-9);
 }
 
+/* Repeated columns: the direct solve must find the rank and return the minimum-norm
+ * solution (y = 2 a_0 with columns 0..9 all equal to a_0: w = (0.2, ..., 0.2) on them),
+ * not divide by a tiny pivot; CoSaMP on such a matrix stays bounded. */
+static void test_ls_rank_deficient(void **state)
+{
+    (void)state;
+    const int n = 30, d = 64;
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 7);
+    double *A = malloc(sizeof(double) * n * d), *y = calloc(n, sizeof(double));
+    for (int c = 0; c < d; c++)
+        for (int r = 0; r < n; r++) A[c * n + r] = c < 10 ? 0.0 : gsfw_rng_normal(&rng);
+    for (int r = 0; r < n; r++) {
+        double a0 = gsfw_rng_normal(&rng);
+        for (int c = 0; c < 10; c++) A[c * n + r] = a0;
+        y[r] = 2.0 * a0;
+    }
+    gsfw_ls ls;
+    assert_int_equal(gsfw_ls_init(&ls, n, d, A, y, 12, GSFW_LS_DIRECT, NULL), GSFW_OK);
+    int T[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 30};
+    double w[12];
+    assert_int_equal(gsfw_ls_solve(&ls, T, 12, NULL, w, NULL), GSFW_OK);
+    assert_int_equal(ls.last_rank, 3);
+    for (int k = 0; k < 10; k++) assert_true(fabs(w[k] - 0.2) < 1e-10);
+    assert_true(fabs(w[10]) < 1e-10 && fabs(w[11]) < 1e-10);
+    gsfw_ls_free(&ls);
+
+    gsfw_objective *obj = NULL;
+    gsfw_dmo *head = NULL, *tail = NULL;
+    assert_int_equal(gsfw_objective_least_squares(n, d, A, GSFW_COL_MAJOR, y, &obj, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_topk(d, 12, &head, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_topk(d, 6, &tail, NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_COSAMP;
+    set.tail = tail;
+    set.max_iter = 5;
+    double xl[64];
+    gsfw_result res = {NULL, xl, NULL, 0, 0};
+    gsfw_info info;
+    assert_int_equal(gsfw_solve(obj, head, &set, &res, &info, NULL), GSFW_OK);
+    double yy = 0;
+    for (int r = 0; r < n; r++) yy += y[r] * y[r];
+    assert_true(info.f_last <= 0.5 * yy);
+    for (int i = 0; i < d; i++) assert_true(fabs(xl[i]) < 10.0);
+    gsfw_dmo_free(head);
+    gsfw_dmo_free(tail);
+    gsfw_objective_free(obj);
+    free(A);
+    free(y);
+}
+
 static void test_ls_krylov(void **state)
 {
     (void)state;
@@ -520,6 +572,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ls_direct_overdetermined),
         cmocka_unit_test(test_ls_direct_min_norm),
+        cmocka_unit_test(test_ls_rank_deficient),
         cmocka_unit_test(test_ls_krylov),
         cmocka_unit_test(test_ls_auto_rule),
         cmocka_unit_test(test_cosamp_recovers_exactly),

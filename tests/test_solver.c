@@ -360,6 +360,33 @@ static int quad_grad(void *ctx, const double *x, double *g)
     return 0;
 }
 
+static int nan_grad(void *ctx, const double *x, double *g)
+{
+    quad_grad(ctx, x, g);
+    g[3] = NAN;
+    return 0;
+}
+
+/* A non-finite gradient is an error naming the entry, not a "zero direction". */
+static void test_nonfinite_gradient(void **st)
+{
+    (void)st;
+    double b[30] = {0};
+    b[0] = 1.0;
+    gsfw_objective *cb = NULL;
+    assert_int_equal(gsfw_objective_callback(30, b, quad_value, nan_grad, NULL, &cb, NULL), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    assert_int_equal(gsfw_dmo_topk(30, 4, &dmo, NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_FW;
+    gsfw_err err;
+    assert_int_equal(gsfw_solve(cb, dmo, &set, NULL, NULL, &err), GSFW_ERR_NONFINITE);
+    assert_non_null(strstr(err.message, "entry 3"));
+    gsfw_dmo_free(dmo);
+    gsfw_objective_free(cb);
+}
+
 static void test_callback_objective_matches_least_squares(void **st)
 {
     (void)st;
@@ -544,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_accfw_beats_fw_on_sphere),
         cmocka_unit_test(test_atom_curvature_rule),
         cmocka_unit_test(test_callback_objective_matches_least_squares),
+        cmocka_unit_test(test_nonfinite_gradient),
         cmocka_unit_test(test_status_best_and_callback),
         cmocka_unit_test(test_zero_direction),
         cmocka_unit_test(test_invalid_arguments),

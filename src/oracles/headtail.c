@@ -289,12 +289,13 @@ static double top_mean_prize(gsfw_headtail *ht, int k)
 
 /* ------------------------------------------------- practical lambda search */
 
-/* PCSF with costs lam * c; returns the number of output nodes or -1 on error. */
-static int run_scaled_costs(gsfw_headtail *ht, double lam, gsfw_err *err)
+/* PCSF with costs lam * c; *k receives the number of output nodes. */
+static gsfw_error run_scaled_costs(gsfw_headtail *ht, double lam, int *k, gsfw_err *err)
 {
     for (int e = 0; e < ht->m; e++) ht->scost[e] = lam * ht->cost[e];
-    if (pcsf_call(ht, ht->prize, ht->scost, err)) return -1;
-    return ht->nn;
+    gsfw_error rc = pcsf_call(ht, ht->prize, ht->scost, err);
+    *k = ht->nn;
+    return rc;
 }
 
 static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err)
@@ -304,8 +305,8 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
     int k, sorted_ready = 0;
 #define RUN(L)                                                                                 \
     do {                                                                                       \
-        k = run_scaled_costs(ht, (L), err);                                                    \
-        if (k < 0) return err ? err->code : GSFW_ERR_INTERNAL;                                 \
+        gsfw_error run_rc_ = run_scaled_costs(ht, (L), &k, err);                              \
+        if (run_rc_) return run_rc_;                                                           \
     } while (0)
 #define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
     double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
@@ -756,6 +757,9 @@ gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *suppor
             return gsfw_fail(err, GSFW_ERR_NONFINITE, "projection: z[%d] = %g is not finite", i,
                              z[i]);
         ht->prize[i] = z[i] * z[i];
+        if (!isfinite(ht->prize[i]))
+            return gsfw_fail(err, GSFW_ERR_NONFINITE, "projection: z[%d] = %g squares to "
+                             "infinity (|z| must be below 1e154)", i, z[i]);
     }
     ht->calls = 0;
     gsfw_error rc = ht->st.method == GSFW_PROJ_PRACTICAL ? practical(ht, info, err)
@@ -805,8 +809,9 @@ static int certify_head(ht_dmo_ctx *c, const double *z, int *support, int *size,
     for (int k = 0; k < c->s; k++) top += z[c->top[k]] * z[c->top[k]];
     if (energy * 14.0 >= top && *size <= 2 * c->s + c->g) return 0;
     gsfw_proj_info info;
+    gsfw_err err;
     int alt_size = 0;
-    gsfw_error rc = gsfw_headtail_project(c->theory, z, c->alt, &alt_size, &info, NULL);
+    gsfw_error rc = gsfw_headtail_project(c->theory, z, c->alt, &alt_size, &info, &err);
     if (stats) stats->pcsf_calls += info.pcsf_calls;
     if (rc) return (int)rc;
     if (info.energy > energy || *size > 2 * c->s + c->g) {
@@ -820,7 +825,8 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
 {
     ht_dmo_ctx *c = ctx;
     gsfw_proj_info info;
-    gsfw_error rc = gsfw_headtail_project(c->ht, z, support, size, &info, NULL);
+    gsfw_err err;
+    gsfw_error rc = gsfw_headtail_project(c->ht, z, support, size, &info, &err);
     if (stats) {
         stats->pcsf_calls = info.pcsf_calls;
         stats->window_missed = info.window_missed;

@@ -117,6 +117,10 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
     if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d)", rc);
     if (!isfinite(*f))
         return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the objective value is %g", *f);
+    for (int i = 0; i < run->d; i++)
+        if (!isfinite(grad[i]))
+            return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "entry %d of the objective's "
+                             "gradient is %g", i, grad[i]);
     return GSFW_OK;
 }
 

@@ -3,6 +3,8 @@
 #ifndef GSFW_BASELINES_H
 #define GSFW_BASELINES_H
 
+#include <lapacke.h>
+
 #include "solvers/run.h"
 
 /* ------------------------------------------------ least squares on a support */
@@ -31,11 +33,13 @@ typedef struct {
     double *rhs;          /* max(n, cap) */
     double *r, *q, *u, *uq; /* n each (Krylov) */
     double *p, *s;        /* cap each (Krylov) */
+    lapack_int *jpvt;     /* cap: column pivots of the rank-revealing QR (DIRECT) */
     int have_u;           /* u holds a previous dual solution */
     /* statistics */
     long solves, krylov_iters;
     int last_iters;       /* Krylov iterations of the last solve (0 for DIRECT) */
     int last_direct;      /* 1 if the last solve was direct */
+    int last_rank;        /* numerical rank found by the last direct solve */
 } gsfw_ls;
 
 /* A: n x d column-major, y: n (both must outlive the workspace). cap: largest |T|. */

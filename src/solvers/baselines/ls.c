@@ -2,9 +2,11 @@
  *
  * Every solve first copies the columns T of A into a contiguous n x |T| workspace (one
  * pass over n|T| numbers, the cost of one product), then either
- *  - DIRECT: LAPACKE_dgels_work (Householder QR if |T| <= n, LQ if |T| > n; the LQ
- *    route returns the minimum-norm solution), with the LAPACK workspace sized once at
- *    init for the largest |T|; or
+ *  - DIRECT: LAPACKE_dgelsy_work, a QR factorisation with column pivoting that finds the
+ *    numerical rank (relative threshold GSFW_LS_RCOND) and returns the minimum-norm
+ *    solution, also for |T| > n and for rank-deficient column sets (repeated or
+ *    dependent columns, where a plain QR would divide by a tiny pivot), with the LAPACK
+ *    workspace sized once at init for the largest |T|; or
  *  - Krylov: CGLS (|T| <= n) or Craig's method (|T| > n) with dgemv on the copy.
  * Nothing is allocated per solve. A pseudo-inverse of A (or of A_T) is never formed. */
 #include "solvers/baselines/baselines.h"
@@ -37,12 +39,17 @@ gsfw_ls_method gsfw_ls_choose(int n, int k)
     return mn <= GSFW_LS_DIRECT_MAX_MIN_DIM ? GSFW_LS_DIRECT : GSFW_LS_CG;
 }
 
+/* Columns whose pivot falls below this fraction of the largest one are treated as
+ * dependent (rank-revealing QR). */
+#define GSFW_LS_RCOND 1e-12
+
 static lapack_int lwork_query(int n, int k)
 {
     double q = 0.0;
     int ldb = n > k ? n : k;
-    lapack_int info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', n, k, 1, NULL, n, NULL, ldb,
-                                         &q, -1);
+    lapack_int rank = 0;
+    lapack_int info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, n, k, 1, NULL, n, NULL, ldb, NULL,
+                                          GSFW_LS_RCOND, &rank, &q, -1);
     if (info != 0) return -1;
     return (lapack_int)q;
 }
@@ -76,7 +83,9 @@ gsfw_error gsfw_ls_init(gsfw_ls *ls, int n, int d, const double *A, const double
     ls->uq = gsfw_malloc_array((size_t)n, sizeof(double));
     ls->p = gsfw_malloc_array((size_t)cap, sizeof(double));
     ls->s = gsfw_malloc_array((size_t)cap, sizeof(double));
-    if (!ls->sub || !ls->rhs || !ls->r || !ls->q || !ls->u || !ls->uq || !ls->p || !ls->s) {
+    ls->jpvt = gsfw_malloc_array((size_t)cap, sizeof(lapack_int));
+    if (!ls->sub || !ls->rhs || !ls->r || !ls->q || !ls->u || !ls->uq || !ls->p || !ls->s ||
+        !ls->jpvt) {
         gsfw_ls_free(ls);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "least squares on a support: out of memory for "
                          "a %d x %d workspace", n, cap);
@@ -88,6 +97,7 @@ void gsfw_ls_free(gsfw_ls *ls)
 {
     free(ls->sub);
     free(ls->rhs);
+    free(ls->jpvt);
     free(ls->r);
     free(ls->q);
     free(ls->u);
@@ -106,12 +116,14 @@ static gsfw_error solve_direct(gsfw_ls *ls, int k, double *w, gsfw_err *err)
     lapack_int lwork = lwork_query(n, k);
     int big = n > ls->cap ? n : ls->cap;
     double *work = ls->rhs + big;
-    lapack_int info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', n, k, 1, ls->sub, n, b, ldb,
-                                         work, lwork);
+    lapack_int rank = 0;
+    memset(ls->jpvt, 0, (size_t)k * sizeof(lapack_int)); /* every column free to pivot */
+    lapack_int info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, n, k, 1, ls->sub, n, b, ldb,
+                                          ls->jpvt, GSFW_LS_RCOND, &rank, work, lwork);
     if (info != 0)
-        return gsfw_fail(err, GSFW_ERR_INTERNAL, "least squares on a support: LAPACK dgels "
-                         "failed (info %d): the %d x %d column submatrix is rank-deficient",
-                         (int)info, n, k);
+        return gsfw_fail(err, GSFW_ERR_INTERNAL, "least squares on a support: LAPACK dgelsy "
+                         "failed (info %d) on a %d x %d column submatrix", (int)info, n, k);
+    ls->last_rank = (int)rank;
     memcpy(w, b, (size_t)k * sizeof(double));
     ls->last_iters = 0;
     ls->last_direct = 1;
