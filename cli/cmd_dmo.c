@@ -42,14 +42,14 @@ int cmd_dmo(int argc, char **argv)
     if ((rc = cli_require(cmd, "--model", model))) return rc;
     if ((rc = cli_require(cmd, "--z", z_path))) return rc;
     if ((rc = cli_require(cmd, "--s", s_text))) return rc;
-    if (cli_model_needs_graph(model) < 0)
-        return cli_usage_error(cmd, "unknown model '%s' (known: %s)", model, cli_model_names());
+    cli_model_spec spec;
+    if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
+        return rc;
 
     double *z = NULL;
     int d = 0, *support = NULL;
     gsfw_graph *graph = NULL;
     gsfw_dmo *dmo = NULL;
-    cli_model_spec spec;
     if ((rc = cli_load_vector(cmd, "--z", z_path, &z, &d))) goto done;
     for (int i = 0; i < d; i++) {
         if (!isfinite(z[i])) {
@@ -57,9 +57,7 @@ int cmd_dmo(int argc, char **argv)
             goto done;
         }
     }
-    if ((rc = cli_setup_model(cmd, model, s_text, g_text, grid, edges, delta_text, seed_text, d,
-                              &spec, &graph)))
-        goto done;
+    if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
     if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
     support = malloc((size_t)dmo->max_support * sizeof(int));
     if (!support) {

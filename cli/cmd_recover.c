@@ -240,6 +240,9 @@ int cmd_recover(int argc, char **argv)
      * 1/L steps keep the spectral bound. */
     gsfw_lipschitz_rule l_rule = method == GSFW_METHOD_ACCFW ? GSFW_L_ATOM : GSFW_L_SPECTRAL;
     if (l_text && (rc = cli_parse_L(cmd, l_text, &L, &l_rule))) return rc;
+    if (l_rule == GSFW_L_ATOM && method != GSFW_METHOD_ACCFW)
+        return cli_usage_error(cmd, "--L atom is DMO-AccFW's rule; %s takes a number or "
+                               "'spectral'", method_text);
     iters = default_iters(method);
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
@@ -254,6 +257,7 @@ int cmd_recover(int argc, char **argv)
     unsigned char *mask = NULL;
     int *work = NULL;
     char *paths[5] = {NULL, NULL, NULL, NULL, NULL};
+    char *staged[5] = {NULL, NULL, NULL, NULL, NULL}; /* written first, renamed at the end */
     out_state st;
     memset(&st, 0, sizeof st);
     int H = 0, W = 0;
@@ -328,7 +332,11 @@ int cmd_recover(int argc, char **argv)
         goto done;
     }
     if (g > s) {
-        rc = cli_fail(cmd, "--g %d exceeds s = %d", g, s);
+        if (g_given)
+            rc = cli_fail(cmd, "--g %d exceeds s = %d", g, s);
+        else
+            rc = cli_fail(cmd, "the image's support has %d connected components, more than "
+                          "s = %d: pass a larger --s or --g <= s", g, s);
         goto done;
     }
     const double n_real = floor(ratio * s);
@@ -337,7 +345,7 @@ int cmd_recover(int argc, char **argv)
                       "least 1", ratio_text, ratio, s, n_real);
         goto done;
     }
-    if (n_real * d > 4e9) {
+    if (n_real > 2147483647.0 || n_real * d > 4e9) {
         rc = cli_fail(cmd, "--ratio %s gives a %.0f x %d matrix, too large", ratio_text, n_real, d);
         goto done;
     }
@@ -348,8 +356,11 @@ int cmd_recover(int argc, char **argv)
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png"};
     for (int k = 0; k < 5; k++) {
+        char stage_name[64];
+        snprintf(stage_name, sizeof stage_name, ".gsfw-staging-%s", names[k]);
         paths[k] = join(out_dir, names[k]);
-        if (!paths[k]) {
+        staged[k] = join(out_dir, stage_name);
+        if (!paths[k] || !staged[k]) {
             rc = cli_fail(cmd, "out of memory");
             goto done;
         }
@@ -470,30 +481,40 @@ int cmd_recover(int argc, char **argv)
     double peak = 0.0;
     for (int i = 0; i < d; i++) peak = fmax(peak, xs[i]);
     if (!(peak > 0)) peak = 1.0;
-    claim(&st, paths[0]);
-    if (gsfw_npy_write(paths[0], x_best, 2, shape, &err)) {
+    claim(&st, staged[0]);
+    if (gsfw_npy_write(staged[0], x_best, 2, shape, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    claim(&st, paths[1]);
-    if (gsfw_png_write_gray(paths[1], x_best, H, W, 0.0, peak, &err)) {
+    claim(&st, staged[1]);
+    if (gsfw_png_write_gray(staged[1], x_best, H, W, 0.0, peak, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    claim(&st, paths[2]);
-    if (gsfw_png_write_gray(paths[2], xs, H, W, 0.0, peak, &err)) {
+    claim(&st, staged[2]);
+    if (gsfw_png_write_gray(staged[2], xs, H, W, 0.0, peak, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    claim(&st, paths[3]);
-    if ((rc = cli_write_trace(cmd, paths[3], trace, res.trace_len, 1))) goto done;
+    claim(&st, staged[3]);
+    if ((rc = cli_write_trace(cmd, staged[3], trace, res.trace_len, 1))) goto done;
     if (!noplot_text) {
         char title[256];
         snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
                  gsfw_method_name(set.method), model, n, d, s, g, seed);
-        claim(&st, paths[4]);
-        if ((rc = recover_plot_convergence(cmd, paths[4], trace, res.trace_len, f_star, title)))
+        claim(&st, staged[4]);
+        if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
             goto done;
+    }
+
+    /* every output is written: move them into place together, so that a failure above
+     * left the directory as it was (existing files untouched, new ones removed) */
+    for (int k = 0; k < 5; k++) {
+        if (k == 4 && noplot_text) continue;
+        if (rename(staged[k], paths[k]) != 0) {
+            rc = cli_fail(cmd, "cannot move '%s' into place: %s", paths[k], strerror(errno));
+            goto done;
+        }
     }
 
     double pre, rec;
@@ -522,7 +543,10 @@ int cmd_recover(int argc, char **argv)
 done:
     if (rc != CLI_OK) rollback(&st);
     out_state_free(&st);
-    for (int k = 0; k < 5; k++) free(paths[k]);
+    for (int k = 0; k < 5; k++) {
+        free(paths[k]);
+        free(staged[k]);
+    }
     gsfw_free(img);
     free(A);
     free(y);

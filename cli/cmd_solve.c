@@ -1,11 +1,13 @@
 /* gsfw solve: minimise 0.5 ||A x - y||^2 over D(C, M) with DMO-FW / DMO-AccFW. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "models.h"
+#include "io/atomic.h"
+#include "io/npy.h"
 #include "trace_csv.h"
 
 static const char usage[] =
@@ -39,6 +41,45 @@ static const char usage[] =
     "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
     "  --seed N        seed of randomised oracles (default 0)\n"
     "  --time-limit S  stop after S seconds\n";
+
+/* Write the requested outputs together: every file goes to a temporary first and they
+ * are renamed into place only when all were written, so a failure leaves neither a
+ * partial file nor a mix of old and new outputs, and never deletes a file that existed. */
+static int write_outputs(const char *cmd, const char *out_path, const char *best_path,
+                         const char *trace_path, const double *x_last, const double *x_best,
+                         int d, const gsfw_iterate *trace, int trace_len, int with_est_err)
+{
+    const char *flags[3] = {"--out", "--best-out", "--trace"};
+    const char *paths[3] = {out_path, best_path, trace_path};
+    gsfw_atomic_file files[3];
+    memset(files, 0, sizeof files);
+    gsfw_err err;
+    int shape[2] = {d, 1};
+    int rc = CLI_OK, k;
+    for (k = 0; k < 3 && rc == CLI_OK; k++) {
+        if (!paths[k]) continue;
+        if (gsfw_atomic_open(&files[k], paths[k], &err)) {
+            rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
+            break;
+        }
+        if (k < 2) {
+            if (gsfw_npy_write_stream(files[k].fp, paths[k], k == 0 ? x_last : x_best, 1, shape,
+                                      &err))
+                rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
+        } else if (cli_write_trace_stream(files[k].fp, trace, trace_len, with_est_err)) {
+            rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        if (!paths[k]) continue;
+        if (rc != CLI_OK) {
+            gsfw_atomic_abort(&files[k]);
+        } else if (gsfw_atomic_commit(&files[k], &err)) {
+            rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
+        }
+    }
+    return rc;
+}
 
 int cmd_solve(int argc, char **argv)
 {
@@ -89,8 +130,9 @@ int cmd_solve(int argc, char **argv)
         if ((rc = cli_parse_double(cmd, "--time-limit", time_text, &time_limit))) return rc;
         if (!(time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
     }
-    if (cli_model_needs_graph(model) < 0)
-        return cli_usage_error(cmd, "unknown model '%s' (known: %s)", model, cli_model_names());
+    cli_model_spec spec;
+    if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
+        return rc;
 
     double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL;
     gsfw_iterate *trace = NULL;
@@ -113,10 +155,7 @@ int cmd_solve(int argc, char **argv)
             goto done;
         }
     }
-    cli_model_spec spec;
-    if ((rc = cli_setup_model(cmd, model, s_text, g_text, grid, edges, delta_text, seed_text, d,
-                              &spec, &graph)))
-        goto done;
+    if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
 
     gsfw_err err;
     gsfw_error e = gsfw_objective_least_squares(n, d, A, GSFW_ROW_MAJOR, y, &obj, &err);
@@ -142,34 +181,23 @@ int cmd_solve(int argc, char **argv)
 
     x_last = malloc((size_t)d * sizeof(double));
     x_best = malloc((size_t)d * sizeof(double));
-    trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
-    if (!x_last || !x_best || !trace) {
+    if (trace_path) trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
+    if (!x_last || !x_best || (trace_path && !trace)) {
         rc = cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
         goto done;
     }
-    gsfw_result res = {x_best, x_last, trace, iters + 1, 0};
+    gsfw_result res = {x_best, x_last, trace, trace ? iters + 1 : 0, 0};
     gsfw_info info;
     e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
     if (e) {
-        rc = cli_fail_err(cmd, e, &err);
+        const char *msg = err.message;
+        if (!strncmp(msg, "solve: ", 7)) msg += 7; /* the command already says "solve" */
+        rc = cli_fail(cmd, "%s", msg[0] ? msg : gsfw_error_message(e));
         goto done;
     }
-
-    int shape[2] = {d, 1};
-    if (out_path && gsfw_npy_write(out_path, x_last, 1, shape, &err)) {
-        rc = cli_fail(cmd, "--out: %s", err.message);
+    if ((rc = write_outputs(cmd, out_path, best_path, trace_path, x_last, x_best, d, trace,
+                            res.trace_len, x_true != NULL)))
         goto done;
-    }
-    if (best_path && gsfw_npy_write(best_path, x_best, 1, shape, &err)) {
-        rc = cli_fail(cmd, "--best-out: %s", err.message);
-        if (out_path) unlink(out_path);
-        goto done;
-    }
-    if (trace_path && (rc = cli_write_trace(cmd, trace_path, trace, res.trace_len, x_true != NULL))) {
-        if (out_path) unlink(out_path);
-        if (best_path) unlink(best_path);
-        goto done;
-    }
     printf("method=%s option=%s model=%s status=%s iters=%d f_last=%.17g f_best=%.17g "
            "best_iter=%d L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
            "time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",

@@ -52,26 +52,24 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
     return CLI_OK;
 }
 
-int cli_setup_model(const char *cmd, const char *model, const char *s_text, const char *g_text,
-                    const char *grid_spec, const char *edges_path, const char *delta_text,
-                    const char *seed_text, int d, cli_model_spec *spec, gsfw_graph **graph)
+int cli_parse_model_flags(const char *cmd, const char *model, const char *s_text,
+                          const char *g_text, const char *delta_text, const char *seed_text,
+                          cli_model_spec *spec)
 {
     int rc;
-    *graph = NULL;
     memset(spec, 0, sizeof *spec);
     if ((rc = cli_require(cmd, "--model", model))) return rc;
-    int needs_graph = cli_model_needs_graph(model);
-    if (needs_graph < 0)
+    if (cli_model_needs_graph(model) < 0)
         return cli_usage_error(cmd, "unknown model '%s' (known: %s)", model, cli_model_names());
     if ((rc = cli_require(cmd, "--s", s_text))) return rc;
     if ((rc = cli_parse_int(cmd, "--s", s_text, 1, 2147483647L, &spec->s))) return rc;
+    if (!strcmp(model, "l1") && spec->s != 1)
+        return cli_usage_error(cmd, "--model l1 is the s = 1 model; got --s %d", spec->s);
     spec->g = 1;
     if (g_text && (rc = cli_parse_int(cmd, "--g", g_text, 1, 2147483647L, &spec->g))) return rc;
     if (spec->g > spec->s)
         return cli_usage_error(cmd, "--g %d exceeds --s %d (at most s nodes in at most g "
                                "components needs g <= s)", spec->g, spec->s);
-    if (spec->s > d)
-        return cli_fail(cmd, "--s %d exceeds the dimension d = %d", spec->s, d);
     spec->delta = 1.0;
     if (delta_text) {
         if ((rc = cli_parse_double(cmd, "--delta", delta_text, &spec->delta))) return rc;
@@ -84,11 +82,20 @@ int cli_setup_model(const char *cmd, const char *model, const char *s_text, cons
         spec->seed = (uint64_t)seed;
     }
     spec->model = model;
+    return CLI_OK;
+}
+
+int cli_bind_model(const char *cmd, cli_model_spec *spec, const char *grid_spec,
+                   const char *edges_path, int d, gsfw_graph **graph)
+{
+    int rc;
+    *graph = NULL;
+    if (spec->s > d) return cli_fail(cmd, "--s %d exceeds the dimension d = %d", spec->s, d);
     spec->d = d;
-    if (needs_graph) {
+    if (cli_model_needs_graph(spec->model)) {
         if (!grid_spec && !edges_path)
             return cli_usage_error(cmd, "--model %s needs a graph: --graph grid:HxW or --edges "
-                                   "FILE", model);
+                                   "FILE", spec->model);
         if ((rc = cli_load_graph(cmd, grid_spec, edges_path, d, graph))) return rc;
         spec->graph = *graph;
     } else if (grid_spec || edges_path) {

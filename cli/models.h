@@ -29,11 +29,16 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out);
 
 
 
-/* Parse and validate the model flags shared by solve / dmo / recover (the raw strings,
- * NULL when absent), load the graph when the model needs one (graph must then be freed
- * by the caller with gsfw_graph_free), and fill spec. Checks 1 <= s <= d, 1 <= g <= s,
- * that graph models have a graph with d nodes. Returns CLI_OK, CLI_USAGE or CLI_FAIL. */
-int cli_setup_model(const char *cmd, const char *model, const char *s_text, const char *g_text,
-                    const char *grid_spec, const char *edges_path, const char *delta_text,
-                    const char *seed_text, int d, cli_model_spec *spec, gsfw_graph **graph);
+/* Parse and validate the model flags shared by solve / dmo (the raw strings, NULL when
+ * absent) before any file is read: model name, 1 <= s, 1 <= g <= s (g defaults to 1),
+ * s = 1 for l1, delta in (0, 1], seed >= 0. Returns CLI_OK or CLI_USAGE (message printed). */
+int cli_parse_model_flags(const char *cmd, const char *model, const char *s_text,
+                          const char *g_text, const char *delta_text, const char *seed_text,
+                          cli_model_spec *spec);
+/* Once the dimension d is known: check s <= d, load the graph when the model needs one
+ * (or check a graph given to a graph-free model), with d nodes; *graph is freed by the
+ * caller with gsfw_graph_free. Returns CLI_OK, CLI_USAGE or CLI_FAIL. */
+int cli_bind_model(const char *cmd, cli_model_spec *spec, const char *grid_spec,
+                   const char *edges_path, int d, gsfw_graph **graph);
+
 #endif

@@ -1,9 +1,23 @@
 #include "trace_csv.h"
 
-#include <stdio.h>
+#include <errno.h>
+#include <string.h>
 
 #include "cli.h"
 #include "io/atomic.h"
+
+int cli_write_trace_stream(FILE *fp, const gsfw_iterate *trace, int len, int with_est_err)
+{
+    fprintf(fp, with_est_err ? "iter,time_s,f,gap,est_err,support\n"
+                             : "iter,time_s,f,gap,support\n");
+    for (int t = 0; t < len; t++) {
+        const gsfw_iterate *it = &trace[t];
+        fprintf(fp, "%d,%.17g,%.17g,%.17g,", it->iter, it->time_s, it->f, it->gap);
+        if (with_est_err) fprintf(fp, "%.17g,", it->est_err);
+        fprintf(fp, "%d\n", it->support);
+    }
+    return ferror(fp) ? -1 : 0;
+}
 
 int cli_write_trace(const char *cmd, const char *path, const gsfw_iterate *trace, int len,
                     int with_est_err)
@@ -11,13 +25,10 @@ int cli_write_trace(const char *cmd, const char *path, const gsfw_iterate *trace
     gsfw_atomic_file f;
     gsfw_err err;
     if (gsfw_atomic_open(&f, path, &err)) return cli_fail(cmd, "%s", err.message);
-    fprintf(f.fp, with_est_err ? "iter,time_s,f,gap,est_err,support\n"
-                               : "iter,time_s,f,gap,support\n");
-    for (int t = 0; t < len; t++) {
-        const gsfw_iterate *it = &trace[t];
-        fprintf(f.fp, "%d,%.17g,%.17g,%.17g,", it->iter, it->time_s, it->f, it->gap);
-        if (with_est_err) fprintf(f.fp, "%.17g,", it->est_err);
-        fprintf(f.fp, "%d\n", it->support);
+    if (cli_write_trace_stream(f.fp, trace, len, with_est_err)) {
+        int e = errno;
+        gsfw_atomic_abort(&f);
+        return cli_fail(cmd, "error writing '%s': %s", path, strerror(e));
     }
     if (gsfw_atomic_commit(&f, &err)) return cli_fail(cmd, "%s", err.message);
     return CLI_OK;

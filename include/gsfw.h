@@ -217,8 +217,11 @@ typedef struct {
     int iter;          /* t */
     double time_s;     /* solve time since the start of the iterations */
     double f;          /* f(x_t) */
-    double gap;        /* <grad f(x_t), x_t - v_t> with the atom v_t used at step t (may be
-                          negative with an inexact DMO); NaN for the final iterate */
+    double gap;        /* <grad f(x_t), x_t - v_t> with the atom v_t used at step t: the
+                          FW gap estimate for DMO-FW (negative only with an inexact DMO); for
+                          DMO-AccFW v_t is the nearest extreme point, not the FW vertex, so
+                          the value can be negative even with an exact oracle. NaN for the
+                          final iterate and for the baselines */
     double est_err;    /* ||x_t - x_true|| when settings.x_true is set, else NaN */
     int support;       /* number of nonzeros of x_t */
 } gsfw_iterate;
@@ -264,7 +267,8 @@ typedef struct {
     int best_iter;        /* argmin_t f(x_t) (first one on ties) */
     double f_best;
     double f_last;
-    double L;             /* L used by AccFW (given or estimated), else 0 */
+    double L;             /* L used by AccFW and the baselines' 1/L steps (given or
+                             estimated), 0 when the method uses none */
     int L_estimated;      /* 0: L was given; 1: objective's lipschitz hook (spectral);
                              2: curvature along the first atom (GSFW_L_ATOM) */
     double delta;         /* delta used for Option II scaling */

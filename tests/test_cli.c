@@ -278,6 +278,34 @@ static void test_bad_input_rejected(void **state)
                            "--method", "fw", "--iters", "5", "--out", "/nonexistent-dir/x.npy", NULL};
         expect_rejected(fx, a, 1, "/nonexistent-dir");
     }
+    {
+        /* a later output failing must not delete or change an existing file */
+        char keep[512];
+        snprintf(keep, sizeof keep, "%s", path_in(dir, "keep.npy"));
+        assert_int_equal(write_text(keep, "precious"), 0);
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--out", keep, "--trace",
+                           "/nonexistent-dir/t.csv", NULL};
+        expect_rejected(fx, a, 1, "--trace");
+        FILE *fp = fopen(keep, "r");
+        char buf[32] = {0};
+        assert_non_null(fp);
+        assert_non_null(fgets(buf, sizeof buf, fp));
+        fclose(fp);
+        assert_string_equal(buf, "precious");
+        remove(keep);
+    }
+    /* flags are checked before files: a bad flag is a usage error even with a bad file */
+    {
+        const char *a[] = {"solve", "--A", "/nonexistent/A.npy", "--y", y, "--model", "topk", "--s",
+                           "0", "--C", "1", "--method", "fw", "--iters", "5", NULL};
+        expect_rejected(fx, a, 2, "--s");
+    }
+    {
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "l1", "--s", "3", "--C", "1",
+                           "--method", "fw", "--iters", "5", NULL};
+        expect_rejected(fx, a, 2, "l1");
+    }
     { const char *a[] = {"frobnicate", NULL}; expect_rejected(fx, a, 2, "frobnicate"); }
     {
         const char *a[] = {"dmo", "--model", "topk", "--z", yb, "--s", "40", NULL};

@@ -15,6 +15,7 @@
  * little-endian, so the code is also correct on big-endian hosts. */
 #include "core/internal.h"
 #include "io/atomic.h"
+#include "io/npy.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -476,11 +477,10 @@ static size_t build_header(unsigned char *buf, size_t cap, int ndim, const int s
     return total;
 }
 
-gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
-                          gsfw_err *err)
+gsfw_error gsfw_npy_write_stream(FILE *fp, const char *path, const double *data, int ndim,
+                                 const int shape[2], gsfw_err *err)
 {
-    gsfw_err_clear(err);
-    if (!path || !shape)
+    if (!fp || !path || !shape)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write: NULL argument");
     if (ndim != 1 && ndim != 2)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': ndim must be 1 or 2, "
@@ -497,11 +497,7 @@ gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const 
     size_t header_len = build_header(header, sizeof header, ndim, shape);
     if (header_len == 0)
         return gsfw_fail(err, GSFW_ERR_INTERNAL, "npy write '%s': header too long", path);
-
-    gsfw_atomic_file f;
-    gsfw_error rc = gsfw_atomic_open(&f, path, err);
-    if (rc) return rc;
-    int ok = fwrite(header, 1, header_len, f.fp) == header_len;
+    int ok = fwrite(header, 1, header_len, fp) == header_len;
     /* Encode through a small buffer so that big-endian hosts also write '<f8'. */
     unsigned char chunk[8 * 512];
     for (size_t i = 0; ok && i < count;) {
@@ -511,12 +507,25 @@ gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const 
             memcpy(&u, &data[i], 8);
             store_le64(chunk + 8 * k, u);
         }
-        ok = fwrite(chunk, 8, k, f.fp) == k;
+        ok = fwrite(chunk, 8, k, fp) == k;
     }
-    if (!ok) {
-        int e = errno;
+    if (!ok) return gsfw_fail(err, GSFW_ERR_IO, "error writing '%s': %s", path, strerror(errno));
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
+                          gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    if (!path || !shape)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write: NULL argument");
+    gsfw_atomic_file f;
+    gsfw_error rc = gsfw_atomic_open(&f, path, err);
+    if (rc) return rc;
+    rc = gsfw_npy_write_stream(f.fp, path, data, ndim, shape, err);
+    if (rc) {
         gsfw_atomic_abort(&f);
-        return gsfw_fail(err, GSFW_ERR_IO, "error writing '%s': %s", path, strerror(e));
+        return rc;
     }
     return gsfw_atomic_commit(&f, err);
 }
