@@ -12,6 +12,10 @@ set grid
 set xlabel 'iteration t'
 unset key
 set style fill transparent solid 0.12 noborder
+# ten distinct colours (gnuplot's default cycle has eight)
+colours = '#9400d3 #009e73 #56b4e9 #e69f00 #f0e442 #0072b2 #e51e10 #000000 #8c564b #ff69b4'
+do for [k=1:10] { set linetype k lc rgb word(colours, k) lw 1 dt solid pt k }
+set linetype cycle 10
 n = words(labels)
 f(i) = dir.'/curves/'.word(labels, i).'.csv'
 set title 'f(x_t) = ½||Ax_t - y||^2'

@@ -2,7 +2,10 @@
 # (unit l2 norm), all on the grey scale [0, max x*] (values outside are clamped).
 # usage: gnuplot -e "dir='...'; labels='accfw fw ...'; errs='0.6 0.5 ...'" experiments/angio_images.gp
 if (!exists("dir")) dir = 'results/angio'
-set terminal pngcairo size 1200,1250 enhanced font ',12'
+n = words(labels)
+cols = (n + 1) > 9 ? 5 : 3
+rows = int((n + 1 + cols - 1) / cols)
+set terminal pngcairo size 360*cols,380*rows+40 enhanced font ',12'
 set output dir.'/fig4_images.png'
 stats dir.'/images/truth.txt' matrix using 3 nooutput
 vmax = STATS_max
@@ -12,9 +15,6 @@ unset colorbox
 unset xtics; unset ytics; unset border
 set yrange [*:*] reverse
 set size ratio -1
-n = words(labels)
-cols = 3
-rows = int((n + 1 + cols - 1) / cols)
 set multiplot layout rows,cols title 'Angio, ratio 2.5, trial 0 (seed 0): recovered x_T (returned iterate)'
 set title 'truth x^*'
 plot dir.'/images/truth.txt' matrix using 1:2:($3>vmax?vmax:($3<0?0:$3)) with image notitle

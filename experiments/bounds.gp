@@ -17,12 +17,12 @@ pos(x) = x > 0 ? x : 1/0
 do for [p=1:3] {
     h = word(h0s, p) + 0; a = word(as, p) + 0
     set title sprintf('h_0 = %d, a = %d', h, a)
-    if (p == 1) { set key bottom left font ',9' box opaque } else { unset key }
+    if (p == 1) { set key bottom left font ',9' } else { unset key }
     sel(x) = ($1 == h && $2 == a) ? x : 1/0
-    plot dir.'/bounds.csv' skip 1 using 3:(sel(pos($4))) with lines lw 3 lc rgb '#000000' title 'H(t,{/Symbol d}) (tight)', \
-         '' skip 1 using 3:(sel(pos($6))) with lines lw 2 dt 2 lc rgb '#1f77b4' title 'P(t,{/Symbol d})', \
-         '' skip 1 using 3:(sel(pos($8))) with lines lw 2 lc rgb '#d62728' title 'P̂(t,{/Symbol d}) = min(P, S) for {/Symbol d} > 1/2', \
-         '' skip 1 using 3:(sel(pos($5))) with lines lw 1 dt 3 lc rgb '#7f7f7f' title 'reference script: H without a/(t+2)^2', \
-         '' skip 1 using 3:(sel(pos($9))) with lines lw 1 dt 3 lc rgb '#2ca02c' title 'reference script: "P" (sum before log estimate)'
+    plot dir.'/bounds.csv' skip 1 using 3:(sel(pos($4))) with lines lw 3 lc rgb '#000000' title 'H (tight)', \
+         '' skip 1 using 3:(sel(pos($6))) with lines lw 2 dt 2 lc rgb '#1f77b4' title 'P', \
+         '' skip 1 using 3:(sel(pos($8))) with lines lw 2 lc rgb '#d62728' title 'P̂ = min(P, S) for {/Symbol d} > 1/2', \
+         '' skip 1 using 3:(sel(pos($5))) with lines lw 1 dt 3 lc rgb '#7f7f7f' title 'ref. script: H w/o a/(t+2)^2', \
+         '' skip 1 using 3:(sel(pos($9))) with lines lw 1 dt 3 lc rgb '#2ca02c' title 'ref. script: "P"'
 }
 unset multiplot

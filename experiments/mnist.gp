@@ -1,8 +1,8 @@
 # Fig. 3 (digit 7) and Figs. 8/9 (all digits): mean f(x_t) and mean ||x_t - x*|| against
 # t + 1 on log axes, with bands from the 10% to the 90% quantile over trials.
-# usage: gnuplot -e "dir='results/mnist'; labels='fw accfw accfw-L1'; digits='0 1 ... 9'; T=20" experiments/mnist.gp
+# usage: gnuplot -e "dir='results/mnist'; labels='fw accfw accfw-spec accfw-L1'; digits='0 1 ... 9'; T=20" experiments/mnist.gp
 if (!exists("dir")) dir = 'results/mnist'
-if (!exists("labels")) labels = 'fw accfw accfw-L1'
+if (!exists("labels")) labels = 'fw accfw accfw-spec accfw-L1'
 if (!exists("digits")) digits = '0 1 2 3 4 5 6 7 8 9'
 if (!exists("T")) T = 20
 set datafile separator ','
@@ -10,10 +10,11 @@ set logscale xy
 set format y '10^{%T}'
 set format x '10^{%T}'
 set grid
+set autoscale xfix
 set style fill transparent solid 0.15 noborder
 n = words(labels)
 file(d, i) = dir.'/curves/mnist'.d.'_'.word(labels, i).'.csv'
-title(i) = word(labels, i) eq 'fw' ? 'DMO-FW' : (word(labels, i) eq 'accfw' ? 'DMO-AccFW, L = ||A||^2 (default)' : 'DMO-AccFW, L = 1 (reference)')
+title(i) = word(labels, i) eq 'fw' ? 'DMO-FW' : (word(labels, i) eq 'accfw' ? 'DMO-AccFW, L = atom curvature (default)' : (word(labels, i) eq 'accfw-spec' ? 'DMO-AccFW, L = ||A||_2^2' : (word(labels, i) eq 'accfw-L1' ? 'DMO-AccFW, L = 1 (reference)' : word(labels, i))))
 pos(x) = x > 0 ? x : 1/0
 
 # ---- Fig. 3: digit 7 (if it was run)

@@ -82,7 +82,7 @@ done
         END { for (i = 1; i <= n; i++) printf "%s %.3f; ", o[i], s[o[i]] / k[o[i]]; print "" }' "$tmp/runs.csv"
 } >"$tmp/summary.md"
 
-gnuplot -e "dir='$tmp'; methods='$methods'; T=$trials; thr=$thr; img='$(basename "$image" .npy)'" "$exp_dir/sweep.gp"
+gnuplot -e "dir='$tmp'; methods='$methods'; T=$trials; thr=$thr; img='$(basename "$image" .npy | tr _ ' ')'" "$exp_dir/sweep.gp"
 
 finish_output
 echo "sweep: wrote $out/summary.md, $out/fig11.png, $out/phase.png ($(($(date +%s) - start)) s)"
