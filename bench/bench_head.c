@@ -12,28 +12,16 @@
 
 #include <math.h>
 #include <stdint.h>
+#include "util/splitmix.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static double unif(uint64_t *st) { return (double)(splitmix64(st) >> 11) * 0x1.0p-53; }
-
 static void normals(double *x, int n, uint64_t seed)
 {
     uint64_t st = seed;
-    for (int i = 0; i < n; i++) {
-        double u1 = unif(&st), u2 = unif(&st);
-        if (u1 == 0.0) u1 = 0x1.0p-53;
-        x[i] = sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925286766559 * u2);
-    }
+    for (int i = 0; i < n; i++) x[i] = gsfw_splitmix_normal(&st);
 }
 
 static int cmp_double(const void *a, const void *b)

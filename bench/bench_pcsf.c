@@ -18,18 +18,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+#include "util/splitmix.h"
 
 static void make_prizes(double *p, int n, double scale)
 {
     uint64_t st = 20220101ULL;
-    for (int i = 0; i < n; i++) p[i] = scale * ((double)(splitmix64(&st) >> 11) * 0x1.0p-53);
+    for (int i = 0; i < n; i++) p[i] = scale * gsfw_splitmix_uniform(&st);
 }
 
 static long peak_rss_kb(void)

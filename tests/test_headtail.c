@@ -13,22 +13,12 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "util/splitmix.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static double rng_unif(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+static uint64_t rng_next(uint64_t *s) { return gsfw_splitmix64(s); }
+static double rng_unif(uint64_t *s) { return gsfw_splitmix_uniform(s); }
 static int rng_int(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
-static double rng_normal(uint64_t *s)
-{
-    double u1 = rng_unif(s), u2 = rng_unif(s);
-    if (u1 == 0) u1 = 0x1.0p-53;
-    return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
-}
+static double rng_normal(uint64_t *s) { return gsfw_splitmix_normal(s); }
 
 /* number of components of the support (and checks ids are distinct and in range) */
 static int support_components(const gsfw_graph *g, const int *S, int k)

@@ -14,20 +14,15 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "util/splitmix.h"
 #include "oracles/pcsf/pcsf_heap.h"
 #include "oracles/pcsf/pcsf_internal.h"
 #include "support/json_mini.h"
 
 /* ------------------------------------------------------------------ helpers */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static double rng_unif(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+static uint64_t rng_next(uint64_t *s) { return gsfw_splitmix64(s); }
+static double rng_unif(uint64_t *s) { return gsfw_splitmix_uniform(s); }
 static int rng_int(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
 
 static int cmp_int(const void *a, const void *b)

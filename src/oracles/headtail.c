@@ -310,6 +310,15 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
     } while (0)
 #define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
     double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
+    double max_prize = 0.0;
+    for (int i = 0; i < ht->n; i++) max_prize = fmax(max_prize, ht->prize[i]);
+    if (max_prize == 0.0) { /* z = 0: every lambda gives the same answer */
+        RUN(0.0);
+        lam = 0.0;
+        if (IN_WINDOW(k)) goto accept;
+        keep_current(ht);
+        goto missed;
+    }
     if (ht->st.warm_start) {
         /* gsfw's search. Prizes change scale between calls (gradients shrink, AccFW step
          * points grow), so lambda is remembered relative to the mean of the s_high largest
@@ -327,13 +336,6 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
         rtol = ht->have_prev ? 1e-2 : 1e-3;
         const double k_mid = sqrt((double)lo_k * (double)hi_k);
         const double ref = top_mean_prize(ht, hi_k);
-        if (ref == 0.0) { /* z = 0: every lambda gives the same answer */
-            RUN(0.0);
-            lam = 0.0;
-            if (IN_WINDOW(k)) goto accept;
-            keep_current(ht);
-            goto missed;
-        }
         double lam_prev_pt = 0.0, flat = 1.0;
         int k_prev_pt = -1, have_hi = 0;
         lam_lo = 0.0;
@@ -394,13 +396,6 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
         lam_hi = 2.0 * kth_largest(ht, hi_k, &sorted_ready);
         if (lam_hi == 0.0) lam_hi = 2.0 * kth_largest(ht, lo_k, &sorted_ready);
         if (lam_hi == 0.0) lam_hi = 2.0 * kth_largest(ht, 1, &sorted_ready);
-        if (lam_hi == 0.0) { /* z = 0: every lambda gives the same answer */
-            RUN(0.0);
-            lam = 0.0;
-            if (IN_WINDOW(k)) goto accept;
-            keep_current(ht);
-            goto missed;
-        }
         lam_lo = 0.0;
         lam_hi /= 2.0;
         do {

@@ -1,19 +1,12 @@
 #include "rng.h"
+#include "splitmix.h"
 
 #include <math.h>
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 void gsfw_rng_seed(gsfw_rng *rng, uint64_t seed)
 {
     uint64_t x = seed;
-    for (int i = 0; i < 4; i++) rng->s[i] = splitmix64(&x);
+    for (int i = 0; i < 4; i++) rng->s[i] = gsfw_splitmix64(&x);
     rng->has_spare = 0;
     rng->spare = 0.0;
 }
