@@ -338,6 +338,7 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
         const double ref = top_mean_prize(ht, hi_k);
         double lam_prev_pt = 0.0, flat = 1.0;
         int k_prev_pt = -1, have_hi = 0;
+        int k_at_lo = 0, k_at_hi = 0, moved = 0, moved_before = 0; /* bracket ends, sides */
         lam_lo = 0.0;
         /* first call: the reference's guess, twice the s_high-th largest prize */
         lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
@@ -347,18 +348,36 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
         for (;;) {
             RUN(lam);
             if (IN_WINDOW(k)) goto accept;
+            moved_before = moved;
             if (k > hi_k) {
                 lam_lo = lam;
+                k_at_lo = k;
+                moved = 1;
             } else {
                 lam_hi = lam;
+                k_at_hi = k;
                 have_hi = 1;
+                moved = -1;
                 keep_current(ht);
             }
             if (ht->calls >= budget) break;
-            if (have_hi && lam_lo > 0 && lam_hi - lam_lo <= rtol * lam_hi) break;
-            /* next point: secant in log-log, else the power-law guess k ~ lambda^-1.4 */
+            const int bracketed = have_hi && lam_lo > 0;
+            if (bracketed && lam_hi - lam_lo <= rtol * lam_hi) break;
+            /* next point: inside a bracket, regula falsi on log k against log lambda
+             * between its ends, with a geometric bisection whenever the same end moved
+             * twice in a row (the Illinois remedy: k(lambda) jumps, so the secant alone
+             * can creep along one end); before a bracket, the secant through the last two
+             * points, else the power-law guess k ~ lambda^-1.4 */
             double next;
-            if (k_prev_pt > 0 && k != k_prev_pt && lam != lam_prev_pt) {
+            if (bracketed) {
+                if (moved == moved_before || k_at_lo <= k_at_hi || k_at_hi < 1) {
+                    next = sqrt(lam_lo * lam_hi);
+                } else {
+                    double slope = (log((double)k_at_hi) - log((double)k_at_lo)) /
+                                   (log(lam_hi) - log(lam_lo));
+                    next = lam_lo * exp((log(k_mid) - log((double)k_at_lo)) / slope);
+                }
+            } else if (k_prev_pt > 0 && k != k_prev_pt && lam != lam_prev_pt) {
                 double slope = (log((double)k) - log((double)k_prev_pt)) / (log(lam) - log(lam_prev_pt));
                 next = slope < 0 ? lam * exp((log(k_mid) - log((double)(k > 0 ? k : 1))) / slope)
                                  : lam * (k > hi_k ? 2.0 : 0.5);
@@ -377,7 +396,7 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
             if (next < lam / 8.0) next = lam / 8.0;
             if (k > hi_k && next <= lam) next = lam * 1.01;
             if (k < lo_k && next >= lam) next = lam / 1.01;
-            if (have_hi && lam_lo > 0 && (next <= lam_lo || next >= lam_hi))
+            if (bracketed && (next <= lam_lo || next >= lam_hi))
                 next = sqrt(lam_lo * lam_hi);
             else if (have_hi && next >= lam_hi)
                 next = 0.5 * (lam_lo + lam_hi);
