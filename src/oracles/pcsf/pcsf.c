@@ -1,7 +1,8 @@
 /* Prize-collecting Steiner forest: Goemans-Williamson growth phase (event driven, with
- * pairing heaps with lazy offsets and (key, id) cluster queues) followed by one of four
- * prunings. Compatible with pcst_fast (cluster_approx), ties included; see docs/pcsf.md
- * for the rules that decide ties and for the differences (livelock guard, validation).
+ * pairing heaps with lazy offsets and one (time, kind, id) cluster queue) followed by one
+ * of four prunings. Compatible with pcst_fast (cluster_approx), ties included; see
+ * docs/pcsf.md for the rules that decide ties and for the differences (livelock guard,
+ * validation).
  *
  * Memory: one workspace holds every array; arrays grow to the largest instance seen and
  * are reused. Heap node i is edge part i (part 2e belongs to edge_u[e], 2e+1 to
@@ -35,21 +36,31 @@ typedef struct {
     int end[2];       /* endpoints: part 2e+i belongs to end[i] */
 } pc_edge;
 
-/* Cluster fields used by the coverage walk (32 bytes, two per cache line). */
+/* Cluster fields used by every event (32 bytes, two per cache line). skip_sum is only
+ * used by clusters that have a parent, and heap, active and has_root only by top-level
+ * clusters (a cluster gets its parent at its last use of them), so they share 8 bytes:
+ * the event loop then needs one cluster record per cluster instead of two. GW pruning
+ * reuses the union for its "needed" mark once the growth is over (skip_sum is dead then,
+ * and mark_good has read active and has_root). */
 typedef struct {
     double start;     /* time the cluster became active */
-    double end;       /* time it stopped being active (moat = end - start) */
-    double skip_sum;  /* coverage from this cluster up to (excluding) skip */
+    double end;       /* time it stopped being active (moat = end - start); while the
+                       * cluster is active: its scheduled deactivation time */
+    union {
+        double skip_sum; /* (parent >= 0) coverage from here up to (excluding) skip */
+        struct {
+            int heap;    /* (top level) root of the edge-part heap or -1 */
+            unsigned char active, has_root, needed;
+        } t;
+    } u;
     int parent;       /* merge-tree parent or -1 */
     int skip;         /* path-compression shortcut or -1 */
 } pc_cluster;
 
-/* The other cluster fields. */
+/* The cluster fields used by merges only (16 bytes). */
 typedef struct {
     double prize;     /* prize sum */
     double inner;     /* sum of the moats of strict descendants */
-    int heap;         /* root of the edge-part heap or -1 */
-    unsigned char active, has_root, needed, pad;
 } pc_info;
 
 struct gsfw_pcsf {
@@ -61,7 +72,7 @@ struct gsfw_pcsf {
     gsfw_ph_scratch scratch;
     pc_cluster *cl;         /* 2 cap_n */
     pc_info *ci;            /* 2 cap_n */
-    gsfw_pq qdeact, qedge;  /* ids < 2 cap_n */
+    gsfw_pq q;              /* ids < 2 cap_n: next event of each active cluster */
     int *trail;             /* 2 cap_n */
     double *trail_acc;      /* 2 cap_n */
     int *l1_part;           /* cap_n: part whose event merged */
@@ -115,8 +126,7 @@ static void free_node_arrays(gsfw_pcsf *ws)
 {
     free(ws->cl);
     free(ws->ci);
-    gsfw_pq_free(&ws->qdeact);
-    gsfw_pq_free(&ws->qedge);
+    gsfw_pq_free(&ws->q);
     free(ws->trail);
     free(ws->trail_acc);
     free(ws->l1_part);
@@ -148,7 +158,7 @@ size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
     return m * (2 * sizeof(gsfw_ph_node) + sizeof(pc_edge)) + (m / 32 + 1) * sizeof(uint64_t) +
            ws->scratch.cap * sizeof(int) + ws->prune_own_bytes +
-           2 * n * (sizeof(pc_cluster) + sizeof(pc_info) + 2 * (sizeof(gsfw_pq_entry) + sizeof(int)) +
+           2 * n * (sizeof(pc_cluster) + sizeof(pc_info) + sizeof(gsfw_pq_entry) + sizeof(int) +
                     sizeof(int) + sizeof(double)) +
            n * (2 * sizeof(int) + 1);
 }
@@ -244,8 +254,7 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         ws->nflag = gsfw_malloc_array(N, 1);
         int bad = !ws->cl || !ws->ci || !ws->trail || !ws->trail_acc || !ws->l1_part || !ws->l1_rec ||
                   !ws->nflag ||
-                  n > (1 << 30) || gsfw_pq_reserve(&ws->qdeact, 2 * n) ||
-                  gsfw_pq_reserve(&ws->qedge, 2 * n);
+                  n > (1 << 30) || gsfw_pq_reserve(&ws->q, 2 * n);
         if (bad) {
             free_node_arrays(ws);
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d nodes", n);
@@ -283,7 +292,7 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
         ws->trail_acc[len] = acc;
         len++;
         if (cl[x].skip >= 0) {
-            acc += cl[x].skip_sum;
+            acc += cl[x].u.skip_sum;
             x = cl[x].skip;
         } else {
             acc += cl[x].end - cl[x].start;
@@ -293,9 +302,9 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
     for (int i = 0; i < len; i++) {
         pc_cluster *y = &cl[ws->trail[i]];
         y->skip = x;
-        y->skip_sum = acc - ws->trail_acc[i];
+        y->u.skip_sum = acc - ws->trail_acc[i];
     }
-    if (ws->ci[x].active) {
+    if (cl[x].u.t.active) {
         *done = acc;
         *total = acc + (c->now - cl[x].start);
     } else {
@@ -305,13 +314,20 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
     return x;
 }
 
-static inline void refresh_edge_queue(gsfw_pcsf *ws, int id)
+/* One queue entry per active cluster: its next event, an edge event (aux = the part at
+ * the root of its heap) when that is strictly earlier than its deactivation
+ * (cl[id].end), else the deactivation (aux = -1). Ordered by (time, kind, id) with
+ * deactivations first on equal times, this picks exactly what two queues ordered by
+ * (key, id) would pick with the rule "edge event only when strictly earlier than the
+ * next deactivation". */
+static inline void refresh_queue(gsfw_pcsf *ws, int id)
 {
-    int h = ws->ci[id].heap;
-    if (h < 0)
-        gsfw_pq_remove(&ws->qedge, id);
+    int h = ws->cl[id].u.t.heap;
+    double td = ws->cl[id].end;
+    if (h >= 0 && ws->nd[h].value < td)
+        gsfw_pq_set_aux(&ws->q, id, ws->nd[h].value, h);
     else
-        gsfw_pq_set(&ws->qedge, id, ws->nd[h].value);
+        gsfw_pq_set_aux(&ws->q, id, td, -1);
 }
 
 static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root, int target,
@@ -326,22 +342,20 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     const double *cost = c->cost;
     gsfw_pcsf_stats *st = &ws->stats;
 
-    gsfw_pq_clear(&ws->qdeact, 0);
-    gsfw_pq_clear(&ws->qedge, 0);
+    gsfw_pq_clear(&ws->q, 0);
     int count = 0;
     for (int i = 0; i < n; i++) {
         pc_cluster *x = &cl[i];
         pc_info *xi = &ci[i];
-        x->start = x->end = x->skip_sum = 0.0;
+        x->start = x->end = 0.0;
         x->parent = x->skip = -1;
+        x->u.t.heap = -1;
+        x->u.t.active = (unsigned char)(i != root);
+        x->u.t.has_root = (unsigned char)(i == root);
         xi->prize = prizes[i];
         xi->inner = 0.0;
-        xi->heap = -1;
-        xi->active = (unsigned char)(i != root);
-        xi->has_root = (unsigned char)(i == root);
-        xi->needed = 0;
-        if (xi->active) {
-            gsfw_pq_set(&ws->qdeact, i, prizes[i]);
+        if (x->u.t.active) {
+            x->end = prizes[i]; /* deactivation time while active */
             count++;
         }
     }
@@ -350,12 +364,12 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     for (int e = 0; e < m; e++) {
         int a = eu[e], b = ev[e];
         double ce = edge_cost(cost, e), ta, tb;
-        if (ci[a].active && ci[b].active) {
+        if (cl[a].u.t.active && cl[b].u.t.active) {
             ta = tb = ce / 2.0;
-        } else if (ci[a].active) {
+        } else if (cl[a].u.t.active) {
             ta = ce;
             tb = 0.0;
-        } else if (ci[b].active) {
+        } else if (cl[b].u.t.active) {
             ta = 0.0;
             tb = ce;
         } else {
@@ -365,11 +379,11 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         E[e].target[1] = tb;
         E[e].end[0] = a;
         E[e].end[1] = b;
-        ci[a].heap = gsfw_ph_insert(nd, ci[a].heap, 2 * e, ta);
-        ci[b].heap = gsfw_ph_insert(nd, ci[b].heap, 2 * e + 1, tb);
+        cl[a].u.t.heap = gsfw_ph_insert(nd, cl[a].u.t.heap, 2 * e, ta);
+        cl[b].u.t.heap = gsfw_ph_insert(nd, cl[b].u.t.heap, 2 * e + 1, tb);
     }
     for (int i = 0; i < n; i++)
-        if (ci[i].active && ci[i].heap >= 0) gsfw_pq_set(&ws->qedge, i, nd[ci[i].heap].value);
+        if (cl[i].u.t.active) refresh_queue(ws, i);
 
     int ncl = n;
     ws->n_l1 = 0;
@@ -378,20 +392,13 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     long guard = 64L * ((long)m + n) + 4096;
     c->now = 0.0;
     while (count > target) {
-        double te = INFINITY, td = INFINITY;
-        int A = -1, D = -1;
-        if (ws->qedge.size) {
-            A = ws->qedge.heap[0].id;
-            te = nd[ci[A].heap].value;
-        }
-        if (ws->qdeact.size) {
-            D = ws->qdeact.heap[0].id;
-            td = ws->qdeact.heap[0].key;
-        }
-        if (te < td) {
+        if (ws->q.size == 0) break; /* cannot happen with finite prizes */
+        const int A = ws->q.heap[0].id;
+        const double te = ws->q.heap[0].key;
+        const int p = ws->q.heap[0].aux; /* == the heap root of A for an edge event */
+        if (p >= 0) {
             st->edge_events++;
             double now = c->now = te;
-            int p = ci[A].heap;
             int nr;
             const int is_dropped = part_dropped(dropped, p);
 #if defined(__GNUC__)
@@ -412,12 +419,12 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             }
 #endif
             int grow_failed = gsfw_ph_delete_min(nd, p, &ws->scratch, &nr);
-            ci[A].heap = nr;
+            cl[A].u.t.heap = nr;
             if (grow_failed)
                 return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap scratch)");
             if (is_dropped) {
                 st->dropped_events++;
-                refresh_edge_queue(ws, A);
+                refresh_queue(ws, A);
                 continue;
             }
             int q = p ^ 1, e = p >> 1;
@@ -430,10 +437,10 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             if (A == B) {
                 st->dropped_events++;
                 drop_part(dropped, q);
-                refresh_edge_queue(ws, A);
+                refresh_queue(ws, A);
                 continue;
             }
-            int b_active = ci[B].active;
+            int b_active = cl[B].u.t.active;
             if (r < GSFW_PCSF_EPS * ce || r == 0.0 || r <= GSFW_PCSF_TIME_EPS * now ||
                 now + r == now || (b_active && now + r / 2.0 == now)) {
                 /* ---- merge A and B along e at t* = now + r */
@@ -447,39 +454,33 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                 pc_info *ia = &ci[A], *ib = &ci[B], *in = &ci[N];
                 in->prize = ia->prize + ib->prize;
                 in->inner = ia->inner + ib->inner;
-                in->has_root = (unsigned char)(ia->has_root || ib->has_root);
-                in->active = (unsigned char)!in->has_root;
-                in->needed = 0;
+                cn->u.t.has_root = (unsigned char)(ca->u.t.has_root || cb->u.t.has_root);
+                cn->u.t.active = (unsigned char)!cn->u.t.has_root;
                 cn->parent = cn->skip = -1;
-                cn->skip_sum = 0.0;
-                ia->active = 0;
+                ca->u.t.active = 0;
                 ca->end = ts;
-                gsfw_pq_remove(&ws->qdeact, A);
-                gsfw_pq_remove(&ws->qedge, A);
+                gsfw_pq_remove(&ws->q, A);
                 count--;
-                if (ib->active) {
-                    ib->active = 0;
+                if (cb->u.t.active) {
+                    cb->u.t.active = 0;
                     cb->end = ts;
-                    gsfw_pq_remove(&ws->qdeact, B);
-                    gsfw_pq_remove(&ws->qedge, B);
+                    gsfw_pq_remove(&ws->q, B);
                     count--;
-                } else if (!ib->has_root) {
+                } else if (!cb->u.t.has_root) {
                     st->active_inactive++;
-                    gsfw_ph_add_all(nd, ib->heap, ts - cb->end);
+                    gsfw_ph_add_all(nd, cb->u.t.heap, ts - cb->end);
                     ws->l1_rec[ws->n_l1] = B;
                 }
                 ws->n_l1++;
                 ca->parent = N;
                 cb->parent = N;
-                in->heap = gsfw_ph_link(nd, ia->heap, ib->heap);
-                ia->heap = ib->heap = -1;
+                cn->u.t.heap = gsfw_ph_link(nd, ca->u.t.heap, cb->u.t.heap);
                 in->inner += ca->end - ca->start;
                 in->inner += cb->end - cb->start;
-                if (in->active) {
+                if (cn->u.t.active) {
                     cn->start = ts;
-                    cn->end = ts;
-                    gsfw_pq_set(&ws->qdeact, N, ts + in->prize - in->inner);
-                    if (in->heap >= 0) gsfw_pq_set(&ws->qedge, N, nd[in->heap].value);
+                    cn->end = ts + in->prize - in->inner; /* deactivation time */
+                    refresh_queue(ws, N);
                     count++;
                 } else {
                     cn->start = cn->end = 0.0; /* root cluster: moat 0 */
@@ -493,34 +494,33 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                 if (b_active) {
                     double meet = now + r / 2.0;
                     ed->target[p & 1] = cp + r / 2.0;
-                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, p, meet);
-                    refresh_edge_queue(ws, A);
+                    cl[A].u.t.heap = gsfw_ph_insert(nd, cl[A].u.t.heap, p, meet);
+                    refresh_queue(ws, A);
                     double old = cl[B].start + ed->target[q & 1] - dq;
-                    ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, q, old, meet);
-                    refresh_edge_queue(ws, B);
+                    cl[B].u.t.heap = gsfw_ph_decrease_key(nd, cl[B].u.t.heap, q, old, meet);
+                    refresh_queue(ws, B);
                     ed->target[q & 1] = cq + r / 2.0;
                 } else {
                     double t = now + r;
                     ed->target[p & 1] = ce - dq;
-                    ci[A].heap = gsfw_ph_insert(nd, ci[A].heap, p, t);
-                    refresh_edge_queue(ws, A);
-                    if (!ci[B].has_root) {
+                    cl[A].u.t.heap = gsfw_ph_insert(nd, cl[A].u.t.heap, p, t);
+                    refresh_queue(ws, A);
+                    if (!cl[B].u.t.has_root) {
                         /* root clusters never grow again: their heaps are never read */
                         double old = cl[B].end + ed->target[q & 1] - dq;
-                        ci[B].heap = gsfw_ph_decrease_key(nd, ci[B].heap, q, old,
+                        cl[B].u.t.heap = gsfw_ph_decrease_key(nd, cl[B].u.t.heap, q, old,
                                                           cl[B].end);
                     }
                     ed->target[q & 1] = dq;
                 }
             }
         } else {
-            if (D < 0) break; /* cannot happen with finite prizes */
+            const int D = A;
             st->deactivations++;
-            c->now = td;
-            gsfw_pq_remove(&ws->qdeact, D);
-            ci[D].active = 0;
-            cl[D].end = td;
-            gsfw_pq_remove(&ws->qedge, D);
+            c->now = te;
+            gsfw_pq_remove(&ws->q, D);
+            cl[D].u.t.active = 0;
+            cl[D].end = te;
             count--;
         }
     }
@@ -542,8 +542,8 @@ static void mark_good(gsfw_pcsf *ws, int n, int root)
     for (int x = ws->n_clusters - 1; x >= 0; x--) top[x] = cl[x].parent < 0 ? x : top[cl[x].parent];
     long good = 0;
     for (int v = 0; v < n; v++) {
-        const pc_info *t = &ws->ci[top[v]];
-        int is_good = root >= 0 ? t->has_root : t->active;
+        const pc_cluster *t = &cl[top[v]];
+        int is_good = root >= 0 ? t->u.t.has_root : t->u.t.active;
         ws->nflag[v] = (unsigned char)(is_good ? NF_GOOD : 0);
         good += is_good;
     }
@@ -592,10 +592,10 @@ static void delete_subtree(gsfw_pcsf *ws, int start, int avoid)
     }
 }
 
-static void mark_needed(const pc_cluster *cl, pc_info *ci, int x)
+static void mark_needed(pc_cluster *cl, int x)
 {
-    while (!ci[x].needed) {
-        ci[x].needed = 1;
+    while (!cl[x].u.t.needed) {
+        cl[x].u.t.needed = 1;
         if (cl[x].parent < 0) return;
         x = cl[x].parent;
     }
@@ -604,10 +604,10 @@ static void mark_needed(const pc_cluster *cl, pc_info *ci, int x)
 static void gw_prune(gsfw_pcsf *ws, const int *eu, const int *ev, int n_l2, int *out_edges,
                      int *n_out_edges)
 {
-    const pc_cluster *cl = ws->cl;
-    pc_info *ci = ws->ci;
+    pc_cluster *cl = ws->cl;
     unsigned char *f = ws->nflag;
     int ne = 0;
+    for (int x = 0; x < ws->n_clusters; x++) cl[x].u.t.needed = 0;
     for (int k = n_l2 - 1; k >= 0; k--) {
         int pos = ws->l2[k];
         int p = ws->l1_part[pos];
@@ -615,16 +615,16 @@ static void gw_prune(gsfw_pcsf *ws, const int *eu, const int *ev, int n_l2, int 
         if ((f[u] & NF_DELETED) && (f[v] & NF_DELETED)) continue;
         int rec = ws->l1_rec[pos];
         if (rec < 0) {
-            mark_needed(cl, ci, u);
-            mark_needed(cl, ci, v);
+            mark_needed(cl, u);
+            mark_needed(cl, v);
             out_edges[ne++] = e;
         } else {
             int act = (p & 1) ? v : u;
             int inact = (p & 1) ? u : v;
-            if (ci[rec].needed) {
+            if (cl[rec].u.t.needed) {
                 out_edges[ne++] = e;
-                mark_needed(cl, ci, inact);
-                mark_needed(cl, ci, act);
+                mark_needed(cl, inact);
+                mark_needed(cl, act);
             } else {
                 delete_subtree(ws, inact, act);
             }

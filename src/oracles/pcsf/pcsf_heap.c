@@ -1,4 +1,4 @@
-/* Pairing heap delete_min and the indexed (key, id) 4-ary heap of the PCSF module. */
+/* Pairing heap delete_min and the indexed (key, kind, id) 4-ary heap of the PCSF module. */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #endif
@@ -129,7 +129,9 @@ int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap)
 
 static inline int pq_less(const gsfw_pq_entry *a, const gsfw_pq_entry *b)
 {
-    return a->key < b->key || (a->key == b->key && a->id < b->id);
+    if (a->key != b->key) return a->key < b->key;
+    if ((a->aux < 0) != (b->aux < 0)) return a->aux < 0;
+    return a->id < b->id;
 }
 
 int gsfw_pq_reserve(gsfw_pq *q, int cap)
@@ -196,24 +198,28 @@ static void sift_down(gsfw_pq *q, int i)
     q->pos[e.id] = i;
 }
 
-void gsfw_pq_set(gsfw_pq *q, int id, double key)
+void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux)
 {
     int i = q->pos[id];
     if (i < 0) {
         i = q->size++;
         q->heap[i].key = key;
         q->heap[i].id = id;
+        q->heap[i].aux = aux;
         q->pos[id] = i;
         sift_up(q, i);
         return;
     }
-    double old = q->heap[i].key;
+    gsfw_pq_entry old = q->heap[i];
     q->heap[i].key = key;
-    if (key < old)
+    q->heap[i].aux = aux;
+    if (pq_less(&q->heap[i], &old))
         sift_up(q, i);
-    else if (key > old)
+    else if (pq_less(&old, &q->heap[i]))
         sift_down(q, i);
 }
+
+void gsfw_pq_set(gsfw_pq *q, int id, double key) { gsfw_pq_set_aux(q, id, key, -1); }
 
 void gsfw_pq_remove(gsfw_pq *q, int id)
 {

@@ -14,7 +14,9 @@
  *    pairs the root's children left to right and folds the pairs from the last to the
  *    first (acc = link(acc, previous)).
  *
- * 2. Indexed 4-ary min-heap over ids 0..cap-1 ordered lexicographically by (key, id):
+ * 2. Indexed 4-ary min-heap over ids 0..cap-1 ordered lexicographically by (key, kind,
+ *    id), where the kind of an entry is 0 when its payload aux is negative and 1 otherwise
+ *    (gsfw_pq_set stores aux = -1):
  *    equal keys resolve to the smaller id (the order is total, so the minimum does not
  *    depend on the heap's shape). The four children of a slot share one cache line.
  */
@@ -129,6 +131,7 @@ void *gsfw_pcsf_big_alloc(size_t count, size_t size);
 typedef struct {
     double key;
     int id;
+    int aux;  /* payload; order (key, aux >= 0, id) */
 } gsfw_pq_entry;
 
 typedef struct {
@@ -146,12 +149,15 @@ int gsfw_pq_reserve(gsfw_pq *q, int cap);
 /* Empty the queue (pos entries of ids below `used` are reset). */
 void gsfw_pq_clear(gsfw_pq *q, int used);
 void gsfw_pq_free(gsfw_pq *q);
-/* Insert id with key, or change its key when present. */
+/* Insert id with key, or change its key when present (aux = -1). */
 void gsfw_pq_set(gsfw_pq *q, int id, double key);
+/* Same with a payload aux: on equal keys, entries with aux < 0 come first, then the
+ * smaller id. */
+void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux);
 /* Remove id if present. */
 void gsfw_pq_remove(gsfw_pq *q, int id);
 static inline int gsfw_pq_contains(const gsfw_pq *q, int id) { return q->pos[id] >= 0; }
-/* Smallest (key, id); returns 0 when empty. */
+/* Smallest entry's key and id; returns 0 when empty. */
 static inline int gsfw_pq_min(const gsfw_pq *q, double *key, int *id)
 {
     if (q->size == 0) return 0;
