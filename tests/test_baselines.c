@@ -15,45 +15,27 @@
 #include "gsfw.h"
 #include "recover_metrics.h"
 #include "solvers/baselines/baselines.h"
+#include "support/planted.h"
 #include "util/rng.h"
 
-typedef struct {
-    int n, d;
-    double *A; /* row-major */
-    double *y;
-    double *x_star;
-} problem;
+typedef planted_problem problem;
 
-/* y = A x* with x* supported on `support` (k ids) with N(0,1) values scaled to unit
- * norm; A Gaussian N(0, 1/n). */
+/* y = A x* with x* supported on `support` (k ids) with N(0,1) values (kept away from 0)
+ * scaled to unit norm; A Gaussian N(0, 1/n). */
 static problem make_problem(int n, int d, const int *support, int k, uint64_t seed)
 {
-    problem p = {n, d, NULL, NULL, NULL};
     gsfw_rng rng;
     gsfw_rng_seed(&rng, seed);
-    p.A = malloc((size_t)n * d * sizeof(double));
-    p.y = calloc((size_t)n, sizeof(double));
-    p.x_star = calloc((size_t)d, sizeof(double));
-    for (int i = 0; i < n * d; i++) p.A[i] = gsfw_rng_normal(&rng) / sqrt((double)n);
-    double nrm = 0;
+    problem p = planted_alloc(n, d, &rng);
     for (int j = 0; j < k; j++) {
         double v = gsfw_rng_normal(&rng);
-        v += v >= 0 ? 0.5 : -0.5; /* keep entries away from 0 */
-        p.x_star[support[j]] = v;
-        nrm += v * v;
+        p.x_star[support[j]] = v + (v >= 0 ? 0.5 : -0.5);
     }
-    for (int i = 0; i < d; i++) p.x_star[i] /= sqrt(nrm);
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < d; c++) p.y[r] += p.A[(size_t)r * d + c] * p.x_star[c];
+    planted_measure(&p, 1.0);
     return p;
 }
 
-static void free_problem(problem *p)
-{
-    free(p->A);
-    free(p->y);
-    free(p->x_star);
-}
+static void free_problem(problem *p) { planted_free(p); }
 
 static void spread_support(int d, int k, uint64_t seed, int *out)
 {

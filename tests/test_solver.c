@@ -12,43 +12,23 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "support/planted.h"
 #include "util/rng.h"
 
-typedef struct {
-    int n, d;
-    double *A; /* row-major */
-    double *y;
-    double *x_star;
-} problem;
+typedef planted_problem problem;
 
 /* y = A x* with x* s-sparse of norm xnorm, A Gaussian N(0, 1/n). */
 static problem make_problem(int n, int d, int s, double xnorm, uint64_t seed)
 {
-    problem p = {n, d, NULL, NULL, NULL};
     gsfw_rng rng;
     gsfw_rng_seed(&rng, seed);
-    p.A = malloc((size_t)n * d * sizeof(double));
-    p.y = calloc((size_t)n, sizeof(double));
-    p.x_star = calloc((size_t)d, sizeof(double));
-    for (int k = 0; k < n * d; k++) p.A[k] = gsfw_rng_normal(&rng) / sqrt((double)n);
-    double nrm = 0;
-    for (int k = 0; k < s; k++) {
-        int i = (int)((k * 7919L) % d);
-        p.x_star[i] = gsfw_rng_normal(&rng);
-        nrm += p.x_star[i] * p.x_star[i];
-    }
-    for (int i = 0; i < d; i++) p.x_star[i] *= xnorm / sqrt(nrm);
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < d; c++) p.y[r] += p.A[(size_t)r * d + c] * p.x_star[c];
+    problem p = planted_alloc(n, d, &rng);
+    for (int k = 0; k < s; k++) p.x_star[(int)((k * 7919L) % d)] = gsfw_rng_normal(&rng);
+    planted_measure(&p, xnorm);
     return p;
 }
 
-static void free_problem(problem *p)
-{
-    free(p->A);
-    free(p->y);
-    free(p->x_star);
-}
+static void free_problem(problem *p) { planted_free(p); }
 
 /* ---- independent reference: dense products, full sort for the top-s set ---- */
 
