@@ -108,8 +108,7 @@ gsfw_error gsfw_solve_frank_wolfe(gsfw_run *run)
         rc = atom_curvature(run, x, grad, w, support, atom, &L);
         if (rc) goto done;
     }
-    rc = gsfw_run_start(run, x, t_setup);
-    if (rc) goto done;
+    gsfw_run_start_clock(run, t_setup);
 
     const double scale_option = set->option == GSFW_OPTION_II ? 1.0 / delta : 1.0;
     gsfw_status status = GSFW_STATUS_MAX_ITER;

@@ -220,12 +220,17 @@ int gsfw_run_out_of_time(const gsfw_run *run)
     return run->set->time_limit > 0 && gsfw_now() - run->t_start > run->set->time_limit;
 }
 
+void gsfw_run_start_clock(gsfw_run *run, double t_setup_begin)
+{
+    run->info->setup_time += gsfw_now() - t_setup_begin;
+    run->t_start = gsfw_now();
+}
+
 gsfw_error gsfw_run_start(gsfw_run *run, const double *x0, double t_setup_begin)
 {
     gsfw_error rc = gsfw_run_reset(run, x0);
     if (rc) return rc;
-    run->info->setup_time += gsfw_now() - t_setup_begin;
-    run->t_start = gsfw_now();
+    gsfw_run_start_clock(run, t_setup_begin);
     return GSFW_OK;
 }
 

@@ -46,6 +46,9 @@ int gsfw_run_out_of_time(const gsfw_run *run);
  * compute their cache), add the time since t_setup_begin to the setup time and start the
  * solve clock. */
 gsfw_error gsfw_run_start(gsfw_run *run, const double *x0, double t_setup_begin);
+/* The clock part alone, for a solver that has already given the objective x_0 (and used
+ * it during setup). */
+void gsfw_run_start_clock(gsfw_run *run, double t_setup_begin);
 /* Start iteration t at x: refresh the objective's cache periodically, evaluate f and the
  * gradient, and end the run at the iteration or time limit (recording x_t with gap NaN).
  * Returns 1 when the loop must stop: *status is set, or *rc holds an error. */
