@@ -351,7 +351,7 @@ static void test_pairing_heap_random(void **state)
     (void)state;
     enum { N = 400 };
     gsfw_ph_node nd[N];
-    gsfw_ph_scratch sc = {NULL, 0};
+    gsfw_ph_scratch sc = {NULL, 0, 0};
     /* two heaps; keys are integers so every offset operation is exact */
     int root[2] = {-1, -1};
     int where[N];   /* heap of node i, or -1 */
@@ -424,7 +424,7 @@ static void test_pairing_heap_ties(void **state)
 {
     (void)state;
     gsfw_ph_node nd[8];
-    gsfw_ph_scratch sc = {NULL, 0};
+    gsfw_ph_scratch sc = {NULL, 0, 0};
     /* on equal keys the inserted node (second argument of link) becomes the root */
     int r = gsfw_ph_insert(nd, -1, 0, 1.0);
     r = gsfw_ph_insert(nd, r, 1, 1.0);

@@ -343,6 +343,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     gsfw_pcsf_stats *st = &ws->stats;
 
     gsfw_pq_clear(&ws->q, 0);
+    const long visits0 = ws->scratch.visits;
     int count = 0;
     for (int i = 0; i < n; i++) {
         pc_cluster *x = &cl[i];
@@ -526,6 +527,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     }
     ws->n_clusters = ncl;
     st->clusters = ncl;
+    st->heap_visits = ws->scratch.visits - visits0;
     return GSFW_OK;
 }
 

@@ -52,6 +52,7 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
     int *buf = scratch->a;
     size_t np = 0, cap = scratch->cap;
     int c = nd[root].child;
+    long kids = 0;
     /* First pass: detach the children left to right (pushing the root's offset into
      * them) and link consecutive pairs. Detaching a later child does not touch earlier
      * ones, so interleaving detaching and pairing gives the same values as detaching
@@ -70,7 +71,9 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
         na->value += off;
         na->offset += off;
         int w = a;
+        kids++;
         if (b >= 0) {
+            kids++;
             gsfw_ph_node *nb = &nd[b];
             nb->prev = nb->next = nb->next2 = -1;
             nb->value += off;
@@ -104,6 +107,7 @@ int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int
         buf[np++] = w;
         c = after;
     }
+    scratch->visits += kids;
     /* Second pass: fold from the last pair result to the first. */
     int r = -1;
     if (np > 0) {

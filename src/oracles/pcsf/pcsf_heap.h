@@ -35,10 +35,12 @@ typedef struct {
     int next2;      /* nd[next].next when next >= 0, else -1 */
 } gsfw_ph_node;
 
-/* Growable scratch for delete_min. */
+/* Growable scratch for delete_min, and the number of children its first passes have
+ * detached (the heap's work measure, for the benchmarks). */
 typedef struct {
     int *a;
     size_t cap;
+    long visits;
 } gsfw_ph_scratch;
 
 /* Link two roots (either may be -1); returns the new root. */

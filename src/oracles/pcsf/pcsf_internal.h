@@ -15,6 +15,7 @@ typedef struct {
     long deactivations;    /* cluster deactivation events */
     long clusters;         /* clusters created (n + merges) */
     long good_nodes;
+    long heap_visits;      /* children detached by delete_min (its memory-bound work) */
 } gsfw_pcsf_stats;
 
 void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats);
