@@ -70,16 +70,16 @@ static void expect_ids(const int *got, int ngot, const int *want, int nwant, con
 
 /* ----------------------------------------------------------- peer tests */
 
-static void test_peer_cases(void **state)
+/* Run every case of a fixture in the schema of pcsf-peer-tests.json through one
+ * reused workspace and compare node and edge sets with the expected ones. */
+static void run_fixture(const char *path, size_t min_cases)
 {
-    (void)state;
     char msg[256];
-    json_value *cases = json_parse_file(GSFW_SOURCE_DIR "/tests/data/pcsf-peer-tests.json", msg,
-                                        sizeof msg);
+    json_value *cases = json_parse_file(path, msg, sizeof msg);
     if (!cases) fprintf(stderr, "%s\n", msg);
     assert_non_null(cases);
     assert_int_equal(cases->type, JSON_ARRAY);
-    assert_true(cases->len >= 21);
+    assert_true(cases->len >= min_cases);
     gsfw_pcsf *ws = NULL;
     assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
     for (size_t k = 0; k < cases->len; k++) {
@@ -132,6 +132,22 @@ static void test_peer_cases(void **state)
     }
     gsfw_pcsf_free(ws);
     json_free(cases);
+}
+
+/* The public unit tests of pcst_fast and its ports. */
+static void test_peer_cases(void **state)
+{
+    (void)state;
+    run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-peer-tests.json", 21);
+}
+
+/* 800 random instances (grids, random, disconnected and multigraphs, trees, paths, stars;
+ * ties, zeros, wide magnitudes; every pruning; rooted and unrooted) with the outputs of
+ * pcst_fast itself, made by scripts/reference/pcsf_fixture.py. */
+static void test_reference_random_cases(void **state)
+{
+    (void)state;
+    run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-random.json", 800);
 }
 
 /* ------------------------------------------------------- hand-checked */
@@ -724,6 +740,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peer_cases),
+        cmocka_unit_test(test_reference_random_cases),
         cmocka_unit_test(test_hand_checked),
         cmocka_unit_test(test_gw_guarantee),
         cmocka_unit_test(test_unrooted_forest_shape),

@@ -1,4 +1,5 @@
-/* `gsfw pcsf` end to end: every case of tests/data/pcsf-peer-tests.json written to
+/* `gsfw pcsf` end to end: every case of tests/data/pcsf-peer-tests.json (and one in
+ * eight of tests/data/pcsf-reference-random.json) written to
  * temporary files and run through the built binary (GSFW_BIN); the two printed lines
  * are compared with the expected outputs as sets. Plus the error contract. */
 #include <setjmp.h>
@@ -89,20 +90,25 @@ static void expect_set(const int *got, int ngot, const json_value *want, const c
     free(g);
 }
 
-static void test_peer_cases_cli(void **state)
+/* Run every stride-th case of a fixture (schema of pcsf-peer-tests.json) through
+ * `gsfw pcsf`, prizes alternately as text and as .npy. */
+static void run_fixture_cli(const char *path, size_t min_cases, size_t stride)
 {
-    (void)state;
     char msg[256];
-    json_value *cases = json_parse_file(GSFW_SOURCE_DIR "/tests/data/pcsf-peer-tests.json", msg,
-                                        sizeof msg);
+    json_value *cases = json_parse_file(path, msg, sizeof msg);
+    if (!cases) fprintf(stderr, "%s\n", msg);
     assert_non_null(cases);
+    assert_true(cases->len >= min_cases);
     const char *dir = tmpdir_create();
     assert_non_null(dir);
     char edges[512], prizes[512], root[32], clusters[32];
     snprintf(edges, sizeof edges, "%s", path_in(dir, "edges.txt"));
-    for (size_t k = 0; k < cases->len; k++) {
+    enum { CAP = 1024 };
+    int *nodes = malloc(CAP * sizeof *nodes), *es = malloc(CAP * sizeof *es);
+    assert_true(nodes && es);
+    for (size_t k = 0; k < cases->len; k += stride) {
         const json_value *c = &cases->items[k];
-        int as_npy = (int)(k % 2);
+        int as_npy = (int)((k / stride) % 2);
         snprintf(prizes, sizeof prizes, "%s", path_in(dir, as_npy ? "prizes.npy" : "prizes.txt"));
         write_case_files(c, edges, prizes, as_npy);
         snprintf(root, sizeof root, "%d", (int)json_get(c, "root")->number);
@@ -114,11 +120,10 @@ static void test_peer_cases_cli(void **state)
         cli_result r = cli_run(args);
         if (r.status != 0) fprintf(stderr, "%s: %s\n", json_get(c, "name")->string, r.err);
         assert_int_equal(r.status, 0);
-        int nodes[256], es[256];
         const char *p = r.out;
-        int nn = parse_line(&p, "nodes:", nodes, 256);
-        int ne = parse_line(&p, "edges:", es, 256);
-        assert_true(nn >= 0 && ne >= 0);
+        int nn = parse_line(&p, "nodes:", nodes, CAP);
+        int ne = parse_line(&p, "edges:", es, CAP);
+        assert_true(nn >= 0 && ne >= 0 && nn <= CAP && ne <= CAP);
         assert_int_equal(*p, '\0'); /* exactly two lines */
         snprintf(msg, sizeof msg, "%s nodes", json_get(c, "name")->string);
         expect_set(nodes, nn, json_get(c, "expected_nodes"), msg);
@@ -126,8 +131,24 @@ static void test_peer_cases_cli(void **state)
         expect_set(es, ne, json_get(c, "expected_edges"), msg);
         cli_result_free(&r);
     }
+    free(nodes);
+    free(es);
     json_free(cases);
     tmpdir_remove(dir);
+}
+
+static void test_peer_cases_cli(void **state)
+{
+    (void)state;
+    run_fixture_cli(GSFW_SOURCE_DIR "/tests/data/pcsf-peer-tests.json", 21, 1);
+}
+
+/* The random instances with pcst_fast's outputs (scripts/reference): every case runs
+ * through the library in test_pcsf.c; here one in eight goes through the whole CLI. */
+static void test_reference_random_cli(void **state)
+{
+    (void)state;
+    run_fixture_cli(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-random.json", 800, 8);
 }
 
 static void expect_status(const char *const *args, int status, const char *needle)
@@ -201,6 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peer_cases_cli),
+        cmocka_unit_test(test_reference_random_cli),
         cmocka_unit_test(test_cli_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
