@@ -25,6 +25,19 @@ void *gsfw_pcsf_big_alloc(size_t count, size_t size)
     return p;
 }
 
+void gsfw_pcsf_populate(void *begin, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    const uintptr_t page = 4096;
+    uintptr_t lo = ((uintptr_t)begin + page - 1) & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)begin + bytes) & ~(page - 1);
+    if (begin && hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)begin;
+    (void)bytes;
+#endif
+}
+
 static int scratch_grow(gsfw_ph_scratch *s)
 {
     size_t cap = s->cap ? 2 * s->cap : 64;

@@ -128,6 +128,10 @@ int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap);
  * Released with free(). */
 void *gsfw_pcsf_big_alloc(size_t count, size_t size);
 
+/* Map the pages of [begin, begin + bytes) in one system call (Linux: MADV_POPULATE_WRITE;
+ * elsewhere a no-op). Contents are unchanged. */
+void gsfw_pcsf_populate(void *begin, size_t bytes);
+
 /* ---------------------------------------------------------- indexed queue */
 
 typedef struct {
