@@ -43,6 +43,29 @@ VALUEMODES = ["uniform", "int012", "halfint", "allequal_unitcost", "zeros",
 # ----------------------------------------------------------------------------
 # instance generation
 
+def grid_edges(h, w):
+    """The h x w grid's edges, row-major ids, per node first right then down (the edge
+    order of gsfw_graph_grid and of the reference's benchmark grids)."""
+    edges = []
+    for i in range(h * w):
+        r, c = divmod(i, w)
+        if c + 1 < w:
+            edges.append((i, i + 1))
+        if r + 1 < h:
+            edges.append((i, i + w))
+    return edges
+
+
+def random_edges(rng, n, p):
+    """Erdos-Renyi G(n, p), each edge in a random direction."""
+    edges = []
+    for u in range(n):
+        for v in range(u + 1, n):
+            if rng.random() < p:
+                edges.append((u, v) if rng.random() < 0.5 else (v, u))
+    return edges
+
+
 def gen_structure(rng, kind):
     """Return (n, list of (u, v)) edges."""
     edges = []
@@ -50,26 +73,15 @@ def gen_structure(rng, kind):
         h = rng.randint(2, 12)
         w = rng.randint(2, 12)
         n = h * w
-        for i in range(n):
-            r, c = divmod(i, w)
-            if c + 1 < w:
-                edges.append((i, i + 1))
-            if r + 1 < h:
-                edges.append((i, i + w))
+        edges = grid_edges(h, w)
     elif kind == "er_sparse":
         n = rng.randint(2, 40)
         p = rng.uniform(0.02, 2.5 / max(n, 2))
-        for u in range(n):
-            for v in range(u + 1, n):
-                if rng.random() < p:
-                    edges.append((u, v) if rng.random() < 0.5 else (v, u))
+        edges = random_edges(rng, n, p)
     elif kind == "er_dense":
         n = rng.randint(2, 25)
         p = rng.uniform(0.4, 1.0)
-        for u in range(n):
-            for v in range(u + 1, n):
-                if rng.random() < p:
-                    edges.append((u, v) if rng.random() < 0.5 else (v, u))
+        edges = random_edges(rng, n, p)
     elif kind == "disconnected":
         k = rng.randint(2, 5)
         n = 0
@@ -121,19 +133,11 @@ def gen_structure(rng, kind):
         h = rng.randint(13, 30)
         w = rng.randint(13, 30)
         n = h * w
-        for i in range(n):
-            r, c = divmod(i, w)
-            if c + 1 < w:
-                edges.append((i, i + 1))
-            if r + 1 < h:
-                edges.append((i, i + w))
+        edges = grid_edges(h, w)
     elif kind == "er_medium":
         n = rng.randint(41, 150)
         p = rng.uniform(1.0, 4.0) / n
-        for u in range(n):
-            for v in range(u + 1, n):
-                if rng.random() < p:
-                    edges.append((u, v) if rng.random() < 0.5 else (v, u))
+        edges = random_edges(rng, n, p)
     elif kind == "tiny":
         n = rng.randint(1, 5)
         m = rng.randint(0, 6)

@@ -20,12 +20,7 @@ def gen(seed):
     rng = random.Random(seed)
     h = rng.randint(30, 90); w = rng.randint(30, 90)
     n = h * w
-    edges = []
-    for i in range(h):
-        for j in range(w):
-            v = i * w + j
-            if j + 1 < w: edges.append([v, v + 1])
-            if i + 1 < h: edges.append([v, v + w])
+    edges = [list(e) for e in fz.grid_edges(h, w)]
     mode = ["int012", "halfint", "allequal_unitcost", "dyadic", "uniform", "intsmall"][seed % 6]
     prizes = fz.gen_values(rng, mode, n, "prize")
     costs = fz.gen_values(rng, mode if rng.random() < 0.5 else "allequal_unitcost", len(edges), "cost")
