@@ -141,13 +141,22 @@ static void free_node_arrays(gsfw_pcsf *ws)
     ws->cap_n = 0;
 }
 
+static void free_edge_arrays(gsfw_pcsf *ws)
+{
+    free(ws->nd);
+    free(ws->edge);
+    free(ws->dropped);
+    ws->nd = NULL;
+    ws->edge = NULL;
+    ws->dropped = NULL;
+    ws->cap_m = 0;
+}
+
 void gsfw_pcsf_free(gsfw_pcsf *ws)
 {
     if (!ws) return;
     free_node_arrays(ws);
-    free(ws->nd);
-    free(ws->edge);
-    free(ws->dropped);
+    free_edge_arrays(ws);
     free(ws->prune_own);
     gsfw_ph_scratch_free(&ws->scratch);
     free(ws);
@@ -222,28 +231,20 @@ static int carve_pruning(gsfw_pcsf *ws, int n)
 static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
 {
     const int fresh_m = m > ws->cap_m, fresh_n = n > ws->cap_n;
-    if (m > ws->cap_m) {
-        free(ws->nd);
-        free(ws->edge);
-        free(ws->dropped);
+    if (fresh_m) {
+        free_edge_arrays(ws);
         ws->nd = big_alloc(2 * (size_t)m, sizeof(gsfw_ph_node));
         ws->edge = big_alloc((size_t)m, sizeof(pc_edge));
         ws->dropped = gsfw_malloc_array((size_t)m / 32 + 1, sizeof(uint64_t));
         /* a root has at most 2m children, so m + 1 pair results always fit */
         if (!ws->nd || !ws->edge || !ws->dropped ||
             gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
-            free(ws->nd);
-            free(ws->edge);
-            free(ws->dropped);
-            ws->nd = NULL;
-            ws->edge = NULL;
-            ws->dropped = NULL;
-            ws->cap_m = 0;
+            free_edge_arrays(ws);
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
         }
         ws->cap_m = m;
     }
-    if (n > ws->cap_n) {
+    if (fresh_n) {
         free_node_arrays(ws);
         size_t N = (size_t)n;
         ws->cl = big_alloc(2 * N, sizeof(pc_cluster));
