@@ -1,6 +1,7 @@
 /* PCSF tests: the reference unit tests of pcst_fast and its ports (tests/data/
  * pcsf-peer-tests.json), hand-checked instances, the Goemans-Williamson guarantee
- * against brute force, pairing heap and queue properties, input validation, the
+ * against brute force, queue properties (the pairing heap: test_pcsf_heap.c), input
+ * validation, the
  * livelock instance and workspace reuse. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -360,109 +361,6 @@ static void test_unrooted_forest_shape(void **state)
     gsfw_pcsf_free(ws);
 }
 
-/* -------------------------------------------------- pairing heap */
-
-static void test_pairing_heap_random(void **state)
-{
-    (void)state;
-    enum { N = 400 };
-    gsfw_ph_node nd[N];
-    gsfw_ph_scratch sc = {NULL, 0, 0};
-    /* two heaps; keys are integers so every offset operation is exact */
-    int root[2] = {-1, -1};
-    int where[N];   /* heap of node i, or -1 */
-    double key[N];  /* reference true key */
-    for (int i = 0; i < N; i++) where[i] = -1;
-    uint64_t seed = 99;
-    for (int step = 0; step < 20000; step++) {
-        int h = rng_int(&seed, 2);
-        int op = rng_int(&seed, 10);
-        if (op < 4) { /* insert a free node */
-            int x = rng_int(&seed, N);
-            if (where[x] >= 0) continue;
-            double k = (double)rng_int(&seed, 50);
-            root[h] = gsfw_ph_insert(nd, root[h], x, k);
-            where[x] = h;
-            key[x] = k;
-        } else if (op < 7) { /* delete_min: the popped key is the reference minimum */
-            if (root[h] < 0) continue;
-            double mn = INFINITY;
-            for (int i = 0; i < N; i++)
-                if (where[i] == h && key[i] < mn) mn = key[i];
-            int x = root[h];
-            assert_true(nd[x].value == mn);
-            assert_true(key[x] == mn);
-            int nr;
-            assert_int_equal(gsfw_ph_delete_min(nd, x, &sc, &nr), 0);
-            root[h] = nr;
-            where[x] = -1;
-        } else if (op < 8) { /* decrease a random member */
-            int x = rng_int(&seed, N);
-            if (where[x] != h) continue;
-            double k = key[x] - (double)rng_int(&seed, 10);
-            root[h] = gsfw_ph_decrease_key(nd, root[h], x, key[x], k);
-            key[x] = k;
-        } else if (op < 9) { /* add_all */
-            double d = (double)(rng_int(&seed, 21) - 5);
-            gsfw_ph_add_all(nd, root[h], d);
-            for (int i = 0; i < N; i++)
-                if (where[i] == h) key[i] += d;
-        } else { /* meld the other heap into this one */
-            root[h] = gsfw_ph_link(nd, root[h], root[1 - h]);
-            root[1 - h] = -1;
-            for (int i = 0; i < N; i++)
-                if (where[i] == 1 - h) where[i] = h;
-        }
-        if (root[h] >= 0) {
-            assert_int_equal(nd[root[h]].prev, -1);
-            assert_true(where[root[h]] == h);
-        }
-    }
-    /* drain both heaps in order */
-    for (int h = 0; h < 2; h++) {
-        double last = -INFINITY;
-        while (root[h] >= 0) {
-            int x = root[h];
-            assert_true(key[x] >= last);
-            assert_true(nd[x].value == key[x]);
-            last = key[x];
-            int nr;
-            assert_int_equal(gsfw_ph_delete_min(nd, x, &sc, &nr), 0);
-            root[h] = nr;
-            where[x] = -1;
-        }
-    }
-    for (int i = 0; i < N; i++) assert_int_equal(where[i], -1);
-    gsfw_ph_scratch_free(&sc);
-}
-
-static void test_pairing_heap_ties(void **state)
-{
-    (void)state;
-    gsfw_ph_node nd[8];
-    gsfw_ph_scratch sc = {NULL, 0, 0};
-    /* on equal keys the inserted node (second argument of link) becomes the root */
-    int r = gsfw_ph_insert(nd, -1, 0, 1.0);
-    r = gsfw_ph_insert(nd, r, 1, 1.0);
-    assert_int_equal(r, 1);
-    r = gsfw_ph_insert(nd, r, 2, 1.0);
-    assert_int_equal(r, 2);
-    /* children of 2 are 1 (leftmost, 0 below it); deleting 2 leaves 1 then 0 */
-    int nr;
-    gsfw_ph_delete_min(nd, r, &sc, &nr);
-    assert_int_equal(nr, 1);
-    /* two-pass: children c0..c3 of a root with equal keys: pairs (c0,c1)->c1,
-     * (c2,c3)->c3, fold from the last: link(c3, c1) -> c1 */
-    r = gsfw_ph_insert(nd, -1, 4, 0.0);
-    for (int x = 5; x < 8; x++) r = gsfw_ph_link(nd, r, gsfw_ph_insert(nd, -1, x, 2.0));
-    r = gsfw_ph_link(nd, r, gsfw_ph_insert(nd, -1, 0, 2.0));
-    assert_int_equal(r, 4); /* children left to right: 0, 7, 6, 5 */
-    gsfw_ph_delete_min(nd, r, &sc, &nr);
-    /* pairs: link(0,7) -> 7, link(6,5) -> 5; fold link(5, 7) -> 7 */
-    assert_int_equal(nr, 7);
-    gsfw_ph_scratch_free(&sc);
-}
-
 /* ------------------------------------------------------ indexed queue */
 
 static void test_queue_random(void **state)
@@ -744,8 +642,6 @@ int main(void)
         cmocka_unit_test(test_hand_checked),
         cmocka_unit_test(test_gw_guarantee),
         cmocka_unit_test(test_unrooted_forest_shape),
-        cmocka_unit_test(test_pairing_heap_random),
-        cmocka_unit_test(test_pairing_heap_ties),
         cmocka_unit_test(test_queue_random),
         cmocka_unit_test(test_validation),
         cmocka_unit_test(test_livelock_instance_terminates),

@@ -6,7 +6,9 @@
  *
  * Memory: one workspace holds every array; arrays grow to the largest instance seen and
  * are reused. Heap node i is edge part i (part 2e belongs to edge_u[e], 2e+1 to
- * edge_v[e]), so no heap node is ever allocated during a run. */
+ * edge_v[e]), so no heap node is ever allocated during a run; the heaps' children
+ * chunks come from an arena sized for grids (7 slots per edge) that a run grows only
+ * when its input needs more (the workspace keeps the larger arena). */
 #include "core/internal.h"
 #include "oracles/pcsf/pcsf_heap.h"
 #include "oracles/pcsf/pcsf_internal.h"
@@ -29,11 +31,11 @@ static inline void drop_part(uint64_t *bits, int p) { bits[p >> 6] |= (uint64_t)
 #define NF_DELETED 2
 #define NF_LISTED 4
 
-/* Per-edge data of the growth phase (24 bytes; the cost is read from the input, which
- * is NULL for unit costs). */
+/* Per-edge data of the growth phase (the cost is read from the input, which is NULL
+ * for unit costs; the endpoint of part p is nd[p].owner, in the cache line that
+ * delete_min has just read). */
 typedef struct {
     double target[2]; /* target coverage of the parts 2e and 2e+1 */
-    int end[2];       /* endpoints: part 2e+i belongs to end[i] */
 } pc_edge;
 
 /* Cluster fields used by every event (32 bytes, two per cache line). skip_sum is only
@@ -67,9 +69,9 @@ struct gsfw_pcsf {
     int cap_n, cap_m;
     /* growth */
     gsfw_ph_node *nd;       /* 2 cap_m: the heap node of edge part p is nd[p] */
-    pc_edge *edge;          /* cap_m: targets and endpoints of the edge parts */
+    pc_edge *edge;          /* cap_m: targets of the edge parts */
     uint64_t *dropped;      /* 2 cap_m bits */
-    gsfw_ph_scratch scratch;
+    gsfw_ph ph;             /* children chunks and delete_min scratch of the heaps */
     pc_cluster *cl;         /* 2 cap_n */
     pc_info *ci;            /* 2 cap_n */
     gsfw_pq q;              /* ids < 2 cap_n: next event of each active cluster */
@@ -112,6 +114,10 @@ int gsfw_pruning_parse(const char *name)
 }
 
 #define big_alloc gsfw_pcsf_big_alloc
+
+/* Initial size of the heaps' chunk arena, in slots per edge: the benchmark grids peak
+ * at 6.6 (docs/pcsf.md); other inputs may grow it (once per workspace size). */
+#define PH_SLOTS_PER_EDGE 7
 
 gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err)
 {
@@ -158,7 +164,7 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
     free_node_arrays(ws);
     free_edge_arrays(ws);
     free(ws->prune_own);
-    gsfw_ph_scratch_free(&ws->scratch);
+    gsfw_ph_free(&ws->ph);
     free(ws);
 }
 
@@ -166,7 +172,7 @@ size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
 {
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
     return m * (2 * sizeof(gsfw_ph_node) + sizeof(pc_edge)) + (m / 32 + 1) * sizeof(uint64_t) +
-           ws->scratch.cap * sizeof(int) + ws->prune_own_bytes +
+           gsfw_ph_bytes(&ws->ph) + ws->prune_own_bytes +
            2 * n * (sizeof(pc_cluster) + sizeof(pc_info) + sizeof(gsfw_pq_entry) + sizeof(int) +
                     sizeof(int) + sizeof(double)) +
            n * (2 * sizeof(int) + 1);
@@ -236,9 +242,10 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         ws->nd = big_alloc(2 * (size_t)m, sizeof(gsfw_ph_node));
         ws->edge = big_alloc((size_t)m, sizeof(pc_edge));
         ws->dropped = gsfw_malloc_array((size_t)m / 32 + 1, sizeof(uint64_t));
-        /* a root has at most 2m children, so m + 1 pair results always fit */
+        /* a root has fewer than 2m children; the arena starts at PH_SLOTS_PER_EDGE
+         * slots per edge and grows if an input needs more */
         if (!ws->nd || !ws->edge || !ws->dropped ||
-            gsfw_ph_scratch_reserve(&ws->scratch, (size_t)m + 1)) {
+            gsfw_ph_reserve(&ws->ph, 2 * (size_t)m, PH_SLOTS_PER_EDGE * (size_t)m)) {
             free_edge_arrays(ws);
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
         }
@@ -302,7 +309,7 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
 {
     gsfw_pcsf *ws = c->ws;
     pc_cluster *cl = ws->cl;
-    int x = ws->edge[p >> 1].end[p & 1];
+    int x = ws->nd[p].owner;
     double acc = 0.0;
     int len = 0;
     while (cl[x].parent >= 0) {
@@ -342,10 +349,16 @@ static inline void refresh_queue(gsfw_pcsf *ws, int id)
 {
     int h = ws->cl[id].u.t.heap;
     double td = ws->cl[id].end;
-    if (h >= 0 && ws->nd[h].value < td)
+    if (h >= 0 && ws->nd[h].value < td) {
+#if defined(__GNUC__)
+        /* the event pops h: its delete_min starts with the newest children */
+        const gsfw_ph_node *r = &ws->nd[h];
+        if (r->kids >= 0) __builtin_prefetch(&ws->ph.slot[r->kids + (int)(r->fill >> 5)]);
+#endif
         gsfw_pq_set_aux(&ws->q, id, ws->nd[h].value, h);
-    else
+    } else {
         gsfw_pq_set_aux(&ws->q, id, td, -1);
+    }
 }
 
 static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root, int target,
@@ -355,13 +368,16 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     pc_cluster *cl = ws->cl;
     pc_info *ci = ws->ci;
     gsfw_ph_node *nd = ws->nd;
+    gsfw_ph *H = &ws->ph;
     pc_edge *E = ws->edge;
     const int *eu = c->eu, *ev = c->ev;
     const double *cost = c->cost;
     gsfw_pcsf_stats *st = &ws->stats;
 
     gsfw_pq_clear(&ws->q, 0);
-    const long visits0 = ws->scratch.visits;
+    H->nd = nd;
+    gsfw_ph_reset(H);
+    const long visits0 = H->visits;
     int count = 0;
     for (int i = 0; i < n; i++) {
         pc_cluster *x = &cl[i];
@@ -396,10 +412,10 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         }
         E[e].target[0] = ta;
         E[e].target[1] = tb;
-        E[e].end[0] = a;
-        E[e].end[1] = b;
-        cl[a].u.t.heap = gsfw_ph_insert(nd, cl[a].u.t.heap, 2 * e, ta);
-        cl[b].u.t.heap = gsfw_ph_insert(nd, cl[b].u.t.heap, 2 * e + 1, tb);
+        nd[2 * e].owner = a;
+        nd[2 * e + 1].owner = b;
+        cl[a].u.t.heap = gsfw_ph_insert(H, cl[a].u.t.heap, 2 * e, ta);
+        cl[b].u.t.heap = gsfw_ph_insert(H, cl[b].u.t.heap, 2 * e + 1, tb);
     }
     for (int i = 0; i < n; i++)
         if (cl[i].u.t.active) refresh_queue(ws, i);
@@ -411,6 +427,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     long guard = 64L * ((long)m + n) + 4096;
     c->now = 0.0;
     while (count > target) {
+        if (H->failed) break;
         if (ws->q.size == 0) break; /* cannot happen with finite prizes */
         const int A = ws->q.heap[0].id;
         const double te = ws->q.heap[0].key;
@@ -418,29 +435,21 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         if (p >= 0) {
             st->edge_events++;
             double now = c->now = te;
-            int nr;
             const int is_dropped = part_dropped(dropped, p);
 #if defined(__GNUC__)
             if (!is_dropped) {
-                /* the edge record, the partner's node and the first clusters of both
-                 * coverage walks are needed right after delete_min, which spends its
-                 * time waiting for memory: fetch them meanwhile (the cluster addresses
-                 * depend on the edge record; out-of-order execution overlaps that load
-                 * with delete_min's own chain of misses) */
-                const pc_edge *ed0 = &E[p >> 1];
-                __builtin_prefetch(ed0);
-                __builtin_prefetch((const char *)ed0 + sizeof(pc_edge) - 1);
+                /* the edge record and the first clusters of both coverage walks are
+                 * needed right after delete_min, which spends its time waiting for
+                 * memory: fetch them meanwhile (the endpoints are in the cache line
+                 * of nd[p], which delete_min reads first) */
+                __builtin_prefetch(&E[p >> 1]);
                 if (cost) __builtin_prefetch(&cost[p >> 1]);
-                __builtin_prefetch(&nd[p ^ 1]);
-                __builtin_prefetch(&cl[ed0->end[0]]);
-                __builtin_prefetch(&cl[ed0->end[1]]);
+                __builtin_prefetch(&cl[nd[p].owner]);
+                __builtin_prefetch(&cl[nd[p ^ 1].owner]);
                 __builtin_prefetch(&cl[A]);
             }
 #endif
-            int grow_failed = gsfw_ph_delete_min(nd, p, &ws->scratch, &nr);
-            cl[A].u.t.heap = nr;
-            if (grow_failed)
-                return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (heap scratch)");
+            cl[A].u.t.heap = gsfw_ph_delete_min(H, p);
             if (is_dropped) {
                 st->dropped_events++;
                 refresh_queue(ws, A);
@@ -487,13 +496,13 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                     count--;
                 } else if (!cb->u.t.has_root) {
                     st->active_inactive++;
-                    gsfw_ph_add_all(nd, cb->u.t.heap, ts - cb->end);
+                    gsfw_ph_add_all(H, cb->u.t.heap, ts - cb->end);
                     ws->l1_rec[ws->n_l1] = B;
                 }
                 ws->n_l1++;
                 ca->parent = N;
                 cb->parent = N;
-                cn->u.t.heap = gsfw_ph_link(nd, ca->u.t.heap, cb->u.t.heap);
+                cn->u.t.heap = gsfw_ph_link(H, ca->u.t.heap, cb->u.t.heap);
                 in->inner += ca->end - ca->start;
                 in->inner += cb->end - cb->start;
                 if (cn->u.t.active) {
@@ -513,21 +522,21 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
                 if (b_active) {
                     double meet = now + r / 2.0;
                     ed->target[p & 1] = cp + r / 2.0;
-                    cl[A].u.t.heap = gsfw_ph_insert(nd, cl[A].u.t.heap, p, meet);
+                    cl[A].u.t.heap = gsfw_ph_insert(H, cl[A].u.t.heap, p, meet);
                     refresh_queue(ws, A);
                     double old = cl[B].start + ed->target[q & 1] - dq;
-                    cl[B].u.t.heap = gsfw_ph_decrease_key(nd, cl[B].u.t.heap, q, old, meet);
+                    cl[B].u.t.heap = gsfw_ph_decrease_key(H, cl[B].u.t.heap, q, old, meet);
                     refresh_queue(ws, B);
                     ed->target[q & 1] = cq + r / 2.0;
                 } else {
                     double t = now + r;
                     ed->target[p & 1] = ce - dq;
-                    cl[A].u.t.heap = gsfw_ph_insert(nd, cl[A].u.t.heap, p, t);
+                    cl[A].u.t.heap = gsfw_ph_insert(H, cl[A].u.t.heap, p, t);
                     refresh_queue(ws, A);
                     if (!cl[B].u.t.has_root) {
                         /* root clusters never grow again: their heaps are never read */
                         double old = cl[B].end + ed->target[q & 1] - dq;
-                        cl[B].u.t.heap = gsfw_ph_decrease_key(nd, cl[B].u.t.heap, q, old,
+                        cl[B].u.t.heap = gsfw_ph_decrease_key(H, cl[B].u.t.heap, q, old,
                                                           cl[B].end);
                     }
                     ed->target[q & 1] = dq;
@@ -543,9 +552,11 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             count--;
         }
     }
+    if (H->failed)
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (pairing heap chunks)");
     ws->n_clusters = ncl;
     st->clusters = ncl;
-    st->heap_visits = ws->scratch.visits - visits0;
+    st->heap_visits = H->visits - visits0;
     return GSFW_OK;
 }
 

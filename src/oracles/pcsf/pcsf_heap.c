@@ -38,108 +38,158 @@ void gsfw_pcsf_populate(void *begin, size_t bytes)
 #endif
 }
 
-static int scratch_grow(gsfw_ph_scratch *s)
+/* ------------------------------------------------------------ pairing heap */
+
+void gsfw_ph_reset(gsfw_ph *H)
 {
-    size_t cap = s->cap ? 2 * s->cap : 64;
-    int *a = realloc(s->a, cap * sizeof(int));
-    if (!a) return -1;
-    s->a = a;
-    s->cap = cap;
+    H->slot_top = 0;
+    for (int c = 0; c < GSFW_PH_CLASSES; c++) H->free_chunk[c] = -1;
+    H->failed = 0;
+}
+
+int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
+{
+    if (H->buf_cap < max_nodes) {
+        free(H->buf);
+        H->buf = gsfw_pcsf_big_alloc(max_nodes, sizeof(int));
+        H->buf_cap = H->buf ? max_nodes : 0;
+        if (!H->buf) return -1;
+    }
+    if (H->slot_cap < slots) {
+        free(H->slot);
+        H->slot = gsfw_pcsf_big_alloc(slots, sizeof(int));
+        H->slot_cap = H->slot ? slots : 0;
+        if (!H->slot) return -1;
+    }
+    gsfw_ph_reset(H);
     return 0;
 }
 
-void gsfw_ph_scratch_free(gsfw_ph_scratch *s)
+void gsfw_ph_free(gsfw_ph *H)
 {
-    free(s->a);
-    s->a = NULL;
-    s->cap = 0;
+    free(H->buf);
+    free(H->slot);
+    H->buf = H->slot = NULL;
+    H->buf_cap = H->slot_cap = 0;
 }
 
-int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int *new_root)
+size_t gsfw_ph_bytes(const gsfw_ph *H) { return (H->buf_cap + H->slot_cap) * sizeof(int); }
+
+static inline void chunk_free(gsfw_ph *H, int b, int cls)
 {
-    if (root < 0) {
-        *new_root = -1;
-        return 0;
+    H->slot[b] = H->free_chunk[cls];
+    H->free_chunk[cls] = b;
+}
+
+/* A chunk of 2^cls slots, or -1 when the arena cannot grow (it is addressed by int). */
+static int chunk_alloc(gsfw_ph *H, int cls)
+{
+    int b = H->free_chunk[cls];
+    if (b >= 0) {
+        H->free_chunk[cls] = H->slot[b];
+        return b;
     }
-    const double off = nd[root].offset;
-    int *buf = scratch->a;
-    size_t np = 0, cap = scratch->cap;
-    int c = nd[root].child;
-    long kids = 0;
-    /* First pass: detach the children left to right (pushing the root's offset into
-     * them) and link consecutive pairs. Detaching a later child does not touch earlier
-     * ones, so interleaving detaching and pairing gives the same values as detaching
-     * all children first. The child list is a chain of cache misses: a.next2 names the
-     * next pair's first child, so it is requested together with a.next. */
-    while (c >= 0) {
-        int a = c;
-        gsfw_ph_node *na = &nd[a];
-        int b = na->next;
-        int after = na->next2;
+    size_t size = (size_t)1 << cls;
+    if (H->slot_top + size > H->slot_cap) {
+        const size_t limit = (size_t)1 << 31;
+        size_t cap = 2 * H->slot_cap;
+        if (cap < H->slot_top + size) cap = H->slot_top + size;
+        if (cap > limit) cap = limit;
+        if (H->slot_top + size > cap) return -1;
+        int *grown = gsfw_pcsf_big_alloc(cap, sizeof(int));
+        if (!grown) return -1;
+        if (H->slot_top) memcpy(grown, H->slot, H->slot_top * sizeof(int));
+        free(H->slot);
+        H->slot = grown;
+        H->slot_cap = cap;
+    }
+    b = (int)H->slot_top;
+    H->slot_top += size;
+    return b;
+}
+
+void gsfw_ph_push_slow(gsfw_ph *H, int s, int x)
+{
+    gsfw_ph_node *p = &H->nd[s];
+    int cls = p->kids < 0 ? GSFW_PH_MIN_CLASS : (int)(p->fill & 31) + 1;
+    int b = cls <= GSFW_PH_MAX_CLASS ? chunk_alloc(H, cls) : -1;
+    if (b < 0) {
+        /* x stays out of every heap; the caller sees H->failed and abandons the run */
+        H->failed = 1;
+        return;
+    }
+    H->slot[b] = p->kids;
+    p->kids = b;
+    p->fill = (1u << 5) | (unsigned)cls;
+    H->slot[b + 1] = x;
+    H->nd[x].pos = b + 1;
+}
+
+/* Children visited ahead of the pairing: their nodes are requested this many entries
+ * early, so that the misses overlap instead of following one another. */
+#define PH_AHEAD 16
+
+int gsfw_ph_delete_min(gsfw_ph *H, int root)
+{
+    if (root < 0) return -1;
+    gsfw_ph_node *nd = H->nd, *R = &nd[root];
+    /* the live children, most recently linked first; the root's chunks are free from
+     * here (the pairing may reuse them at once) */
+    int *buf = H->buf;
+    size_t k = 0;
+    int cls = (int)(R->fill & 31), used = (int)(R->fill >> 5);
+    for (int b = R->kids; b >= 0;) {
+        const int *s = H->slot + b;
+        for (int i = used; i >= 1; i--) {
+            int c = s[i];
+            buf[k] = c;
+            k += c >= 0;
+        }
+        int older = s[0];
+        chunk_free(H, b, cls);
+        b = older;
+        cls--;
+        used = (1 << cls) - 1;
+    }
+    R->kids = -1;
+    R->fill = 0;
+    H->visits += (long)k;
+    if (k == 0) return -1;
+    const double off = R->offset;
 #if defined(__GNUC__)
-        if (after >= 0) __builtin_prefetch(&nd[after], 1);
-        if (b >= 0) __builtin_prefetch(&nd[b], 1);
+    for (size_t j = 0; j < k && j < PH_AHEAD; j++) __builtin_prefetch(&nd[buf[j]], 1);
 #endif
-        na->prev = na->next = na->next2 = -1;
+    /* First pass: detach the children (pushing the root's offset into them) and link
+     * consecutive pairs; the results overwrite the front of buf. */
+    size_t np = 0, j = 0;
+    for (; j + 1 < k; j += 2) {
+#if defined(__GNUC__)
+        if (j + PH_AHEAD + 1 < k) {
+            __builtin_prefetch(&nd[buf[j + PH_AHEAD]], 1);
+            __builtin_prefetch(&nd[buf[j + PH_AHEAD + 1]], 1);
+        }
+#endif
+        int a = buf[j], b = buf[j + 1];
+        gsfw_ph_node *na = &nd[a], *nb = &nd[b];
         na->value += off;
         na->offset += off;
-        int w = a;
-        kids++;
-        if (b >= 0) {
-            kids++;
-            gsfw_ph_node *nb = &nd[b];
-            nb->prev = nb->next = nb->next2 = -1;
-            nb->value += off;
-            nb->offset += off;
-            w = gsfw_ph_link(nd, a, b);
-        }
-        if (np == cap) {
-            if (scratch_grow(scratch)) {
-                /* keep a valid heap: fold what we have, then link the rest one by one */
-                int r = w;
-                if (np > 0) {
-                    r = buf[np - 1];
-                    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(nd, r, buf[i]);
-                    r = gsfw_ph_link(nd, r, w);
-                }
-                for (c = after; c >= 0;) {
-                    int x = c;
-                    c = nd[x].next;
-                    nd[x].prev = nd[x].next = nd[x].next2 = -1;
-                    nd[x].value += off;
-                    nd[x].offset += off;
-                    r = gsfw_ph_link(nd, r, x);
-                }
-                nd[root].child = nd[root].next = nd[root].prev = nd[root].next2 = -1;
-                *new_root = r;
-                return -1;
-            }
-            buf = scratch->a;
-            cap = scratch->cap;
-        }
-        buf[np++] = w;
-        c = after;
+        na->pos = -1;
+        nb->value += off;
+        nb->offset += off;
+        nb->pos = -1;
+        buf[np++] = gsfw_ph_link(H, a, b);
     }
-    scratch->visits += kids;
+    if (j < k) {
+        gsfw_ph_node *na = &nd[buf[j]];
+        na->value += off;
+        na->offset += off;
+        na->pos = -1;
+        buf[np++] = buf[j];
+    }
     /* Second pass: fold from the last pair result to the first. */
-    int r = -1;
-    if (np > 0) {
-        r = buf[np - 1];
-        for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(nd, r, buf[i]);
-    }
-    nd[root].child = nd[root].next = nd[root].prev = nd[root].next2 = -1;
-    *new_root = r;
-    return 0;
-}
-
-int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap)
-{
-    if (s->cap >= cap) return 0;
-    int *a = realloc(s->a, cap * sizeof(int));
-    if (!a) return -1;
-    s->a = a;
-    s->cap = cap;
-    return 0;
+    int r = buf[np - 1];
+    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(H, r, buf[i]);
+    return r;
 }
 
 /* ---------------------------------------------------------- indexed queue */

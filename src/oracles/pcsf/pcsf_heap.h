@@ -2,17 +2,21 @@
  *
  * 1. Pairing heap with lazy offsets over an arena of nodes addressed by int. A heap is
  *    just the index of its root (-1 = empty); the nodes live in a caller-owned array, so
- *    the PCSF code can use "node index = edge part index" and never allocates per insert.
- *    Every node also keeps next2 = the right sibling of its right sibling (or -1), so
- *    that delete_min, whose first pass walks the root's child list (18 children on
- *    average on the 1000x1000 benchmark, each usually a cache miss), waits for one miss
- *    per pair instead of two: it fetches b = a.next and the next pair's a = a.next2 in
- *    parallel.
- *    The true key of a node is its stored value plus the child_offset of every proper
- *    ancestor; roots store their true key. Tie rule (compatible with pcst_fast): when
- *    link() compares equal values the SECOND argument becomes the parent. delete_min
- *    pairs the root's children left to right and folds the pairs from the last to the
- *    first (acc = link(acc, previous)).
+ *    the PCSF code can use "node index = edge part index". The true key of a node is its
+ *    stored value plus the offset of every proper ancestor; roots store their true key.
+ *    Tie rule (compatible with pcst_fast): when link() compares equal values the SECOND
+ *    argument becomes the parent. delete_min pairs the root's children from the most
+ *    recently linked to the oldest and folds the pairs from the last to the first
+ *    (acc = link(acc, previous)).
+ *
+ *    The children of a node are not a linked list but arrays of node ids in a slot
+ *    arena: delete_min, the memory-bound operation, reads its children's ids
+ *    sequentially and so knows every child's address before it touches any of them (a
+ *    sibling list makes it wait for one cache miss per child in turn). A node's children
+ *    fill a chain of chunks of doubling size, the newest chunk first; chunks never move,
+ *    so a node's slot address is stable and decrease_key leaves a tombstone (-1) there.
+ *    The pairing skips tombstones, so the heap's shape, and with it the order of tied
+ *    keys, is exactly that of the sibling-list pairing heap of the reference.
  *
  * 2. Indexed 4-ary min-heap over ids 0..cap-1 ordered lexicographically by (key, kind,
  *    id), where the kind of an entry is 0 when its payload aux is negative and 1 otherwise
@@ -25,103 +29,122 @@
 
 #include <stddef.h>
 
-/* One arena node (32 bytes: two per cache line). */
+/* One heap node (32 bytes: two per cache line). */
 typedef struct {
-    double value;   /* key relative to the ancestors' child_offsets */
-    double offset;  /* child_offset: added to the true key of every descendant */
-    int child;      /* leftmost child or -1 */
-    int next;       /* right sibling or -1 */
-    int prev;       /* left sibling, or the parent when leftmost; -1 for a root */
-    int next2;      /* nd[next].next when next >= 0, else -1 */
+    double value;   /* key relative to the ancestors' offsets */
+    double offset;  /* added to the true key of every descendant */
+    int kids;       /* newest chunk of children, or -1 (no children ever pushed) */
+    unsigned fill;  /* (children pushed into the newest chunk) << 5 | its size class */
+    int pos;        /* slot holding this node in its parent's chunk, or -1 for a root */
+    int owner;      /* the caller's (PCSF: the graph node of the edge part); the heap
+                     * never touches it */
 } gsfw_ph_node;
 
-/* Growable scratch for delete_min, and the number of children its first passes have
- * detached (the heap's work measure, for the benchmarks). */
+/* Chunk size classes: a chunk of class c has 2^c slots, the first of which links the
+ * next older chunk of the same node (or -1), so it holds 2^c - 1 children. A node's
+ * first chunk has class GSFW_PH_MIN_CLASS and each further chunk one class more, up to
+ * GSFW_PH_MAX_CLASS (a node with more children pushed since its last delete_min than
+ * chunks up to that class hold, over 2^28, fails as out of memory). */
+#define GSFW_PH_CLASSES 32
+#define GSFW_PH_MIN_CLASS 2
+#define GSFW_PH_MAX_CLASS 27
+
+/* The heaps' shared storage: nodes, the slot arena of the children chunks, the scratch
+ * of delete_min and the work counter. One instance serves any number of heaps over the
+ * same nodes. */
 typedef struct {
-    int *a;
-    size_t cap;
-    long visits;
-} gsfw_ph_scratch;
+    gsfw_ph_node *nd;
+    int *slot;                       /* the arena */
+    size_t slot_cap;                 /* slots allocated */
+    size_t slot_top;                 /* slots handed out so far (bump pointer) */
+    int free_chunk[GSFW_PH_CLASSES]; /* a free chunk of each class or -1; its first slot
+                                      * holds the next free chunk of the class */
+    int *buf;                        /* delete_min: the children, then the pair results */
+    size_t buf_cap;
+    long visits;                     /* children detached by delete_min */
+    int failed;                      /* the arena could not grow: heaps are now invalid */
+} gsfw_ph;
+
+/* Forget every heap and chunk (nodes are re-initialised by gsfw_ph_insert). */
+void gsfw_ph_reset(gsfw_ph *H);
+/* Make room for max_nodes nodes' worth of delete_min scratch and an arena of at least
+ * slots slots (contents of the arena are dropped). Returns 0 or -1. */
+int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots);
+/* Free the arena and scratch (not the nodes, which the caller owns). */
+void gsfw_ph_free(gsfw_ph *H);
+/* Bytes held by the arena and scratch. */
+size_t gsfw_ph_bytes(const gsfw_ph *H);
+
+/* Append child x to node s's newest chunk (a new chunk when full: out of line). */
+void gsfw_ph_push_slow(gsfw_ph *H, int s, int x);
+static inline void gsfw_ph_push(gsfw_ph *H, int s, int x)
+{
+    gsfw_ph_node *p = &H->nd[s];
+    unsigned fill = p->fill, nk = fill >> 5;
+    if (p->kids < 0 || nk == ((unsigned)1 << (fill & 31)) - 1) {
+        gsfw_ph_push_slow(H, s, x);
+        return;
+    }
+    int at = p->kids + 1 + (int)nk;
+    H->slot[at] = x;
+    H->nd[x].pos = at;
+    p->fill = fill + 32;
+}
 
 /* Link two roots (either may be -1); returns the new root. */
-static inline int gsfw_ph_link(gsfw_ph_node *nd, int x, int y)
+static inline int gsfw_ph_link(gsfw_ph *H, int x, int y)
 {
     if (x < 0) return y;
     if (y < 0) return x;
+    gsfw_ph_node *nd = H->nd;
     int small = y, large = x;
     if (nd[x].value < nd[y].value) {
         small = x;
         large = y;
     }
     gsfw_ph_node *s = &nd[small], *l = &nd[large];
-    l->next = s->child;
-    l->next2 = -1;
-    if (l->next >= 0) {
-        gsfw_ph_node *f = &nd[l->next];
-        f->prev = large;
-        l->next2 = f->next;
-    }
-    l->prev = small;
-    s->child = large;
     l->value -= s->offset;
     l->offset -= s->offset;
+    gsfw_ph_push(H, small, large);
     return small;
 }
 
 /* Make node x a fresh singleton with key value and link it into the heap: on equal
  * keys the new node becomes the root. Returns the new root. */
-static inline int gsfw_ph_insert(gsfw_ph_node *nd, int root, int x, double value)
+static inline int gsfw_ph_insert(gsfw_ph *H, int root, int x, double value)
 {
-    gsfw_ph_node *n = &nd[x];
+    gsfw_ph_node *n = &H->nd[x];
     n->value = value;
     n->offset = 0.0;
-    n->child = n->next = n->prev = n->next2 = -1;
-    return gsfw_ph_link(nd, root, x);
+    n->kids = n->pos = -1;
+    n->fill = 0;
+    return gsfw_ph_link(H, root, x);
 }
 
 /* Add delta to every key in O(1). */
-static inline void gsfw_ph_add_all(gsfw_ph_node *nd, int root, double delta)
+static inline void gsfw_ph_add_all(gsfw_ph *H, int root, double delta)
 {
     if (root < 0) return;
-    nd[root].value += delta;
-    nd[root].offset += delta;
+    H->nd[root].value += delta;
+    H->nd[root].offset += delta;
 }
 
-/* Remove the root; *new_root receives the new root (-1 if empty). The scratch buffer
- * grows as needed (at most one entry per two children). Returns 0, or -1 if it could not
- * grow: the heap is then still valid (the remaining children are linked one by one) but
- * its shape differs from the reference rule, so callers should report the failure. */
-int gsfw_ph_delete_min(gsfw_ph_node *nd, int root, gsfw_ph_scratch *scratch, int *new_root);
+/* Remove the root; returns the new root (-1 if empty). */
+int gsfw_ph_delete_min(gsfw_ph *H, int root);
 
 /* Lower the key of node x from its current true key cur_key (supplied by the caller) to
  * new_key <= cur_key. Returns the new root. */
-static inline int gsfw_ph_decrease_key(gsfw_ph_node *nd, int root, int x, double cur_key,
+static inline int gsfw_ph_decrease_key(gsfw_ph *H, int root, int x, double cur_key,
                                        double new_key)
 {
-    gsfw_ph_node *n = &nd[x];
+    gsfw_ph_node *n = &H->nd[x];
     n->offset += cur_key - n->value;
     n->value = new_key;
-    if (n->prev < 0) return root; /* x is the root */
-    int P = n->prev;
-    gsfw_ph_node *p = &nd[P];
-    if (p->child == x) {
-        p->child = n->next;
-    } else {
-        /* P is the left sibling; its own left neighbour (when a sibling, not the
-         * parent) had next2 == x */
-        p->next = n->next;
-        p->next2 = n->next2;
-        gsfw_ph_node *pp = &nd[p->prev];
-        if (pp->child != P) pp->next2 = n->next;
-    }
-    if (n->next >= 0) nd[n->next].prev = P;
-    n->prev = n->next = n->next2 = -1;
-    return gsfw_ph_link(nd, root, x);
+    if (n->pos < 0) return root; /* x is the root */
+    H->slot[n->pos] = -1;
+    n->pos = -1;
+    return gsfw_ph_link(H, root, x);
 }
-
-void gsfw_ph_scratch_free(gsfw_ph_scratch *s);
-/* Make room for cap pair results (a heap of N nodes never needs more than N/2 + 1). */
-int gsfw_ph_scratch_reserve(gsfw_ph_scratch *s, size_t cap);
 
 /* Allocation for large randomly accessed arrays: 2 MB aligned and advised for
  * transparent huge pages on Linux (TLB misses otherwise dominate on large instances).
