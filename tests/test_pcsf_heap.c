@@ -281,12 +281,42 @@ static void test_heap_tie_rule(void **state)
     gsfw_ph_free(H);
 }
 
+/* The arena is addressed by int: a chunk that would end beyond 2^31 slots, or a node
+ * whose chunks would need a class above GSFW_PH_MAX_CLASS, fails the run cleanly (the
+ * flag is set before any slot is touched; pcsf.c reports GSFW_ERR_INVALID_ARG). */
+static void test_heap_size_limits(void **state)
+{
+    (void)state;
+    static fixture f;
+    fixture_init(&f);
+    gsfw_ph *H = &f.H;
+    int r = gsfw_ph_insert(H, -1, 0, 1.0);
+    H->slot_top = GSFW_PH_MAX_SLOTS - 2; /* pretend the arena is nearly full */
+    r = gsfw_ph_insert(H, r, 1, 2.0);     /* node 0 needs its first chunk */
+    assert_int_equal(r, 0);
+    assert_int_equal(H->failed, GSFW_PH_TOO_LARGE);
+    assert_int_equal(f.nd[1].pos, -1); /* 1 was left out, not written anywhere */
+    gsfw_ph_free(H);
+
+    fixture_init(&f);
+    r = gsfw_ph_insert(H, -1, 0, 1.0);
+    r = gsfw_ph_insert(H, r, 1, 2.0); /* node 0 gets a real chunk */
+    assert_int_equal(H->failed, GSFW_PH_OK);
+    /* pretend that chunk is full at the largest class */
+    f.nd[0].fill = ((((unsigned)1 << GSFW_PH_MAX_CLASS) - 1) << 5) | GSFW_PH_MAX_CLASS;
+    r = gsfw_ph_insert(H, r, 2, 3.0);
+    assert_int_equal(H->failed, GSFW_PH_TOO_LARGE);
+    assert_int_equal(f.nd[2].pos, -1);
+    gsfw_ph_free(H);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heap_order_random),
         cmocka_unit_test(test_heap_matches_sibling_list),
         cmocka_unit_test(test_heap_tie_rule),
+        cmocka_unit_test(test_heap_size_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

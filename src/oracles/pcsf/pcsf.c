@@ -416,6 +416,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         nd[2 * e + 1].owner = b;
         cl[a].u.t.heap = gsfw_ph_insert(H, cl[a].u.t.heap, 2 * e, ta);
         cl[b].u.t.heap = gsfw_ph_insert(H, cl[b].u.t.heap, 2 * e + 1, tb);
+        if (H->failed) break;
     }
     for (int i = 0; i < n; i++)
         if (cl[i].u.t.active) refresh_queue(ws, i);
@@ -552,6 +553,10 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             count--;
         }
     }
+    if (H->failed == GSFW_PH_TOO_LARGE)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: instance too large for the pairing heaps (more than 2^31 "
+                         "chunk slots, or more than 2^28 children of one heap node)");
     if (H->failed)
         return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (pairing heap chunks)");
     ws->n_clusters = ncl;

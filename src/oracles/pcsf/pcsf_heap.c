@@ -44,7 +44,7 @@ void gsfw_ph_reset(gsfw_ph *H)
 {
     H->slot_top = 0;
     for (int c = 0; c < GSFW_PH_CLASSES; c++) H->free_chunk[c] = -1;
-    H->failed = 0;
+    H->failed = GSFW_PH_OK;
 }
 
 int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
@@ -55,6 +55,7 @@ int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
         H->buf_cap = H->buf ? max_nodes : 0;
         if (!H->buf) return -1;
     }
+    if (slots > GSFW_PH_MAX_SLOTS) slots = GSFW_PH_MAX_SLOTS;
     if (H->slot_cap < slots) {
         free(H->slot);
         H->slot = gsfw_pcsf_big_alloc(slots, sizeof(int));
@@ -81,7 +82,7 @@ static inline void chunk_free(gsfw_ph *H, int b, int cls)
     H->free_chunk[cls] = b;
 }
 
-/* A chunk of 2^cls slots, or -1 when the arena cannot grow (it is addressed by int). */
+/* A chunk of 2^cls slots, or -1 with H->failed set when there is none. */
 static int chunk_alloc(gsfw_ph *H, int cls)
 {
     int b = H->free_chunk[cls];
@@ -90,14 +91,19 @@ static int chunk_alloc(gsfw_ph *H, int cls)
         return b;
     }
     size_t size = (size_t)1 << cls;
+    if (H->slot_top + size > GSFW_PH_MAX_SLOTS) {
+        H->failed = GSFW_PH_TOO_LARGE;
+        return -1;
+    }
     if (H->slot_top + size > H->slot_cap) {
-        const size_t limit = (size_t)1 << 31;
         size_t cap = 2 * H->slot_cap;
         if (cap < H->slot_top + size) cap = H->slot_top + size;
-        if (cap > limit) cap = limit;
-        if (H->slot_top + size > cap) return -1;
+        if (cap > GSFW_PH_MAX_SLOTS) cap = GSFW_PH_MAX_SLOTS;
         int *grown = gsfw_pcsf_big_alloc(cap, sizeof(int));
-        if (!grown) return -1;
+        if (!grown) {
+            H->failed = GSFW_PH_NOMEM;
+            return -1;
+        }
         if (H->slot_top) memcpy(grown, H->slot, H->slot_top * sizeof(int));
         free(H->slot);
         H->slot = grown;
@@ -112,12 +118,10 @@ void gsfw_ph_push_slow(gsfw_ph *H, int s, int x)
 {
     gsfw_ph_node *p = &H->nd[s];
     int cls = p->kids < 0 ? GSFW_PH_MIN_CLASS : (int)(p->fill & 31) + 1;
-    int b = cls <= GSFW_PH_MAX_CLASS ? chunk_alloc(H, cls) : -1;
-    if (b < 0) {
-        /* x stays out of every heap; the caller sees H->failed and abandons the run */
-        H->failed = 1;
-        return;
-    }
+    if (cls > GSFW_PH_MAX_CLASS) H->failed = GSFW_PH_TOO_LARGE;
+    int b = H->failed ? -1 : chunk_alloc(H, cls);
+    if (b < 0) return; /* x stays out of every heap; the caller sees H->failed and
+                        * abandons the run */
     H->slot[b] = p->kids;
     p->kids = b;
     p->fill = (1u << 5) | (unsigned)cls;

@@ -48,6 +48,11 @@ typedef struct {
 #define GSFW_PH_CLASSES 32
 #define GSFW_PH_MIN_CLASS 2
 #define GSFW_PH_MAX_CLASS 27
+/* Slots are addressed by int: the arena never exceeds 2^31 slots. */
+#define GSFW_PH_MAX_SLOTS ((size_t)1 << 31)
+
+/* Values of gsfw_ph.failed. */
+enum { GSFW_PH_OK = 0, GSFW_PH_NOMEM = 1, GSFW_PH_TOO_LARGE = 2 };
 
 /* The heaps' shared storage: nodes, the slot arena of the children chunks, the scratch
  * of delete_min and the work counter. One instance serves any number of heaps over the
@@ -62,13 +67,15 @@ typedef struct {
     int *buf;                        /* delete_min: the children, then the pair results */
     size_t buf_cap;
     long visits;                     /* children detached by delete_min */
-    int failed;                      /* the arena could not grow: heaps are now invalid */
+    int failed;                      /* GSFW_PH_NOMEM or GSFW_PH_TOO_LARGE when a chunk
+                                      * could not be had: the heaps are then invalid */
 } gsfw_ph;
 
 /* Forget every heap and chunk (nodes are re-initialised by gsfw_ph_insert). */
 void gsfw_ph_reset(gsfw_ph *H);
 /* Make room for max_nodes nodes' worth of delete_min scratch and an arena of at least
- * slots slots (contents of the arena are dropped). Returns 0 or -1. */
+ * slots slots, at most GSFW_PH_MAX_SLOTS (contents of the arena are dropped). Returns 0
+ * or -1. */
 int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots);
 /* Free the arena and scratch (not the nodes, which the caller owns). */
 void gsfw_ph_free(gsfw_ph *H);
