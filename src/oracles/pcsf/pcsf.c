@@ -349,16 +349,10 @@ static inline void refresh_queue(gsfw_pcsf *ws, int id)
 {
     int h = ws->cl[id].u.t.heap;
     double td = ws->cl[id].end;
-    if (h >= 0 && ws->nd[h].value < td) {
-#if defined(__GNUC__)
-        /* the event pops h: its delete_min starts with the newest children */
-        const gsfw_ph_node *r = &ws->nd[h];
-        if (r->kids >= 0) __builtin_prefetch(&ws->ph.slot[r->kids + (int)(r->fill >> 5)]);
-#endif
+    if (h >= 0 && ws->nd[h].value < td)
         gsfw_pq_set_aux(&ws->q, id, ws->nd[h].value, h);
-    } else {
+    else
         gsfw_pq_set_aux(&ws->q, id, td, -1);
-    }
 }
 
 static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root, int target,

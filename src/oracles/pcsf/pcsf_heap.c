@@ -47,21 +47,22 @@ void gsfw_ph_reset(gsfw_ph *H)
     H->failed = GSFW_PH_OK;
 }
 
+/* Make *a hold at least want ints (contents dropped). Returns 0 or -1. */
+static int reserve_ints(int **a, size_t *cap, size_t want)
+{
+    if (*cap >= want) return 0;
+    free(*a);
+    *a = gsfw_pcsf_big_alloc(want, sizeof(int));
+    *cap = *a ? want : 0;
+    return *a ? 0 : -1;
+}
+
 int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
 {
-    if (H->buf_cap < max_nodes) {
-        free(H->buf);
-        H->buf = gsfw_pcsf_big_alloc(max_nodes, sizeof(int));
-        H->buf_cap = H->buf ? max_nodes : 0;
-        if (!H->buf) return -1;
-    }
     if (slots > GSFW_PH_MAX_SLOTS) slots = GSFW_PH_MAX_SLOTS;
-    if (H->slot_cap < slots) {
-        free(H->slot);
-        H->slot = gsfw_pcsf_big_alloc(slots, sizeof(int));
-        H->slot_cap = H->slot ? slots : 0;
-        if (!H->slot) return -1;
-    }
+    if (reserve_ints(&H->buf, &H->buf_cap, max_nodes) ||
+        reserve_ints(&H->slot, &H->slot_cap, slots))
+        return -1;
     gsfw_ph_reset(H);
     return 0;
 }
