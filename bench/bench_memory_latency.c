@@ -1,0 +1,270 @@
+/* Memory latency of this machine, as the PCSF growth loop sees it (docs/pcsf.md, "Where
+ * the ratio comes from"), in buffers allocated like the PCSF workspace (2 MB aligned,
+ * advised for transparent huge pages). Every test is a dependent random pointer chase,
+ * one 64-byte line per step, and prints nanoseconds per load.
+ *
+ * 1. Whole buffer: a chase over every line of a buffer of each size, so that nearly
+ *    every load misses the caches: the cost of a miss at the 500x500 footprint (about
+ *    100 MB) against the 1000x1000 one (about 380 MB).
+ * 2. Spread: the same 20 000 lines (1.2 MB, which the caches hold) placed at random over
+ *    regions of growing size and walked repeatedly: what a cache hit costs when its
+ *    address translation does not fit the TLB. On a VM whose host maps guest memory with
+ *    small pages, this grows steeply with the region.
+ * 3. --shared: whether the two CPUs share a cache that could hold lines fetched ahead by
+ *    a helper thread: a thread on the second CPU walks a segment of a chain, then the
+ *    main thread walks the same segment; printed next to a segment nobody has read
+ *    (cold) and to the same segment read a second time by the main thread (self).
+ *
+ *   bench_memory_latency [--sizes 16,64,128,256,512] [--steps 5000000] [--shared]
+ */
+#define _GNU_SOURCE /* pthread_setaffinity_np */
+#include "oracles/pcsf/pcsf_heap.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/splitmix.h"
+
+#define LINE 64
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* One cycle through all lines in random order (Sattolo's shuffle): line i holds the byte
+ * offset of the next line. Returns the buffer or NULL. */
+static char *make_chain(size_t lines, uint64_t seed)
+{
+    size_t *order = malloc(lines * sizeof *order);
+    char *buf = gsfw_pcsf_big_alloc(lines, LINE);
+    if (!order || !buf) {
+        free(order);
+        free(buf);
+        return NULL;
+    }
+    gsfw_pcsf_populate(buf, lines * LINE);
+    for (size_t i = 0; i < lines; i++) order[i] = i;
+    uint64_t st = seed;
+    for (size_t i = lines - 1; i > 0; i--) {
+        size_t j = (size_t)(gsfw_splitmix64(&st) % i); /* j < i: one single cycle */
+        size_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (size_t i = 0; i < lines; i++)
+        *(size_t *)(buf + order[i] * LINE) = order[(i + 1) % lines] * LINE;
+    free(order);
+    return buf;
+}
+
+/* Follow the chain for steps loads from offset at; returns where it stopped (so that
+ * the loads cannot be optimised away). */
+static size_t walk(const char *buf, size_t at, size_t steps)
+{
+    for (size_t i = 0; i < steps; i++) at = *(const size_t *)(buf + at);
+    return at;
+}
+
+/* ------------------------------------------------------------ spread */
+
+/* The chain through `lines` lines, one chosen at random in each of `lines` equal slices
+ * of the first region_mb MB of buf, visited in random order. Returns the first line's
+ * offset. */
+static size_t spread_chain(char *buf, size_t lines, size_t region_mb, uint64_t *st)
+{
+    size_t slice = (region_mb << 20) / LINE / lines, *at = malloc(lines * sizeof *at);
+    if (!at) return (size_t)-1;
+    for (size_t i = 0; i < lines; i++) at[i] = i * slice + gsfw_splitmix64(st) % slice;
+    for (size_t i = lines - 1; i > 0; i--) {
+        size_t j = (size_t)(gsfw_splitmix64(st) % i), t = at[i];
+        at[i] = at[j];
+        at[j] = t;
+    }
+    for (size_t i = 0; i < lines; i++)
+        *(size_t *)(buf + at[i] * LINE) = at[(i + 1) % lines] * LINE;
+    size_t first = at[0] * LINE;
+    free(at);
+    return first;
+}
+
+static int spread_test(void)
+{
+    static const size_t region_mb[] = {32, 64, 128, 256, 320, 384, 448, 512, 768, 1024};
+    const size_t n_regions = sizeof region_mb / sizeof region_mb[0], lines = 20000;
+    const size_t max_mb = region_mb[n_regions - 1];
+    char *buf = gsfw_pcsf_big_alloc(max_mb << 20, 1);
+    if (!buf) {
+        fprintf(stderr, "bench_memory_latency: out of memory for %zu MB\n", max_mb);
+        return 1;
+    }
+    gsfw_pcsf_populate(buf, max_mb << 20);
+    printf("# the same %zu lines (%.1f MB) spread over a region; best of 5 walks\n", lines,
+           (double)(lines * LINE) / (1 << 20));
+    printf("%9s %10s\n", "region_mb", "ns/load");
+    uint64_t st = 3;
+    for (size_t k = 0; k < n_regions; k++) {
+        size_t at = spread_chain(buf, lines, region_mb[k], &st);
+        if (at == (size_t)-1) {
+            free(buf);
+            fprintf(stderr, "bench_memory_latency: out of memory\n");
+            return 1;
+        }
+        at = walk(buf, at, lines); /* bring the lines into the caches */
+        double best = 1e30;
+        for (int rep = 0; rep < 5; rep++) {
+            double t0 = seconds();
+            at = walk(buf, at, lines);
+            double t = seconds() - t0;
+            if (t < best) best = t;
+        }
+        printf("%9zu %10.1f\n", region_mb[k], 1e9 * best / (double)lines);
+        if (at == (size_t)-1) puts(""); /* keeps at live */
+    }
+    free(buf);
+    return 0;
+}
+
+/* ------------------------------------------------------------ --shared */
+
+typedef struct {
+    const char *buf;
+    size_t from, steps;
+    int cpu;
+    size_t end;
+} helper_job;
+
+static void *helper_walk(void *arg)
+{
+    helper_job *job = arg;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(job->cpu, &set);
+    (void)pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    job->end = walk(job->buf, job->from, job->steps);
+    return NULL;
+}
+
+static int shared_test(void)
+{
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+        printf("# --shared: one CPU online, nothing to compare\n");
+        return 0;
+    }
+    const size_t lines = ((size_t)512 << 20) / LINE, seg = 50000;
+    char *buf = make_chain(lines, 7);
+    if (!buf) {
+        fprintf(stderr, "bench_memory_latency: out of memory\n");
+        return 1;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    (void)sched_setaffinity(0, sizeof set, &set);
+    printf("# 512 MB chain, segments of %zu lines; ns per load of the main thread (CPU 0)\n",
+           seg);
+    printf("%8s %10s %10s\n", "cold", "helper", "self");
+    size_t at = walk(buf, 0, lines / 2);
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = seconds();
+        size_t from = walk(buf, at, seg); /* a cold segment; the next one starts here */
+        double cold = seconds() - t0;
+        helper_job job = {buf, from, seg, 1, 0};
+        pthread_t th;
+        if (pthread_create(&th, NULL, helper_walk, &job) != 0) {
+            fprintf(stderr, "bench_memory_latency: cannot start a thread\n");
+            free(buf);
+            return 1;
+        }
+        pthread_join(th, NULL);
+        t0 = seconds();
+        size_t end = walk(buf, from, seg);
+        double helped = seconds() - t0;
+        t0 = seconds();
+        size_t again = walk(buf, from, seg);
+        double warm = seconds() - t0;
+        if (end != job.end || again != end) {
+            fprintf(stderr, "bench_memory_latency: chain walks disagree\n");
+            free(buf);
+            return 1;
+        }
+        printf("%8.1f %10.1f %10.1f\n", 1e9 * cold / seg, 1e9 * helped / seg,
+               1e9 * warm / seg);
+        at = walk(buf, end, seg); /* skip a segment */
+    }
+    free(buf);
+    return 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+static int parse_sizes(const char *s, long *mb, int max)
+{
+    int k = 0;
+    while (*s && k < max) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v <= 0 || v > (1L << 20)) return -1;
+        mb[k++] = v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') return -1;
+    }
+    return *s ? -1 : k;
+}
+
+int main(int argc, char **argv)
+{
+    long mb[32] = {16, 64, 128, 256, 512};
+    int nsizes = 5, shared = 0;
+    long steps = 5000000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            nsizes = parse_sizes(argv[++i], mb, 32);
+            if (nsizes <= 0) {
+                fprintf(stderr, "bench_memory_latency: --sizes wants MB values like 16,64,256\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            char *end;
+            steps = strtol(argv[++i], &end, 10);
+            if (*end || steps <= 0) {
+                fprintf(stderr, "bench_memory_latency: --steps wants a positive integer\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--shared")) {
+            shared = 1;
+        } else {
+            fprintf(stderr,
+                    "usage: bench_memory_latency [--sizes 16,64,128,256,512] [--steps N] "
+                    "[--shared]\n");
+            return 2;
+        }
+    }
+    printf("# dependent random loads over every line of the buffer\n");
+    printf("%8s %10s\n", "size_mb", "ns/load");
+    for (int k = 0; k < nsizes; k++) {
+        size_t lines = ((size_t)mb[k] << 20) / LINE;
+        char *buf = make_chain(lines, 1);
+        if (!buf) {
+            fprintf(stderr, "bench_memory_latency: out of memory for %ld MB\n", mb[k]);
+            return 1;
+        }
+        size_t at = walk(buf, 0, lines < (size_t)steps ? lines : (size_t)steps); /* warm-up */
+        double t0 = seconds();
+        at = walk(buf, at, (size_t)steps);
+        double t = seconds() - t0;
+        printf("%8ld %10.1f\n", mb[k], 1e9 * t / (double)steps);
+        if (at == (size_t)-1) puts(""); /* keeps at live */
+        free(buf);
+    }
+    if (spread_test()) return 1;
+    return shared ? shared_test() : 0;
+}
