@@ -18,10 +18,12 @@
  *    (cold) and to the same segment read a second time by the main thread (self).
  *
  *   bench_memory_latency [--sizes 16,64,128,256,512] [--steps 5000000] [--shared]
+ * (--sizes and --steps apply to the first test.)
  */
 #define _GNU_SOURCE /* pthread_setaffinity_np */
 #include "oracles/pcsf/pcsf_heap.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -42,8 +44,9 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* One cycle through all lines in random order (Sattolo's shuffle): line i holds the byte
- * offset of the next line. Returns the buffer or NULL. */
+/* One cycle through all lines in a uniformly random order: each line holds the byte
+ * offset of the next line of the order, the last one that of the first. Returns the
+ * buffer or NULL. */
 static char *make_chain(size_t lines, uint64_t seed)
 {
     size_t *order = malloc(lines * sizeof *order);
@@ -57,7 +60,7 @@ static char *make_chain(size_t lines, uint64_t seed)
     for (size_t i = 0; i < lines; i++) order[i] = i;
     uint64_t st = seed;
     for (size_t i = lines - 1; i > 0; i--) {
-        size_t j = (size_t)(gsfw_splitmix64(&st) % i); /* j < i: one single cycle */
+        size_t j = (size_t)(gsfw_splitmix64(&st) % (i + 1)); /* Fisher-Yates */
         size_t t = order[i];
         order[i] = order[j];
         order[j] = t;
@@ -79,18 +82,27 @@ static size_t walk(const char *buf, size_t at, size_t steps)
 /* ------------------------------------------------------------ spread */
 
 #define MAX_CHAINS 16
+/* Each timed pass goes this many times round every chain (a pass of the cached set then
+ * lasts milliseconds, not a fraction of one); the best of SPREAD_PASSES passes counts. */
+#define ROUNDS_PER_PASS 8
+#define SPREAD_PASSES 7
 
-/* `chains` cycles through `lines` lines in all, one line chosen at random in each of
- * `lines` equal slices of the first region_mb MB of buf, in random order; head[c] gets
- * the first offset of cycle c. Returns 0 or -1 (out of memory). */
+/* `chains` cycles through `lines` lines in all (lines a multiple of chains, at most the
+ * region's lines): line i is chosen at random in the i-th of `lines` equal slices of the
+ * first region_mb MB of buf, and the lines are visited in random order; head[c] gets the
+ * first offset of cycle c. Returns 0 or -1 (out of memory). */
 static int spread_chains(char *buf, size_t lines, size_t region_mb, int chains,
                          size_t *head, uint64_t *st)
 {
-    size_t slice = (region_mb << 20) / LINE / lines, *at = malloc(lines * sizeof *at);
+    const size_t region_lines = (region_mb << 20) / LINE;
+    size_t *at = malloc(lines * sizeof *at);
     if (!at) return -1;
-    for (size_t i = 0; i < lines; i++) at[i] = i * slice + gsfw_splitmix64(st) % slice;
+    for (size_t i = 0; i < lines; i++) {
+        size_t lo = i * region_lines / lines, hi = (i + 1) * region_lines / lines;
+        at[i] = lo + (size_t)(gsfw_splitmix64(st) % (hi - lo)); /* hi > lo: lines <= region */
+    }
     for (size_t i = lines - 1; i > 0; i--) {
-        size_t j = (size_t)(gsfw_splitmix64(st) % i), t = at[i];
+        size_t j = (size_t)(gsfw_splitmix64(st) % (i + 1)), t = at[i];
         at[i] = at[j];
         at[j] = t;
     }
@@ -113,30 +125,39 @@ static void walk_chains(const char *buf, size_t *head, int chains, size_t steps)
         for (int c = 0; c < chains; c++) head[c] = *(const size_t *)(buf + head[c]);
 }
 
-/* One row per region: ns per load, best of 5 passes over every line. */
+static const size_t spread_region_mb[] = {32, 64, 128, 256, 320, 384, 448, 512, 768, 1024};
+#define SPREAD_REGIONS (sizeof spread_region_mb / sizeof spread_region_mb[0])
+
+/* One row per region: ns per load, best of SPREAD_PASSES passes. buf holds the largest
+ * region. */
 static int spread_test(char *buf, size_t lines, int chains)
 {
-    static const size_t region_mb[] = {32, 64, 128, 256, 320, 384, 448, 512, 768, 1024};
-    const size_t n_regions = sizeof region_mb / sizeof region_mb[0];
+    if (chains < 1 || chains > MAX_CHAINS || lines % (size_t)chains != 0 ||
+        lines > (spread_region_mb[0] << 20) / LINE) {
+        fprintf(stderr, "bench_memory_latency: bad spread test (%zu lines, %d chains)\n",
+                lines, chains);
+        return 1;
+    }
     printf("# %zu lines (%.1f MB) spread over a region, %d independent chain%s\n", lines,
            (double)(lines * LINE) / (1 << 20), chains, chains > 1 ? "s" : "");
     printf("%9s %10s\n", "region_mb", "ns/load");
     uint64_t st = 3;
     size_t head[MAX_CHAINS], per = lines / (size_t)chains;
-    for (size_t k = 0; k < n_regions; k++) {
-        if (spread_chains(buf, lines, region_mb[k], chains, head, &st)) {
+    for (size_t k = 0; k < SPREAD_REGIONS; k++) {
+        if (spread_chains(buf, lines, spread_region_mb[k], chains, head, &st)) {
             fprintf(stderr, "bench_memory_latency: out of memory\n");
             return 1;
         }
         walk_chains(buf, head, chains, per); /* bring the lines into the caches */
         double best = 1e30;
-        for (int rep = 0; rep < 5; rep++) {
+        for (int pass = 0; pass < SPREAD_PASSES; pass++) {
             double t0 = seconds();
-            walk_chains(buf, head, chains, per);
+            walk_chains(buf, head, chains, per * ROUNDS_PER_PASS);
             double t = seconds() - t0;
             if (t < best) best = t;
         }
-        printf("%9zu %10.1f\n", region_mb[k], 1e9 * best / (double)(per * (size_t)chains));
+        printf("%9zu %10.1f\n", spread_region_mb[k],
+               1e9 * best / (double)(per * ROUNDS_PER_PASS * (size_t)chains));
         size_t x = 0;
         for (int c = 0; c < chains; c++) x ^= head[c];
         if (x == 1) puts(""); /* keeps the walks live (offsets are multiples of 64) */
@@ -144,10 +165,10 @@ static int spread_test(char *buf, size_t lines, int chains)
     return 0;
 }
 
-/* The spread tests share one 1 GB buffer. */
+/* The spread tests share one buffer as large as the largest region. */
 static int spread_tests(void)
 {
-    const size_t max_mb = 1024;
+    const size_t max_mb = spread_region_mb[SPREAD_REGIONS - 1];
     char *buf = gsfw_pcsf_big_alloc(max_mb << 20, 1);
     if (!buf) {
         fprintf(stderr, "bench_memory_latency: out of memory for %zu MB\n", max_mb);
@@ -169,6 +190,7 @@ typedef struct {
     const char *buf;
     size_t from, steps;
     int cpu;
+    int pinned; /* 1 when the thread runs on cpu */
     size_t end;
 } helper_job;
 
@@ -178,76 +200,113 @@ static void *helper_walk(void *arg)
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(job->cpu, &set);
-    (void)pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    job->pinned = pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
     job->end = walk(job->buf, job->from, job->steps);
     return NULL;
 }
 
+/* Segments of SHARED_SEGMENT lines (320 KB) fit the private caches of one CPU, so that
+ * the main thread's second walk ("self") shows what a cached segment costs. */
+#define SHARED_SEGMENT 5000
+#define SHARED_REPS 7
+
 static int shared_test(void)
 {
-    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-        printf("# --shared: one CPU online, nothing to compare\n");
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || sched_setaffinity(0, sizeof set, &set) != 0) {
+        printf("# --shared: skipped (needs CPUs 0 and 1 to pin the two threads)\n");
         return 0;
     }
-    const size_t lines = ((size_t)512 << 20) / LINE, seg = 50000;
+    const size_t lines = ((size_t)512 << 20) / LINE, seg = SHARED_SEGMENT;
     char *buf = make_chain(lines, 7);
     if (!buf) {
         fprintf(stderr, "bench_memory_latency: out of memory\n");
         return 1;
     }
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    (void)sched_setaffinity(0, sizeof set, &set);
     printf("# 512 MB chain, segments of %zu lines; ns per load of the main thread (CPU 0)\n",
            seg);
     printf("%8s %10s %10s\n", "cold", "helper", "self");
     size_t at = walk(buf, 0, lines / 2);
-    for (int rep = 0; rep < 5; rep++) {
+    int rc = 0;
+    for (int rep = 0; rep < SHARED_REPS && rc == 0; rep++) {
         double t0 = seconds();
         size_t from = walk(buf, at, seg); /* a cold segment; the next one starts here */
         double cold = seconds() - t0;
-        helper_job job = {buf, from, seg, 1, 0};
+        helper_job job = {buf, from, seg, 1, 0, 0};
         pthread_t th;
         if (pthread_create(&th, NULL, helper_walk, &job) != 0) {
             fprintf(stderr, "bench_memory_latency: cannot start a thread\n");
-            free(buf);
-            return 1;
+            rc = 1;
+            break;
         }
         pthread_join(th, NULL);
+        if (!job.pinned) {
+            printf("# --shared: skipped (cannot pin the helper thread to CPU 1)\n");
+            break;
+        }
         t0 = seconds();
         size_t end = walk(buf, from, seg);
         double helped = seconds() - t0;
         t0 = seconds();
         size_t again = walk(buf, from, seg);
-        double warm = seconds() - t0;
+        double self = seconds() - t0;
         if (end != job.end || again != end) {
             fprintf(stderr, "bench_memory_latency: chain walks disagree\n");
-            free(buf);
-            return 1;
+            rc = 1;
+            break;
         }
-        printf("%8.1f %10.1f %10.1f\n", 1e9 * cold / seg, 1e9 * helped / seg,
-               1e9 * warm / seg);
-        at = walk(buf, end, seg); /* skip a segment */
+        printf("%8.1f %10.1f %10.1f\n", 1e9 * cold / (double)seg,
+               1e9 * helped / (double)seg, 1e9 * self / (double)seg);
+        at = walk(buf, end, 20 * seg); /* move on to lines nobody has read lately */
     }
     free(buf);
-    return 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------ main */
 
+#define MAX_SIZE_MB 8192L          /* per buffer of the first test */
+#define MAX_STEPS 10000000000L
+
+/* A decimal integer in [1, max] from s up to *end (digits only: no sign, no blanks).
+ * Returns 0 or -1. */
+static int parse_count(const char *s, long max, long *out, const char **end)
+{
+    if (*s < '0' || *s > '9') return -1;
+    char *e;
+    errno = 0;
+    long v = strtol(s, &e, 10);
+    if (errno == ERANGE || v < 1 || v > max) return -1;
+    *out = v;
+    *end = e;
+    return 0;
+}
+
+/* "16,64,256": returns the number of sizes or -1. */
 static int parse_sizes(const char *s, long *mb, int max)
 {
     int k = 0;
-    while (*s && k < max) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s || v <= 0 || v > (1L << 20)) return -1;
-        mb[k++] = v;
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',') return -1;
+    for (;;) {
+        const char *end;
+        if (k == max || parse_count(s, MAX_SIZE_MB, &mb[k], &end)) return -1;
+        k++;
+        if (*end == '\0') return k;
+        if (*end != ',') return -1;
+        s = end + 1;
     }
-    return *s ? -1 : k;
+}
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: bench_memory_latency [--sizes 16,64,128,256,512] [--steps N] [--shared]\n"
+            "  --sizes   buffer sizes in MB of the first test (1..%ld each, at most 32)\n"
+            "  --steps   loads timed per size in the first test (default 5000000)\n"
+            "  --shared  also run the two-CPU test\n",
+            MAX_SIZE_MB);
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -258,24 +317,22 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             nsizes = parse_sizes(argv[++i], mb, 32);
-            if (nsizes <= 0) {
-                fprintf(stderr, "bench_memory_latency: --sizes wants MB values like 16,64,256\n");
+            if (nsizes < 0) {
+                fprintf(stderr, "bench_memory_latency: --sizes wants up to 32 MB values "
+                                "like 16,64,256, each 1..%ld\n", MAX_SIZE_MB);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
-            char *end;
-            steps = strtol(argv[++i], &end, 10);
-            if (*end || steps <= 0) {
-                fprintf(stderr, "bench_memory_latency: --steps wants a positive integer\n");
+            const char *end;
+            if (parse_count(argv[++i], MAX_STEPS, &steps, &end) || *end) {
+                fprintf(stderr, "bench_memory_latency: --steps wants an integer 1..%ld\n",
+                        MAX_STEPS);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--shared")) {
             shared = 1;
         } else {
-            fprintf(stderr,
-                    "usage: bench_memory_latency [--sizes 16,64,128,256,512] [--steps N] "
-                    "[--shared]\n");
-            return 2;
+            return usage();
         }
     }
     printf("# dependent random loads over every line of the buffer\n");

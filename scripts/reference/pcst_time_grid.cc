@@ -38,12 +38,13 @@ static double seconds()
 
 int main(int argc, char **argv)
 {
-    int h = argc == 2 ? atoi(argv[1]) : 0;
-    if (h < 1 || h > 10000) {
+    char *end = NULL;
+    long h = argc == 2 ? strtol(argv[1], &end, 10) : 0;
+    if (argc != 2 || end == argv[1] || *end != '\0' || h < 1 || h > 10000) {
         fprintf(stderr, "usage: pcst_time_grid H   (1 <= H <= 10000)\n");
         return 2;
     }
-    int n = h * h;
+    int n = (int)(h * h);
     std::vector<double> prizes(n);
     uint64_t state = 20220101ULL;
     for (int i = 0; i < n; i++)
@@ -52,9 +53,9 @@ int main(int argc, char **argv)
     std::vector<double> costs;
     for (int r = 0; r < h; r++) {
         for (int c = 0; c < h; c++) {
-            int i = r * h + c;
+            int i = (int)(r * h + c);
             if (c + 1 < h) edges.push_back(std::make_pair(i, i + 1));
-            if (r + 1 < h) edges.push_back(std::make_pair(i, i + h));
+            if (r + 1 < h) edges.push_back(std::make_pair(i, i + (int)h));
         }
     }
     costs.assign(edges.size(), 1.0);
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pcst_time_grid: the reference failed\n");
         return 1;
     }
-    printf("%dx%d seconds=%.3f nodes=%zu edges=%zu\n", h, h, seconds() - t0, nodes.size(),
+    printf("%ldx%ld seconds=%.3f nodes=%zu edges=%zu\n", h, h, seconds() - t0, nodes.size(),
            out_edges.size());
     return 0;
 }
