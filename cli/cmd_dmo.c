@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "models.h"
@@ -59,6 +60,15 @@ int cmd_dmo(int argc, char **argv)
     }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
     if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
+    /* the graph projections work on the squares z_i^2 (the PCSF prizes) */
+    const int squares = !strcmp(dmo->name, "head") || !strcmp(dmo->name, "tail");
+    for (int i = 0; squares && i < d; i++) {
+        if (!isfinite(z[i] * z[i])) {
+            rc = cli_fail(cmd, "--z: '%s' entry %d is %g, whose square overflows; the %s "
+                          "projection needs |z| below 1e154", z_path, i, z[i], dmo->name);
+            goto done;
+        }
+    }
     support = malloc((size_t)dmo->max_support * sizeof(int));
     if (!support) {
         rc = cli_fail(cmd, "out of memory");
@@ -66,8 +76,9 @@ int cmd_dmo(int argc, char **argv)
     }
     int size = 0;
     gsfw_dmo_stats stats = {0, 0};
-    if (dmo->select(dmo->ctx, z, support, &size, &stats)) {
-        rc = cli_fail(cmd, "the oracle '%s' failed", dmo->name);
+    int code = dmo->select(dmo->ctx, z, support, &size, &stats);
+    if (code) {
+        rc = cli_fail(cmd, "the oracle '%s' failed (code %d)", dmo->name, code);
         goto done;
     }
     qsort(support, (size_t)size, sizeof(int), cmp_int);

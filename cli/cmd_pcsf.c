@@ -6,6 +6,7 @@
  * stdout: exactly two lines, "nodes: i j k ..." and "edges: e1 e2 ..." (0-based node ids
  * and edge indices in input order; for grids the edge order of gsfw_graph_grid). */
 #include "cli.h"
+#include "io/lines.h"
 #include "core/internal.h"
 
 #include <ctype.h>
@@ -45,25 +46,37 @@ static int read_text_prizes(const char *path, double **out, int *len)
     if (!f) return cli_fail("pcsf", "--prizes: cannot open '%s': %s", path, strerror(errno));
     size_t cap = 1024, n = 0;
     double *x = malloc(cap * sizeof *x);
-    char line[512];
+    gsfw_line ln = {NULL, 0, 0};
     long lineno = 0;
     int rc = CLI_OK;
     if (!x) {
         fclose(f);
         return cli_fail("pcsf", "--prizes: out of memory");
     }
-    while (fgets(line, sizeof line, f)) {
+    for (;;) {
+        errno = 0;
+        gsfw_line_status ls = gsfw_line_read(f, &ln, GSFW_LINE_MAX);
+        if (ls == GSFW_LINE_EOF) break;
         lineno++;
-        size_t l = strlen(line);
-        if (l == sizeof line - 1 && line[l - 1] != '\n' && !feof(f)) {
-            rc = cli_fail("pcsf", "--prizes %s: line %ld is too long", path, lineno);
+        if (ls == GSFW_LINE_READ_ERROR) {
+            rc = cli_fail("pcsf", "--prizes: error reading '%s': %s", path, strerror(errno));
             break;
         }
-        char *p = line;
+        if (ls == GSFW_LINE_NOMEM) {
+            rc = cli_fail("pcsf", "--prizes: out of memory");
+            break;
+        }
+        if (ls == GSFW_LINE_TOO_LONG || ls == GSFW_LINE_NUL) {
+            rc = cli_fail("pcsf", "--prizes %s: line %ld %s (is this a text file of numbers?)",
+                          path, lineno,
+                          ls == GSFW_LINE_NUL ? "contains a NUL byte" : "is too long");
+            break;
+        }
+        char *p = ln.buf;
         while (*p == ' ' || *p == '\t') p++;
         char *hash = strchr(p, '#');
         if (hash) *hash = '\0';
-        l = strlen(p);
+        size_t l = strlen(p);
         while (l > 0 && (p[l - 1] == '\n' || p[l - 1] == '\r' || p[l - 1] == ' ' ||
                          p[l - 1] == '\t'))
             p[--l] = '\0';
@@ -91,7 +104,7 @@ static int read_text_prizes(const char *path, double **out, int *len)
         }
         x[n++] = v;
     }
-    if (rc == CLI_OK && ferror(f)) rc = cli_fail("pcsf", "--prizes: error reading '%s'", path);
+    free(ln.buf);
     fclose(f);
     if (rc != CLI_OK) {
         free(x);

@@ -21,6 +21,7 @@
 #include "recover_plot.h"
 #include "trace_csv.h"
 #include "core/internal.h"
+#include "io/atomic.h"
 #include "util/rng.h"
 
 static const char usage[] =
@@ -292,7 +293,7 @@ int cmd_recover(int argc, char **argv)
         rc = cli_fail(cmd, "--image: '%s' is empty (%d x %d)", image, H, W);
         goto done;
     }
-    double nrm = 0.0;
+    double amax = 0.0;
     int nnz = 0;
     for (int i = 0; i < d; i++) {
         if (!isfinite(img[i])) {
@@ -300,14 +301,21 @@ int cmd_recover(int argc, char **argv)
                           i / W, i % W, image, img[i]);
             goto done;
         }
-        nrm += img[i] * img[i];
+        amax = fmax(amax, fabs(img[i]));
         nnz += img[i] != 0.0;
     }
     if (nnz == 0) {
         rc = cli_fail(cmd, "--image: '%s' is all zero: there is nothing to recover", image);
         goto done;
     }
-    nrm = sqrt(nrm);
+    /* x* = img / ||img||, computed on img / max|img| so that neither huge pixels (whose
+     * squares overflow) nor tiny ones (whose squares underflow) break the norm */
+    double nrm = 0.0;
+    for (int i = 0; i < d; i++) {
+        img[i] /= amax;
+        nrm += img[i] * img[i];
+    }
+    nrm = sqrt(nrm); /* in [1, sqrt(d)] */
     for (int i = 0; i < d; i++) img[i] /= nrm; /* img is x* from here on */
     const double *xs = img;
 
@@ -507,14 +515,14 @@ int cmd_recover(int argc, char **argv)
             goto done;
     }
 
-    /* every output is written: move them into place together, so that a failure above
-     * left the directory as it was (existing files untouched, new ones removed) */
-    for (int k = 0; k < 5; k++) {
-        if (k == 4 && noplot_text) continue;
-        if (rename(staged[k], paths[k]) != 0) {
-            rc = cli_fail(cmd, "cannot move '%s' into place: %s", paths[k], strerror(errno));
-            goto done;
-        }
+    /* every output is written: move them into place together, so that a failure here
+     * or above leaves the directory as it was (existing files untouched, new ones
+     * removed) */
+    const int n_out = noplot_text ? 4 : 5;
+    if (gsfw_rename_group((const char *const *)staged, (const char *const *)paths, n_out,
+                          &err)) {
+        rc = cli_fail(cmd, "%s", err.message);
+        goto done;
     }
 
     double pre, rec;

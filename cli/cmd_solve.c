@@ -1,5 +1,6 @@
 /* gsfw solve: minimise 0.5 ||A x - y||^2 over D(C, M) with DMO-FW / DMO-AccFW. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +71,10 @@ static int write_outputs(const char *cmd, const char *out_path, const char *best
             rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
         }
     }
-    for (k = 0; k < 3; k++) {
-        if (!paths[k]) continue;
-        if (rc != CLI_OK) {
-            gsfw_atomic_abort(&files[k]);
-        } else if (gsfw_atomic_commit(&files[k], &err)) {
-            rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
-        }
+    if (rc != CLI_OK) {
+        for (k = 0; k < 3; k++) gsfw_atomic_abort(&files[k]);
+    } else if (gsfw_atomic_commit_group(files, 3, &err)) {
+        rc = cli_fail(cmd, "%s", err.message);
     }
     return rc;
 }
@@ -153,6 +151,13 @@ int cmd_solve(int argc, char **argv)
             rc = cli_fail(cmd, "--x-true: '%s' has %d entries but A has %d columns", xtrue_path,
                           nx, d);
             goto done;
+        }
+        for (int i = 0; i < d; i++) {
+            if (!isfinite(x_true[i])) {
+                rc = cli_fail(cmd, "--x-true: '%s' entry %d is %g; it must be finite",
+                              xtrue_path, i, x_true[i]);
+                goto done;
+            }
         }
     }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;

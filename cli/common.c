@@ -1,6 +1,7 @@
 /* Option parsing, error reporting and input loading shared by the subcommands. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -84,8 +85,11 @@ int cli_parse_int(const char *cmd, const char *flag, const char *text, long lo, 
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0')
+    /* strtol skips leading blanks; refuse them as trailing ones are refused */
+    if (isspace((unsigned char)text[0]) || end == text || *end != '\0')
         return cli_usage_error(cmd, "%s expects an integer, got '%s'", flag, text);
+    if (errno == ERANGE)
+        return cli_usage_error(cmd, "%s must be between %ld and %ld, got %s", flag, lo, hi, text);
     if (v < lo || v > hi || v < INT_MIN || v > INT_MAX)
         return cli_usage_error(cmd, "%s must be between %ld and %ld, got %ld", flag, lo, hi, v);
     *out = (int)v;
@@ -97,8 +101,13 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v))
+    /* strtod skips leading blanks; refuse them as trailing ones are refused */
+    if (isspace((unsigned char)text[0]) || end == text || *end != '\0' ||
+        (errno != ERANGE && !isfinite(v)))
         return cli_usage_error(cmd, "%s expects a finite number, got '%s'", flag, text);
+    if (errno == ERANGE)
+        return cli_usage_error(cmd, "%s: '%s' is %s for a double", flag, text,
+                               fabs(v) > 1.0 ? "too large" : "too small (it underflows)");
     *out = v;
     return CLI_OK;
 }
@@ -160,14 +169,15 @@ static int parse_grid_spec(const char *cmd, const char *spec, int *h, int *w)
     if (strncmp(p, "grid:", 5) != 0)
         return cli_usage_error(cmd, "--graph expects grid:HxW, got '%s'", spec);
     p += 5;
+    /* digits only: strtol alone would also take blanks and signs */
     char *end = NULL;
     errno = 0;
-    long hh = strtol(p, &end, 10);
-    if (errno || end == p || (*end != 'x' && *end != 'X'))
+    long hh = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
+    if (hh < 0 || errno || (*end != 'x' && *end != 'X'))
         return cli_usage_error(cmd, "--graph expects grid:HxW, got '%s'", spec);
     p = end + 1;
-    long ww = strtol(p, &end, 10);
-    if (errno || end == p || *end != '\0')
+    long ww = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : -1;
+    if (ww < 0 || errno || *end != '\0')
         return cli_usage_error(cmd, "--graph expects grid:HxW, got '%s'", spec);
     if (hh < 1 || ww < 1 || hh > 100000000L / ww)
         return cli_usage_error(cmd, "--graph grid size %ldx%ld is out of range", hh, ww);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -294,6 +296,60 @@ static void test_bad_input_rejected(void **state)
         fclose(fp);
         assert_string_equal(buf, "precious");
         remove(keep);
+    }
+    {
+        /* the second output cannot be written (a directory is in the way): the first,
+         * which exists, keeps its old contents, and no temporary or backup is left */
+        char keep[512], blocked[512];
+        snprintf(keep, sizeof keep, "%s", path_in(dir, "keep2.npy"));
+        snprintf(blocked, sizeof blocked, "%s", path_in(dir, "best-dir.npy"));
+        assert_int_equal(write_text(keep, "precious"), 0);
+        assert_int_equal(mkdir(blocked, 0700), 0);
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--out", keep, "--best-out",
+                           blocked, NULL};
+        expect_rejected(fx, a, 1, "directory");
+        FILE *fp = fopen(keep, "r");
+        char buf[32] = {0};
+        assert_non_null(fp);
+        assert_non_null(fgets(buf, sizeof buf, fp));
+        fclose(fp);
+        assert_string_equal(buf, "precious");
+        remove(keep);
+        rmdir(blocked);
+    }
+    {
+        /* a non-finite ground truth is named by flag, file and index */
+        double xt[D] = {0};
+        xt[2] = NAN;
+        int sx[2] = {D, 1};
+        char xp[512];
+        snprintf(xp, sizeof xp, "%s", path_in(dir, "xtrue-nan.npy"));
+        assert_int_equal(gsfw_npy_write(xp, xt, 1, sx, NULL), GSFW_OK);
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--x-true", xp, NULL};
+        expect_rejected(fx, a, 1, "--x-true");
+        expect_rejected(fx, a, 1, "entry 2");
+        remove(xp);
+    }
+    /* numbers: no blanks (leading ones were let through by strtol/strtod), no
+     * out-of-range values */
+    { const char *a[] = SOLVE("--s", " 4"); expect_rejected(fx, a, 2, "--s"); }
+    {
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", " 1",
+                           "--method", "fw", "--iters", "5", NULL};
+        expect_rejected(fx, a, 2, "--C");
+    }
+    {
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C",
+                           "1e-400", "--method", "fw", "--iters", "5", NULL};
+        expect_rejected(fx, a, 2, "underflows");
+    }
+    {
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "subgraph", "--s", "4", "--g", "1",
+                           "--graph", "grid: 8x8", "--C", "1", "--method", "fw", "--iters", "5",
+                           NULL};
+        expect_rejected(fx, a, 2, "grid:HxW");
     }
     /* flags are checked before files: a bad flag is a usage error even with a bad file */
     {

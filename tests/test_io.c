@@ -23,6 +23,7 @@
 
 #include "gsfw.h"
 #include "io/atomic.h"
+#include "io/lines.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -456,6 +457,19 @@ static void test_npy_malformed_files(void **state)
     write_npy(p, 1, hdr6, d, 40);
     expect_error(gsfw_npy_read(p, &x, &ndim, sh, &err), &err, GSFW_ERR_FORMAT,
                  "'", "bad.npy' is truncated: expected 48 bytes of data, found 40", NULL);
+    /* bytes after the data (a damaged file, or a shape that says less than is there) */
+    write_npy(p, 1, hdr6, d, sizeof d);
+    {
+        FILE *fp = fopen(p, "ab");
+        assert_non_null(fp);
+        fwrite("\0\0\0\0\0\0\0", 1, 7, fp);
+        fclose(fp);
+    }
+    expect_error(gsfw_npy_read(p, &x, &ndim, sh, &err), &err, GSFW_ERR_FORMAT, "bad.npy",
+                 "55 bytes of data", "accounts for 48", NULL);
+    write_npy(p, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (5,), }", d, sizeof d);
+    expect_error(gsfw_npy_read(p, &x, &ndim, sh, &err), &err, GSFW_ERR_FORMAT,
+                 "accounts for 40 (5 values)", NULL);
     /* a huge (but representable) shape with no data: reported, not allocated */
     write_npy(p, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2147483647, 8), }", d,
               sizeof d);
@@ -501,8 +515,8 @@ static void test_npy_truncation_and_mutation_sweep(void **state)
             b[pos] = saved;
             gsfw_error rc = gsfw_npy_read(q, &x, &ndim, sh, &err);
             if (rc == GSFW_OK) {
-                /* Accepted: the result must be consistent with the data present. */
-                assert_true((size_t)sh[0] * (size_t)sh[1] <= 6);
+                /* Accepted: the shape must account for exactly the data present. */
+                assert_true((size_t)sh[0] * (size_t)sh[1] == 6);
                 gsfw_free(x);
             } else if (rc != GSFW_ERR_FORMAT) {
                 fail_msg("byte %zu = %u: rc %d (%s)", pos, values[k], (int)rc, err.message);
@@ -655,6 +669,111 @@ static void test_atomic_permissions(void **state)
     assert_int_equal(st.st_mode & 0777, 0640);
 }
 
+/* Contents of a small text file, compared in full. */
+static void assert_text(const char *path, const char *want)
+{
+    size_t len;
+    unsigned char *b = slurp(path, &len);
+    assert_int_equal(len, strlen(want));
+    assert_memory_equal(b, want, len);
+    free(b);
+}
+
+/* A group either lands whole or leaves every destination as it was. */
+static void test_rename_group(void **state)
+{
+    char n0[PATH_CAP], n1[PATH_CAP], n2[PATH_CAP], d0[PATH_CAP], d1[PATH_CAP], d2[PATH_CAP];
+    join(n0, *state, "new0");
+    join(n1, *state, "new1");
+    join(n2, *state, "new2");
+    join(d0, *state, "out0");
+    join(d1, *state, "out1");
+    join(d2, *state, "out2");
+    const char *from[3] = {n0, n1, n2}, *to[3] = {d0, d1, d2};
+    gsfw_err err;
+
+    /* success: an existing destination is replaced, a missing one created, no backup
+     * names are left */
+    write_text(n0, "A0");
+    write_text(n1, "A1");
+    write_text(n2, "A2");
+    write_text(d0, "old0");
+    assert_int_equal(gsfw_rename_group(from, to, 3, &err), GSFW_OK);
+    assert_text(d0, "A0");
+    assert_text(d1, "A1");
+    assert_text(d2, "A2");
+    assert_int_equal(entries_in(*state), 3);
+
+    /* the third rename fails (its source is missing) after two moved: out0 and out1 get
+     * their old contents back, out2 is untouched, and nothing else is left behind */
+    write_text(n0, "B0");
+    write_text(n1, "B1");
+    expect_error(gsfw_rename_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out2",
+                 strerror(ENOENT), "no output was changed", NULL);
+    assert_text(d0, "A0");
+    assert_text(d1, "A1");
+    assert_text(d2, "A2");
+    assert_int_equal(entries_in(*state), 3);
+
+    /* a destination that did not exist before is removed again */
+    assert_int_equal(unlink(d1), 0);
+    write_text(n0, "C0");
+    write_text(n1, "C1");
+    expect_error(gsfw_rename_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out2", NULL);
+    assert_text(d0, "A0");
+    assert_false(exists(d1));
+    assert_text(d2, "A2");
+    assert_int_equal(entries_in(*state), 2);
+
+    /* a directory in the way is refused before anything moves */
+    assert_int_equal(mkdir(d1, 0700), 0);
+    write_text(n0, "D0");
+    write_text(n1, "D1");
+    write_text(n2, "D2");
+    expect_error(gsfw_rename_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out1",
+                 "directory", NULL);
+    assert_text(d0, "A0");
+    assert_text(n0, "D0"); /* the sources stay for the caller to remove */
+    assert_int_equal(gsfw_rename_group(from, to, 0, &err), GSFW_OK);
+    assert_int_equal(gsfw_rename_group(from, to, GSFW_GROUP_MAX + 1, &err),
+                     GSFW_ERR_INVALID_ARG);
+}
+
+/* gsfw_atomic_commit_group: unopened entries are skipped; a failure removes every
+ * temporary file and changes no destination. */
+static void test_atomic_commit_group(void **state)
+{
+    char p0[PATH_CAP], p2[PATH_CAP], sub[PATH_CAP];
+    join(p0, *state, "x.txt");
+    join(p2, *state, "z.txt");
+    join(sub, *state, "sub");
+    gsfw_atomic_file f[3];
+    memset(f, 0, sizeof f);
+    gsfw_err err;
+    assert_int_equal(gsfw_atomic_open(&f[0], p0, &err), GSFW_OK);
+    fputs("x1", f[0].fp);
+    assert_int_equal(gsfw_atomic_open(&f[2], p2, &err), GSFW_OK);
+    fputs("z1", f[2].fp);
+    assert_int_equal(gsfw_atomic_commit_group(f, 3, &err), GSFW_OK);
+    assert_text(p0, "x1");
+    assert_text(p2, "z1");
+    assert_int_equal(entries_in(*state), 2);
+
+    /* the second destination is a directory: x.txt keeps its contents */
+    assert_int_equal(mkdir(sub, 0700), 0);
+    memset(f, 0, sizeof f);
+    assert_int_equal(gsfw_atomic_open(&f[0], p0, &err), GSFW_OK);
+    fputs("x2", f[0].fp);
+    assert_int_equal(gsfw_atomic_open(&f[1], sub, &err), GSFW_OK);
+    fputs("s2", f[1].fp);
+    expect_error(gsfw_atomic_commit_group(f, 2, &err), &err, GSFW_ERR_IO, "sub",
+                 "directory", NULL);
+    assert_text(p0, "x1");
+    assert_int_equal(entries_in(*state), 3); /* x.txt, z.txt, sub */
+    assert_int_equal(entries_in(sub), 0);
+    for (int k = 0; k < 3; k++) gsfw_atomic_abort(&f[k]); /* harmless after a failure */
+}
+
 /* --------------------------------------------------------------- edge list */
 
 typedef struct {
@@ -753,6 +872,17 @@ static void test_edges_long_lines(void **state)
     strcpy(text + big, "7 1\nbad\n");
     r = read_edges_text(*state, "long.txt", text, 10);
     expect_error(r.rc, &r.err, GSFW_ERR_FORMAT, "long.txt:2:", "got 'bad'", NULL);
+    free(text);
+
+    /* past the line limit (an endless input must not exhaust memory) */
+    size_t huge = GSFW_LINE_MAX + 16;
+    text = malloc(huge + 8);
+    assert_non_null(text);
+    strcpy(text, "0 1\n#");
+    memset(text + 5, 'x', huge - 5);
+    strcpy(text + huge, "\n1 2\n");
+    r = read_edges_text(*state, "huge.txt", text, 10);
+    expect_error(r.rc, &r.err, GSFW_ERR_FORMAT, "huge.txt:2:", "longer than", NULL);
     free(text);
 }
 
@@ -1070,6 +1200,8 @@ int main(void)
         T(test_atomic_commit_and_abort),
         T(test_atomic_failures_leave_nothing),
         T(test_atomic_permissions),
+        T(test_rename_group),
+        T(test_atomic_commit_group),
         T(test_edges_basic),
         T(test_edges_layout),
         T(test_edges_long_lines),

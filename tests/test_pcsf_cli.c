@@ -215,6 +215,34 @@ static void test_cli_errors(void **state)
     expect_status(nofile, 1, "--prizes");
     const char *flag[] = {"pcsf", "--edges", edges, "--prizes", prizes, "--bogus", "1", NULL};
     expect_status(flag, 2, "--bogus");
+
+    /* a NUL byte in a text prize file is an error, not the end of the line ("5\0junk"
+     * was read as 5) */
+    char nul[512];
+    snprintf(nul, sizeof nul, "%s", path_in(dir, "nul.txt"));
+    FILE *fp = fopen(nul, "wb");
+    assert_non_null(fp);
+    fwrite("0\n5\0junk\n6\n", 1, 11, fp);
+    fclose(fp);
+    const char *nulp[] = {"pcsf", "--edges", edges, "--prizes", nul, NULL};
+    expect_status(nulp, 1, "line 2 contains a NUL byte");
+    /* long comment lines are fine; the 511-character limit of the old reader is gone */
+    char longp[512];
+    snprintf(longp, sizeof longp, "%s", path_in(dir, "long.txt"));
+    fp = fopen(longp, "w");
+    assert_non_null(fp);
+    fputs("0 #", fp);
+    for (int i = 0; i < 5000; i++) fputc('x', fp);
+    fputs("\n5\n6", fp); /* no final newline */
+    fclose(fp);
+    const char *longok[] = {"pcsf", "--edges", edges, "--prizes", longp, "--root", "-1",
+                            "--clusters", "1", "--pruning", "strong", NULL};
+    r = cli_run(longok);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "nodes: 1 2\nedges: 1\n");
+    cli_result_free(&r);
+    remove(nul);
+    remove(longp);
     tmpdir_remove(dir);
 }
 

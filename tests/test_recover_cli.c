@@ -280,6 +280,71 @@ static void test_bad_input(void **state)
     rm_rf(dir);
 }
 
+/* A directory where the fourth output should go: the run fails, an existing
+ * recovered.npy keeps its contents, and nothing new is left behind. */
+static void test_outputs_all_or_nothing(void **state)
+{
+    (void)state;
+    const char *dir = tmpdir_create();
+    const char *out = strdup(path_in(dir, "out"));
+    assert_int_equal(mkdir(out, 0777), 0);
+    assert_int_equal(write_text(path_in(out, "recovered.npy"), "precious"), 0);
+    assert_int_equal(mkdir(path_in(out, "trace.csv"), 0777), 0);
+    const char *args[] = {"recover", "--image", MNIST7, "--ratio", "5", "--iters", "3",
+                          "--no-plot", "--out-dir", out, NULL};
+    cli_result r = cli_run(args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "trace.csv"));
+    assert_non_null(strstr(r.err, "directory"));
+    cli_result_free(&r);
+    assert_int_equal(dir_count(out), 2); /* recovered.npy and the trace.csv directory */
+    FILE *fp = fopen(path_in(out, "recovered.npy"), "r");
+    char buf[32] = {0};
+    assert_non_null(fp);
+    assert_non_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    assert_string_equal(buf, "precious");
+    free((void *)out);
+    rm_rf(dir);
+}
+
+/* Pixels whose squares overflow or underflow are normalised correctly: the ground truth
+ * is image / ||image||, so scaling the image changes nothing in the summary. */
+static void test_extreme_pixel_scales(void **state)
+{
+    (void)state;
+    const char *dir = tmpdir_create();
+    double base[16] = {0, 1, 2, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0};
+    const double scales[3] = {1.0, 1e200, 1e-310};
+    char line[3][4096];
+    for (int k = 0; k < 3; k++) {
+        double img[16];
+        for (int i = 0; i < 16; i++) img[i] = base[i] * scales[k];
+        char name[32];
+        snprintf(name, sizeof name, "img%d.npy", k);
+        const char *p = strdup(path_in(dir, name));
+        int shape[2] = {4, 4};
+        assert_int_equal(gsfw_npy_write(p, img, 2, shape, NULL), GSFW_OK);
+        snprintf(name, sizeof name, "out%d", k);
+        const char *out = strdup(path_in(dir, name));
+        const char *args[] = {"recover", "--image", p, "--ratio", "3", "--iters", "5",
+                              "--no-plot", "--out-dir", out, NULL};
+        cli_result r = cli_run(args);
+        if (r.status) fprintf(stderr, "scale %g: %s", scales[k], r.err);
+        assert_int_equal(r.status, 0);
+        assert_true(isfinite(field(r.out, "rel_err=")));
+        /* everything after time_s... differs only in timings: compare f and errors */
+        snprintf(line[k], sizeof line[k], "%.17g %.17g %.17g", field(r.out, " f="),
+                 field(r.out, "rel_err="), field(r.out, "support_f1="));
+        cli_result_free(&r);
+        free((void *)p);
+        free((void *)out);
+    }
+    assert_string_equal(line[1], line[0]);
+    assert_string_equal(line[2], line[0]);
+    rm_rf(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +352,8 @@ int main(void)
         cmocka_unit_test(test_every_method),
         cmocka_unit_test(test_png_input_and_accuracy),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_outputs_all_or_nothing),
+        cmocka_unit_test(test_extreme_pixel_scales),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,13 +117,12 @@ gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err
     return GSFW_OK;
 }
 
-gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err)
+gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err)
 {
     if (!f || !f->fp || !f->tmp_path || !f->final_path) {
         gsfw_atomic_abort(f);
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: commit without open");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: finish without open");
     }
-    const char *path = f->final_path;
     const char *what = NULL;
     int e = 0;
 
@@ -144,22 +143,60 @@ gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err)
         e = errno;
         what = "error closing";
     }
-    if (!what && rename(f->tmp_path, path) != 0) {
-        e = errno;
-        what = "cannot rename the temporary file onto";
-    }
     if (what) {
-        gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s", what, path, strerror(e));
+        gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s", what, f->final_path, strerror(e));
         gsfw_atomic_abort(f); /* removes the temporary file */
         return GSFW_ERR_IO;
     }
+    return GSFW_OK;
+}
 
-    /* Renamed: the temporary name no longer exists, so abort must not unlink it. */
+/* The temporary name no longer exists once renamed: forget it (abort must not unlink). */
+static void forget_names(gsfw_atomic_file *f)
+{
     free(f->tmp_path);
     f->tmp_path = NULL;
     free(f->final_path);
     f->final_path = NULL;
+}
+
+gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err)
+{
+    gsfw_error rc = gsfw_atomic_finish(f, err);
+    if (rc) return rc;
+    if (rename(f->tmp_path, f->final_path) != 0) {
+        int e = errno;
+        gsfw_fail(err, GSFW_ERR_IO, "cannot rename the temporary file onto '%s': %s",
+                  f->final_path, strerror(e));
+        gsfw_atomic_abort(f);
+        return GSFW_ERR_IO;
+    }
+    forget_names(f);
     return GSFW_OK;
+}
+
+gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err *err)
+{
+    gsfw_error rc = GSFW_OK;
+    const char *from[GSFW_GROUP_MAX] = {NULL}, *to[GSFW_GROUP_MAX] = {NULL};
+    int idx[GSFW_GROUP_MAX] = {0}, n = 0;
+    if (count > GSFW_GROUP_MAX)
+        rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: more than %d files in a group",
+                       GSFW_GROUP_MAX);
+    for (int k = 0; k < count && !rc; k++) {
+        if (!files[k].final_path) continue; /* not opened: not part of the group */
+        rc = gsfw_atomic_finish(&files[k], err);
+        if (rc) break;
+        from[n] = files[k].tmp_path;
+        to[n] = files[k].final_path;
+        idx[n++] = k;
+    }
+    if (!rc) rc = gsfw_rename_group(from, to, n, err);
+    for (int j = 0; j < n && !rc; j++) forget_names(&files[idx[j]]);
+    /* after a failure the group put every destination back; remove what is left */
+    if (rc)
+        for (int k = 0; k < count; k++) gsfw_atomic_abort(&files[k]);
+    return rc;
 }
 
 void gsfw_atomic_abort(gsfw_atomic_file *f)

@@ -17,6 +17,24 @@ typedef struct {
 gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err);
 /* Flush, close and rename into place; on any failure the temporary file is removed. */
 gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);
+/* Flush, sync and close the temporary file without renaming it (the first half of
+ * commit); on failure the temporary file is removed. */
+gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err);
+
+/* Most files one group may move. */
+#define GSFW_GROUP_MAX 16
+/* Commit several files as one: finish them all, then move them into place together
+ * (gsfw_rename_group), so that on any failure every destination is left as it was and
+ * every temporary file is removed. Entries that were never opened (zeroed) are skipped. */
+gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err *err);
+/* Rename from[k] onto to[k] for every k, all or nothing: destinations that are
+ * directories are refused before anything moves; a destination that existed is kept
+ * under a hard-linked backup name until the whole group is in place, so that a failed
+ * rename puts back the old files and removes the new ones. (Where the file system has no
+ * hard links, an old file that a later failure would need back cannot be restored; the
+ * error message says so.) The from[] files are left where they are after a failure. */
+gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int count,
+                             gsfw_err *err);
 /* Close and remove the temporary file (safe to call on a zeroed or committed struct). */
 void gsfw_atomic_abort(gsfw_atomic_file *f);
 

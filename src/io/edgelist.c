@@ -2,10 +2,11 @@
  *
  * The format is meant to be written by hand or by scripts, so the reader is lenient
  * about layout (comments, blank lines, CRLF line ends, any whitespace between fields,
- * lines of any length) and strict about content: every error names the file, the line
+ * lines of up to 16 MB) and strict about content: every error names the file, the line
  * and the offending text, because a silently misread graph would only show up later as
  * a wrong result. */
 #include "core/internal.h"
+#include "io/lines.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -173,8 +174,7 @@ gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, do
     if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
 
     edge_buf b = {0};
-    char *line = NULL;
-    size_t line_cap = 0;
+    gsfw_line ln = {NULL, 0, 0};
     long lineno = 0;
     int fields = 0;        /* fields per line, fixed by the first edge line */
     long fields_line = 0;  /* where that was */
@@ -182,22 +182,30 @@ gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, do
 
     for (;;) {
         errno = 0;
-        ssize_t len = getline(&line, &line_cap, fp);
-        if (len < 0) {
-            if (ferror(fp) || !feof(fp))
-                rc = errno == ENOMEM
-                         ? gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading '%s'", path)
-                         : gsfw_fail(err, GSFW_ERR_IO, "error reading '%s': %s", path,
-                                     strerror(errno));
+        gsfw_line_status ls = gsfw_line_read(fp, &ln, GSFW_LINE_MAX);
+        if (ls == GSFW_LINE_EOF) break;
+        lineno++;
+        if (ls == GSFW_LINE_READ_ERROR) {
+            rc = gsfw_fail(err, GSFW_ERR_IO, "error reading '%s': %s", path, strerror(errno));
             break;
         }
-        lineno++;
+        if (ls == GSFW_LINE_NOMEM) {
+            rc = gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading '%s'", path);
+            break;
+        }
+        if (ls == GSFW_LINE_TOO_LONG) {
+            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "%s:%ld: line longer than %zu bytes (is this "
+                           "an edge list?)", path, lineno, GSFW_LINE_MAX);
+            break;
+        }
         /* A NUL byte would silently cut the line short for the parser below. */
-        if (memchr(line, '\0', (size_t)len)) {
+        if (ls == GSFW_LINE_NUL) {
             rc = gsfw_fail(err, GSFW_ERR_FORMAT, "%s:%ld: line contains a NUL byte (is this a "
                            "binary file?)", path, lineno);
             break;
         }
+        char *line = ln.buf;
+        size_t len = ln.len;
         char *content = line;
         /* Editors on Windows may start UTF-8 files with a byte-order mark. */
         if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) content += 3;
@@ -227,7 +235,7 @@ gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, do
         rc = store_edge(path, lineno, content, tok, fields, n, &b, err);
         if (rc) break;
     }
-    free(line);
+    free(ln.buf);
     fclose(fp);
     if (rc) {
         edge_buf_free(&b);

@@ -372,6 +372,12 @@ static gsfw_error read_data(const char *path, FILE *fp, long long remaining, siz
     if (remaining >= 0 && (unsigned long long)remaining < (unsigned long long)need)
         return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is truncated: expected %zu bytes of data, "
                          "found %lld", path, need, remaining);
+    /* numpy writes nothing after the data: extra bytes mean a damaged file or a header
+     * whose shape is wrong, which would otherwise be read as a smaller array */
+    if (remaining >= 0 && (unsigned long long)remaining > (unsigned long long)need)
+        return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' has %lld bytes of data where its header's "
+                         "shape accounts for %zu (%zu values): the file is damaged or its "
+                         "header is wrong", path, remaining, need, count);
     double *x = gsfw_malloc_array(count, sizeof(double));
     if (!x)
         return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values from '%s'",

@@ -72,8 +72,10 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite and delta in "
                          "(0, 1] (or <= 0 for the defaults); got L = %g, delta = %g", set->L,
                          set->delta);
-    if (set->x_true && !gsfw_all_finite(set->x_true, (size_t)obj->d))
-        return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x_true has a NaN or Inf entry");
+    for (int i = 0; set->x_true && i < obj->d; i++)
+        if (!isfinite(set->x_true[i]))
+            return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x_true[%d] is %g; the ground "
+                             "truth must be finite", i, set->x_true[i]);
     if (res && res->trace && res->trace_capacity < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: negative trace capacity");
     run->obj = obj;

@@ -1,0 +1,32 @@
+/* Bounded line reading (see lines.h). Reads with getc_unlocked: a stream is owned by one
+ * reader here, and per-character reading is what lets the limit and the NUL check act
+ * before the bytes are stored. */
+#if !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* getc_unlocked */
+#endif
+#include "io/lines.h"
+
+#include <stdlib.h>
+
+gsfw_line_status gsfw_line_read(FILE *fp, gsfw_line *line, size_t max_len)
+{
+    line->len = 0;
+    int c = EOF;
+    while ((c = getc_unlocked(fp)) != EOF) {
+        if (c == '\0') return GSFW_LINE_NUL; /* the caller gives up: no need to read on */
+        if (line->len >= max_len) return GSFW_LINE_TOO_LONG;
+        if (line->len + 2 > line->cap) {
+            size_t cap = line->cap ? 2 * line->cap : 256;
+            char *grown = realloc(line->buf, cap);
+            if (!grown) return GSFW_LINE_NOMEM;
+            line->buf = grown;
+            line->cap = cap;
+        }
+        line->buf[line->len++] = (char)c;
+        if (c == '\n') break;
+    }
+    if (c == EOF && ferror(fp)) return GSFW_LINE_READ_ERROR;
+    if (line->len == 0) return GSFW_LINE_EOF;
+    line->buf[line->len] = '\0';
+    return GSFW_LINE_OK;
+}
