@@ -7,6 +7,7 @@
  * and edge indices in input order; for grids the edge order of gsfw_graph_grid). */
 #include "cli.h"
 #include "io/lines.h"
+#include "io/npy.h"
 #include "core/internal.h"
 
 #include <ctype.h>
@@ -40,19 +41,14 @@ static const char *const USAGE =
     "input order). Exit status 1 on bad data, 2 on a bad command line.\n";
 
 /* Text prizes: one number per line. Returns CLI_OK or CLI_FAIL with a message. */
-static int read_text_prizes(const char *path, double **out, int *len)
+static int read_text_prizes(FILE *f, const char *path, double **out, int *len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return cli_fail("pcsf", "--prizes: cannot open '%s': %s", path, strerror(errno));
     size_t cap = 1024, n = 0;
     double *x = malloc(cap * sizeof *x);
     gsfw_line ln = {NULL, 0, 0};
     long lineno = 0;
     int rc = CLI_OK;
-    if (!x) {
-        fclose(f);
-        return cli_fail("pcsf", "--prizes: out of memory");
-    }
+    if (!x) return cli_fail("pcsf", "--prizes: out of memory");
     for (;;) {
         errno = 0;
         gsfw_line_status ls = gsfw_line_read(f, &ln, GSFW_LINE_MAX);
@@ -64,6 +60,11 @@ static int read_text_prizes(const char *path, double **out, int *len)
         }
         if (ls == GSFW_LINE_NOMEM) {
             rc = cli_fail("pcsf", "--prizes: out of memory");
+            break;
+        }
+        if (ls == GSFW_LINE_BARE_CR) {
+            rc = cli_fail("pcsf", "--prizes %s: line %ld: carriage return without a newline "
+                          "(old Mac line ends?): use Unix or Windows line ends", path, lineno);
             break;
         }
         if (ls == GSFW_LINE_TOO_LONG || ls == GSFW_LINE_NUL) {
@@ -105,7 +106,6 @@ static int read_text_prizes(const char *path, double **out, int *len)
         x[n++] = v;
     }
     free(ln.buf);
-    fclose(f);
     if (rc != CLI_OK) {
         free(x);
         return rc;
@@ -115,28 +115,34 @@ static int read_text_prizes(const char *path, double **out, int *len)
     return CLI_OK;
 }
 
-/* .npy when the file starts with the npy magic, text otherwise. *x freed with free(). */
+/* .npy when the file starts with the npy magic, text otherwise; the file is opened once,
+ * so that a pipe (--prizes <(...)) works. *x freed with free(). */
 static int load_prizes(const char *path, double **x, int *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return cli_fail("pcsf", "--prizes: cannot open '%s': %s", path, strerror(errno));
-    unsigned char magic[6] = {0};
-    size_t got = fread(magic, 1, 6, f);
-    fclose(f);
-    if (got == 6 && !memcmp(magic, "\x93NUMPY", 6)) {
-        double *v = NULL;
-        int rc = cli_load_vector("pcsf", "--prizes", path, &v, len);
-        if (rc) return rc;
-        *x = malloc((*len > 0 ? (size_t)*len : 1) * sizeof(double));
-        if (!*x) {
-            gsfw_free(v);
-            return cli_fail("pcsf", "--prizes: out of memory");
+    int first = getc(f);
+    if (first != EOF) ungetc(first, f); /* one byte of push-back is always available */
+    int rc;
+    if (first == 0x93) { /* the first byte of the npy magic, never the start of a number */
+        gsfw_err err;
+        int ndim, shape[2];
+        rc = CLI_OK;
+        if (gsfw_npy_read_stream(f, path, x, &ndim, shape, &err))
+            rc = cli_fail("pcsf", "--prizes: %s", err.message);
+        else if (ndim == 2 && shape[0] != 1 && shape[1] != 1) {
+            rc = cli_fail("pcsf", "--prizes: '%s' must hold a vector, but it is a %d x %d "
+                          "matrix", path, shape[0], shape[1]);
+            free(*x);
+            *x = NULL;
+        } else {
+            *len = shape[0] * shape[1];
         }
-        if (*len > 0) memcpy(*x, v, (size_t)*len * sizeof(double));
-        gsfw_free(v);
-        return CLI_OK;
+    } else {
+        rc = read_text_prizes(f, path, x, len);
     }
-    return read_text_prizes(path, x, len);
+    fclose(f);
+    return rc;
 }
 
 /* Fast "label: a b c\n" writer (outputs can have a million ids). */

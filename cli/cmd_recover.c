@@ -92,8 +92,6 @@ static int ends_with(const char *s, const char *suffix)
 typedef struct {
     char *dirs[MAX_CREATED]; /* directories this run created, outermost first */
     int ndirs;
-    char *files[8];          /* output files this run wrote that did not exist before */
-    int nfiles;
 } out_state;
 
 /* mkdir -p, remembering which directories were created. */
@@ -142,23 +140,14 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-/* Remember path as ours to remove on failure when it does not exist yet. */
-static void claim(out_state *st, const char *path)
-{
-    if (access(path, F_OK) != 0 && st->nfiles < 8) st->files[st->nfiles++] = strdup(path);
-}
-
 static void rollback(out_state *st)
 {
-    for (int i = 0; i < st->nfiles; i++)
-        if (st->files[i]) unlink(st->files[i]);
     for (int i = st->ndirs - 1; i >= 0; i--)
         if (st->dirs[i]) rmdir(st->dirs[i]);
 }
 
 static void out_state_free(out_state *st)
 {
-    for (int i = 0; i < st->nfiles; i++) free(st->files[i]);
     for (int i = 0; i < st->ndirs; i++) free(st->dirs[i]);
 }
 
@@ -259,6 +248,7 @@ int cmd_recover(int argc, char **argv)
     int *work = NULL;
     char *paths[5] = {NULL, NULL, NULL, NULL, NULL};
     char *staged[5] = {NULL, NULL, NULL, NULL, NULL}; /* written first, renamed at the end */
+    char *stage_dir = NULL;
     out_state st;
     memset(&st, 0, sizeof st);
     int H = 0, W = 0;
@@ -363,11 +353,24 @@ int cmd_recover(int argc, char **argv)
     if ((rc = make_dirs(cmd, out_dir, &st))) goto done;
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png"};
+    /* the outputs are written into a staging directory of this run's own (so that
+     * concurrent runs and files already there cannot collide with them), then moved
+     * into place together */
+    stage_dir = join(out_dir, ".gsfw-staging-XXXXXX");
+    if (!stage_dir) {
+        rc = cli_fail(cmd, "out of memory");
+        goto done;
+    }
+    if (!mkdtemp(stage_dir)) {
+        rc = cli_fail(cmd, "--out-dir: cannot create a staging directory in '%s': %s", out_dir,
+                      strerror(errno));
+        free(stage_dir);
+        stage_dir = NULL;
+        goto done;
+    }
     for (int k = 0; k < 5; k++) {
-        char stage_name[64];
-        snprintf(stage_name, sizeof stage_name, ".gsfw-staging-%s", names[k]);
         paths[k] = join(out_dir, names[k]);
-        staged[k] = join(out_dir, stage_name);
+        staged[k] = join(stage_dir, names[k]);
         if (!paths[k] || !staged[k]) {
             rc = cli_fail(cmd, "out of memory");
             goto done;
@@ -489,29 +492,24 @@ int cmd_recover(int argc, char **argv)
     double peak = 0.0;
     for (int i = 0; i < d; i++) peak = fmax(peak, xs[i]);
     if (!(peak > 0)) peak = 1.0;
-    claim(&st, staged[0]);
     if (gsfw_npy_write(staged[0], x_best, 2, shape, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    claim(&st, staged[1]);
     if (gsfw_png_write_gray(staged[1], x_best, H, W, 0.0, peak, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    claim(&st, staged[2]);
     if (gsfw_png_write_gray(staged[2], xs, H, W, 0.0, peak, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    claim(&st, staged[3]);
     if ((rc = cli_write_trace(cmd, staged[3], trace, res.trace_len, 1))) goto done;
     if (!noplot_text) {
         char title[256];
         snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
                  gsfw_method_name(set.method), model, n, d, s, g, seed);
-        claim(&st, staged[4]);
-        if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
+            if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
             goto done;
     }
 
@@ -549,12 +547,16 @@ int cmd_recover(int argc, char **argv)
     rc = CLI_OK;
 
 done:
-    if (rc != CLI_OK) rollback(&st);
-    out_state_free(&st);
+    /* what is left of the staging directory (everything, after a failure) goes */
     for (int k = 0; k < 5; k++) {
+        if (stage_dir && staged[k]) unlink(staged[k]);
         free(paths[k]);
         free(staged[k]);
     }
+    if (stage_dir) rmdir(stage_dir);
+    free(stage_dir);
+    if (rc != CLI_OK) rollback(&st);
+    out_state_free(&st);
     gsfw_free(img);
     free(A);
     free(y);

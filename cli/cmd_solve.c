@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "models.h"
@@ -42,6 +43,29 @@ static const char usage[] =
     "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
     "  --seed N        seed of randomised oracles (default 0)\n"
     "  --time-limit S  stop after S seconds\n";
+
+/* Two outputs naming one regular file (the same path, or two names of one file) would
+ * overwrite each other: refused before any work. Special files such as /dev/null may be
+ * given more than once. */
+static int distinct_outputs(const char *cmd, const char *out_path, const char *best_path,
+                            const char *trace_path)
+{
+    const char *flags[3] = {"--out", "--best-out", "--trace"};
+    const char *paths[3] = {out_path, best_path, trace_path};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < i; j++) {
+            if (!paths[i] || !paths[j]) continue;
+            struct stat a, b;
+            int ia = stat(paths[i], &a) == 0, ib = stat(paths[j], &b) == 0;
+            if ((ia && !S_ISREG(a.st_mode)) || !strncmp(paths[i], "/dev/", 5)) continue;
+            if (!strcmp(paths[i], paths[j]) ||
+                (ia && ib && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+                return cli_usage_error(cmd, "%s and %s name the same file '%s'", flags[j],
+                                       flags[i], paths[i]);
+        }
+    }
+    return CLI_OK;
+}
 
 /* Write the requested outputs together: every file goes to a temporary first and they
  * are renamed into place only when all were written, so a failure leaves neither a
@@ -131,6 +155,7 @@ int cmd_solve(int argc, char **argv)
     cli_model_spec spec;
     if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
         return rc;
+    if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path))) return rc;
 
     double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL;
     gsfw_iterate *trace = NULL;

@@ -332,6 +332,29 @@ static void test_bad_input_rejected(void **state)
         expect_rejected(fx, a, 1, "entry 2");
         remove(xp);
     }
+    {
+        /* two outputs naming one file are refused before any work */
+        char same[512];
+        snprintf(same, sizeof same, "%s", path_in(dir, "same.npy"));
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--out", same, "--trace", same,
+                           NULL};
+        expect_rejected(fx, a, 2, "same file");
+    }
+    {
+        /* special files are written in place: /dev/null stays a device (a rename onto
+         * it as root would have replaced the system's /dev/null by a regular file) */
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--out", "/dev/null", "--trace",
+                           "/dev/null", NULL};
+        cli_result r = cli_run(a);
+        if (r.status) fprintf(stderr, "%s", r.err);
+        assert_int_equal(r.status, 0);
+        cli_result_free(&r);
+        struct stat st;
+        assert_int_equal(stat("/dev/null", &st), 0);
+        assert_true(S_ISCHR(st.st_mode));
+    }
     /* numbers: no blanks (leading ones were let through by strtol/strtod), no
      * out-of-range values */
     { const char *a[] = SOLVE("--s", " 4"); expect_rejected(fx, a, 2, "--s"); }

@@ -24,6 +24,7 @@
 #include "gsfw.h"
 #include "io/atomic.h"
 #include "io/lines.h"
+#include "io/npy.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -528,6 +529,54 @@ static void test_npy_truncation_and_mutation_sweep(void **state)
     free(b);
 }
 
+/* Feed bytes through a pipe (they fit its buffer) and read them as a .npy stream. */
+static gsfw_error read_npy_pipe(const unsigned char *b, size_t len, double **x, int *ndim,
+                                int sh[2], gsfw_err *err)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_true(len < 60000);
+    assert_int_equal((size_t)write(fds[1], b, len), len);
+    close(fds[1]);
+    FILE *fp = fdopen(fds[0], "rb");
+    assert_non_null(fp);
+    gsfw_error rc = gsfw_npy_read_stream(fp, "pipe", x, ndim, sh, err);
+    fclose(fp);
+    return rc;
+}
+
+/* Through a pipe the size is unknown: a lying shape must neither allocate what it
+ * promises nor hide extra bytes. */
+static void test_npy_pipe(void **state)
+{
+    (void)state;
+    const char *hdr6 = "{'descr': '<f8', 'fortran_order': False, 'shape': (6,), }\n";
+    const double d[6] = {1, 2, 3, 4, 5, 6};
+    size_t len;
+    unsigned char *b = make_npy(1, hdr6, d, sizeof d, &len);
+    double *x;
+    int ndim, sh[2];
+    gsfw_err err;
+    assert_int_equal(read_npy_pipe(b, len, &x, &ndim, sh, &err), GSFW_OK);
+    assert_int_equal(sh[0], 6);
+    assert_memory_equal(x, d, sizeof d);
+    gsfw_free(x);
+    expect_error(read_npy_pipe(b, len - 8, &x, &ndim, sh, &err), &err, GSFW_ERR_FORMAT,
+                 "truncated", NULL);
+    free(b);
+    b = make_npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (5,), }\n", d, sizeof d,
+                 &len);
+    expect_error(read_npy_pipe(b, len, &x, &ndim, sh, &err), &err, GSFW_ERR_FORMAT,
+                 "more data than its header's shape", NULL);
+    free(b);
+    /* 2^31 - 1 rows of 8: 128 GiB promised, 48 bytes sent */
+    b = make_npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2147483647, 8), }\n",
+                 d, sizeof d, &len);
+    expect_error(read_npy_pipe(b, len, &x, &ndim, sh, &err), &err, GSFW_ERR_FORMAT,
+                 "truncated", NULL);
+    free(b);
+}
+
 static void test_npy_bundled_data(void **state)
 {
     (void)state;
@@ -637,14 +686,24 @@ static void test_atomic_failures_leave_nothing(void **state)
     assert_int_equal(entries_in(*state), 0);
     assert_int_equal(gsfw_atomic_open(&f, "", &err), GSFW_ERR_INVALID_ARG);
 
-    /* The rename fails when the destination is a directory: temporary removed. */
+    /* A directory as destination is refused at open: nothing created. */
     join(sub, *state, "sub");
     assert_int_equal(mkdir(sub, 0700), 0);
-    assert_int_equal(gsfw_atomic_open(&f, sub, &err), GSFW_OK);
-    fputs("data", f.fp);
-    expect_error(gsfw_atomic_commit(&f, &err), &err, GSFW_ERR_IO, "sub", NULL);
+    expect_error(gsfw_atomic_open(&f, sub, &err), &err, GSFW_ERR_IO, "sub", "directory", NULL);
     assert_int_equal(entries_in(*state), 1); /* just "sub" */
     assert_int_equal(entries_in(sub), 0);
+    gsfw_atomic_abort(&f);
+
+    /* The rename fails when a directory appears there after the open: temporary
+     * removed. */
+    char late[PATH_CAP];
+    join(late, *state, "late");
+    assert_int_equal(gsfw_atomic_open(&f, late, &err), GSFW_OK);
+    fputs("data", f.fp);
+    assert_int_equal(mkdir(late, 0700), 0);
+    expect_error(gsfw_atomic_commit(&f, &err), &err, GSFW_ERR_IO, "late", NULL);
+    assert_int_equal(entries_in(*state), 2); /* "sub" and "late" */
+    assert_int_equal(entries_in(late), 0);
     gsfw_atomic_abort(&f);
 }
 
@@ -739,6 +798,56 @@ static void test_rename_group(void **state)
                      GSFW_ERR_INVALID_ARG);
 }
 
+/* Special files are written in place (never replaced by a regular file); symbolic
+ * links are written through; two outputs may not be one file. */
+static void test_atomic_special_destinations(void **state)
+{
+    gsfw_atomic_file f;
+    gsfw_err err;
+    assert_int_equal(gsfw_atomic_open(&f, "/dev/null", &err), GSFW_OK);
+    assert_true(f.in_place);
+    fputs("discarded", f.fp);
+    assert_int_equal(gsfw_atomic_commit(&f, &err), GSFW_OK);
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+
+    char target[PATH_CAP], link_path[PATH_CAP], dangling[PATH_CAP];
+    join(target, *state, "target.txt");
+    join(link_path, *state, "link.txt");
+    join(dangling, *state, "dangling.txt");
+    write_text(target, "old");
+    assert_int_equal(symlink("target.txt", link_path), 0);
+    assert_int_equal(gsfw_atomic_open(&f, link_path, &err), GSFW_OK);
+    fputs("new", f.fp);
+    assert_int_equal(gsfw_atomic_commit(&f, &err), GSFW_OK);
+    assert_int_equal(lstat(link_path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_text(target, "new");
+    assert_int_equal(entries_in(*state), 2);
+    assert_int_equal(symlink("missing.txt", dangling), 0);
+    expect_error(gsfw_atomic_open(&f, dangling, &err), &err, GSFW_ERR_IO, "dangling.txt",
+                 "symbolic link", NULL);
+    assert_int_equal(entries_in(*state), 3);
+
+    /* one file under two names (the same name twice, or a hard link) */
+    char n0[PATH_CAP], n1[PATH_CAP], alias[PATH_CAP];
+    join(n0, *state, "n0");
+    join(n1, *state, "n1");
+    join(alias, *state, "alias.txt");
+    write_text(n0, "A");
+    write_text(n1, "B");
+    const char *from[2] = {n0, n1}, *twice[2] = {target, target};
+    expect_error(gsfw_rename_group(from, twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
+                 "same file", NULL);
+    assert_int_equal(link(target, alias), 0);
+    const char *linked[2] = {target, alias};
+    expect_error(gsfw_rename_group(from, linked, 2, &err), &err, GSFW_ERR_INVALID_ARG,
+                 "same file", NULL);
+    assert_text(target, "new");
+    assert_text(n0, "A");
+}
+
 /* gsfw_atomic_commit_group: unopened entries are skipped; a failure removes every
  * temporary file and changes no destination. */
 static void test_atomic_commit_group(void **state)
@@ -759,13 +868,14 @@ static void test_atomic_commit_group(void **state)
     assert_text(p2, "z1");
     assert_int_equal(entries_in(*state), 2);
 
-    /* the second destination is a directory: x.txt keeps its contents */
-    assert_int_equal(mkdir(sub, 0700), 0);
+    /* the second destination became a directory after its open: x.txt keeps its
+     * contents */
     memset(f, 0, sizeof f);
     assert_int_equal(gsfw_atomic_open(&f[0], p0, &err), GSFW_OK);
     fputs("x2", f[0].fp);
     assert_int_equal(gsfw_atomic_open(&f[1], sub, &err), GSFW_OK);
     fputs("s2", f[1].fp);
+    assert_int_equal(mkdir(sub, 0700), 0);
     expect_error(gsfw_atomic_commit_group(f, 2, &err), &err, GSFW_ERR_IO, "sub",
                  "directory", NULL);
     assert_text(p0, "x1");
@@ -898,6 +1008,9 @@ static void test_edges_errors(void **state)
         {"0 1\n\n# c\n2 x # comment\n", 10, GSFW_ERR_FORMAT, "edges.txt:4: expected 'u v' or 'u v cost', got '2 x'"},
         {"0\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected 'u v' or 'u v cost', got '0'"},
         {"0 1 2 3\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected 'u v' or 'u v cost', got '0 1 2 3'"},
+        /* CR-only line ends: after a comment they would hide the rest of the file */
+        {"# graph\r0 1\r1 2\r", 10, GSFW_ERR_FORMAT, "edges.txt:1: carriage return without a newline"},
+        {"0 1\r\n1 2\r3 4\n", 10, GSFW_ERR_FORMAT, "edges.txt:2: carriage return"},
         {"1.5 2\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected"},
         {"0x1 2\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected"},
         {"0,1\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected"},
@@ -1196,11 +1309,13 @@ int main(void)
         T(test_npy_malformed_files),
         T(test_npy_truncation_and_mutation_sweep),
         T(test_npy_bundled_data),
+        T(test_npy_pipe),
         T(test_npy_write_errors),
         T(test_atomic_commit_and_abort),
         T(test_atomic_failures_leave_nothing),
         T(test_atomic_permissions),
         T(test_rename_group),
+        T(test_atomic_special_destinations),
         T(test_atomic_commit_group),
         T(test_edges_basic),
         T(test_edges_layout),

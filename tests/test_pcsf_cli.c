@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
 
 #include "gsfw.h"
 #include "support/cli_runner.h"
@@ -243,6 +246,46 @@ static void test_cli_errors(void **state)
     cli_result_free(&r);
     remove(nul);
     remove(longp);
+
+    /* prizes through a pipe (a FIFO fed by a child), text and .npy: the file is read once,
+     * so the format check does not swallow the start of the data */
+    char fifo[512];
+    snprintf(fifo, sizeof fifo, "%s", path_in(dir, "fifo"));
+    static const unsigned char npy4[] =
+        "\x93NUMPY\x01\x00\x76\x00{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }";
+    for (int kind = 0; kind < 2; kind++) {
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        pid_t child = fork();
+        assert_true(child >= 0);
+        if (child == 0) {
+            FILE *w = fopen(fifo, "wb");
+            if (!w) _exit(1);
+            if (kind == 0) {
+                fputs("0\n5\n6\n", w);
+            } else {
+                /* header padded with blanks to 118 bytes + newline, then 3 doubles */
+                unsigned char hdr[128];
+                memset(hdr, ' ', sizeof hdr);
+                memcpy(hdr, npy4, sizeof npy4 - 1);
+                hdr[127] = '\n';
+                const double v[3] = {0, 5, 6};
+                fwrite(hdr, 1, sizeof hdr, w);
+                fwrite(v, sizeof v[0], 3, w);
+            }
+            fclose(w);
+            _exit(0);
+        }
+        const char *piped[] = {"pcsf", "--edges", edges, "--prizes", fifo, "--root", "-1",
+                               "--clusters", "1", "--pruning", "strong", NULL};
+        r = cli_run(piped);
+        int wst = 0;
+        waitpid(child, &wst, 0);
+        if (r.status) fprintf(stderr, "%s", r.err);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.out, "nodes: 1 2\nedges: 1\n");
+        cli_result_free(&r);
+        remove(fifo);
+    }
     tmpdir_remove(dir);
 }
 

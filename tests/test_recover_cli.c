@@ -290,6 +290,8 @@ static void test_outputs_all_or_nothing(void **state)
     assert_int_equal(mkdir(out, 0777), 0);
     assert_int_equal(write_text(path_in(out, "recovered.npy"), "precious"), 0);
     assert_int_equal(mkdir(path_in(out, "trace.csv"), 0777), 0);
+    /* a file named like the old fixed staging names is not ours to touch */
+    assert_int_equal(write_text(path_in(out, ".gsfw-staging-trace.csv"), "mine"), 0);
     const char *args[] = {"recover", "--image", MNIST7, "--ratio", "5", "--iters", "3",
                           "--no-plot", "--out-dir", out, NULL};
     cli_result r = cli_run(args);
@@ -297,7 +299,15 @@ static void test_outputs_all_or_nothing(void **state)
     assert_non_null(strstr(r.err, "trace.csv"));
     assert_non_null(strstr(r.err, "directory"));
     cli_result_free(&r);
-    assert_int_equal(dir_count(out), 2); /* recovered.npy and the trace.csv directory */
+    FILE *fp0;
+    assert_int_equal(dir_count(out), 3); /* recovered.npy, the trace.csv directory and
+                                          * .gsfw-staging-trace.csv */
+    fp0 = fopen(path_in(out, ".gsfw-staging-trace.csv"), "r");
+    char mine[8] = {0};
+    assert_non_null(fp0);
+    assert_non_null(fgets(mine, sizeof mine, fp0));
+    fclose(fp0);
+    assert_string_equal(mine, "mine");
     FILE *fp = fopen(path_in(out, "recovered.npy"), "r");
     char buf[32] = {0};
     assert_non_null(fp);

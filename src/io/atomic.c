@@ -4,6 +4,9 @@
  * directory (rename(2) is only atomic within one file system), and is renamed over the
  * destination once everything has been written, flushed and synced. Readers therefore
  * see either the old file or the complete new one, never a partial write. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* realpath */
+#endif
 #include "io/atomic.h"
 
 #include "core/internal.h"
@@ -56,14 +59,64 @@ static char *dup_prefix(const char *s, size_t len)
     return r;
 }
 
+static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err *err);
+
+/* Special files (/dev/null, a FIFO, /dev/stdout) are written in place: replacing them
+ * by a regular file would be wrong, and they hold no old contents to protect. So is
+ * anything under /dev/ or /proc/: /dev/stdout may resolve to the file the shell
+ * redirected stdout to, which a rename would detach from the shell's descriptor. */
+static int write_in_place(const char *path)
+{
+    if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return 1;
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static gsfw_error open_in_place(gsfw_atomic_file *f, const char *path, gsfw_err *err)
+{
+    f->final_path = dup_prefix(path, strlen(path));
+    if (!f->final_path) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory opening '%s'", path);
+    f->fp = fopen(path, "wb");
+    if (!f->fp) {
+        int e = errno;
+        gsfw_atomic_abort(f);
+        return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(e));
+    }
+    f->in_place = 1;
+    return GSFW_OK;
+}
+
 gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err)
 {
     if (!f) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: NULL handle");
     f->fp = NULL;
     f->tmp_path = NULL;
     f->final_path = NULL;
+    f->in_place = 0;
     if (!path || !*path)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: empty output path");
+    if (write_in_place(path)) return open_in_place(f, path, err);
+    struct stat st, lst;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return gsfw_fail(err, GSFW_ERR_IO, "cannot write '%s': it is a directory", path);
+    /* A symbolic link is written through, as fopen would: the new file replaces the
+     * link's target (renamed over it in the target's directory) and the link stays. */
+    char *resolved = NULL;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        resolved = realpath(path, NULL);
+        if (!resolved)
+            return gsfw_fail(err, GSFW_ERR_IO, "cannot write '%s': it is a symbolic link to "
+                             "a missing file or directory", path);
+        path = resolved;
+    }
+    gsfw_error rc = open_temporary(f, path, err);
+    free(resolved);
+    return rc;
+}
+
+/* The temporary file next to path (a regular file or a new name). */
+static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err *err)
+{
 
     /* Directory part of path ("." when there is none, "/" for files in the root). */
     const char *slash = strrchr(path, '/');
@@ -119,7 +172,7 @@ gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err
 
 gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err)
 {
-    if (!f || !f->fp || !f->tmp_path || !f->final_path) {
+    if (!f || !f->fp || !f->final_path || (!f->tmp_path && !f->in_place)) {
         gsfw_atomic_abort(f);
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: finish without open");
     }
@@ -154,17 +207,19 @@ gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err)
 /* The temporary name no longer exists once renamed: forget it (abort must not unlink). */
 static void forget_names(gsfw_atomic_file *f)
 {
+    f->in_place = 0;
     free(f->tmp_path);
     f->tmp_path = NULL;
     free(f->final_path);
     f->final_path = NULL;
+    f->in_place = 0;
 }
 
 gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err)
 {
     gsfw_error rc = gsfw_atomic_finish(f, err);
     if (rc) return rc;
-    if (rename(f->tmp_path, f->final_path) != 0) {
+    if (!f->in_place && rename(f->tmp_path, f->final_path) != 0) {
         int e = errno;
         gsfw_fail(err, GSFW_ERR_IO, "cannot rename the temporary file onto '%s': %s",
                   f->final_path, strerror(e));
@@ -187,11 +242,14 @@ gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err
         if (!files[k].final_path) continue; /* not opened: not part of the group */
         rc = gsfw_atomic_finish(&files[k], err);
         if (rc) break;
+        if (files[k].in_place) continue; /* written already: nothing to move */
         from[n] = files[k].tmp_path;
         to[n] = files[k].final_path;
         idx[n++] = k;
     }
     if (!rc) rc = gsfw_rename_group(from, to, n, err);
+    for (int k = 0; k < count && !rc; k++)
+        if (files[k].in_place) forget_names(&files[k]);
     for (int j = 0; j < n && !rc; j++) forget_names(&files[idx[j]]);
     /* after a failure the group put every destination back; remove what is left */
     if (rc)
@@ -204,9 +262,10 @@ void gsfw_atomic_abort(gsfw_atomic_file *f)
     if (!f) return;
     if (f->fp) fclose(f->fp);
     f->fp = NULL;
-    if (f->tmp_path) unlink(f->tmp_path);
+    if (f->tmp_path) unlink(f->tmp_path); /* never the destination itself (in place) */
     free(f->tmp_path);
     f->tmp_path = NULL;
     free(f->final_path);
     f->final_path = NULL;
+    f->in_place = 0;
 }

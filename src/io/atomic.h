@@ -11,9 +11,15 @@ typedef struct {
     FILE *fp;          /* write through this stream */
     char *tmp_path;    /* temporary file (same directory as final_path) */
     char *final_path;
+    int in_place;      /* 1: fp writes final_path itself (a device, FIFO, /dev/stdout) */
 } gsfw_atomic_file;
 
-/* Create the temporary file. On failure nothing is left behind and *err names path. */
+/* Create the temporary file. On failure nothing is left behind and *err names path.
+ * A destination that is a directory is refused. A symbolic link is written through (its
+ * target gets replaced, the link stays). Special files (devices, FIFOs, sockets, and
+ * anything under /dev/ or /proc/, such as /dev/null or /dev/stdout) are opened and
+ * written in place, since replacing them by a regular file would be wrong: for them a
+ * failed run cannot be undone, and commit only flushes and closes. */
 gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err);
 /* Flush, close and rename into place; on any failure the temporary file is removed. */
 gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);

@@ -22,6 +22,13 @@ gsfw_line_status gsfw_line_read(FILE *fp, gsfw_line *line, size_t max_len)
             line->buf = grown;
             line->cap = cap;
         }
+        if (c == '\r') {
+            /* CRLF ends are fine; a lone CR (old Mac line ends) would hide every line
+             * after a comment, so it is refused rather than read as one long line */
+            int next = getc_unlocked(fp);
+            if (next != '\n' && next != EOF) return GSFW_LINE_BARE_CR;
+            if (next == '\n') ungetc(next, fp);
+        }
         line->buf[line->len++] = (char)c;
         if (c == '\n') break;
     }

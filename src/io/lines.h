@@ -17,6 +17,8 @@ typedef enum {
     GSFW_LINE_EOF,        /* no more lines */
     GSFW_LINE_TOO_LONG,   /* longer than the limit */
     GSFW_LINE_NUL,        /* contains a NUL byte (the rest of the line is left unread) */
+    GSFW_LINE_BARE_CR,    /* a carriage return not followed by a newline (CR-only line
+                           * ends); CRLF is accepted */
     GSFW_LINE_NOMEM,
     GSFW_LINE_READ_ERROR  /* ferror(fp); errno as left by the stream */
 } gsfw_line_status;

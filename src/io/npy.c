@@ -378,11 +378,44 @@ static gsfw_error read_data(const char *path, FILE *fp, long long remaining, siz
         return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' has %lld bytes of data where its header's "
                          "shape accounts for %zu (%zu values): the file is damaged or its "
                          "header is wrong", path, remaining, need, count);
-    double *x = gsfw_malloc_array(count, sizeof(double));
-    if (!x)
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values from '%s'",
-                         count, path);
-    size_t got = read_bytes(fp, x, need);
+    double *x = NULL;
+    size_t got = 0;
+    if (remaining >= 0) {
+        x = gsfw_malloc_array(count, sizeof(double));
+        if (!x)
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values from '%s'",
+                             count, path);
+        got = read_bytes(fp, x, need);
+    } else {
+        /* A pipe: the size is unknown, so the array grows as the data arrives (a header
+         * that promises more than is sent must not allocate it all first). */
+        size_t cap = 0;
+        if (need == 0 && !(x = malloc(1)))
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading '%s'", path);
+        while (got < need) {
+            if (got == cap) {
+                size_t grown = cap ? 2 * cap : ((size_t)1 << 16);
+                if (grown > need) grown = need;
+                void *t = realloc(x, grown);
+                if (!t) {
+                    free(x);
+                    return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values "
+                                     "from '%s'", count, path);
+                }
+                x = t;
+                cap = grown;
+            }
+            size_t r = read_bytes(fp, (char *)x + got, cap - got);
+            got += r;
+            if (r == 0) break;
+        }
+        if (got == need && getc(fp) != EOF) {
+            free(x);
+            return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' has more data than its header's shape "
+                             "accounts for (%zu bytes, %zu values): the file is damaged or its "
+                             "header is wrong", path, need, count);
+        }
+    }
     if (got != need) {
         int e = errno;
         int failed = ferror(fp);
@@ -411,21 +444,21 @@ static gsfw_error fortran_to_c(double **x, int rows, int cols, const char *path,
     return GSFW_OK;
 }
 
-gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
-                         gsfw_err *err)
+gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *ndim,
+                                int shape[2], gsfw_err *err)
 {
     gsfw_err_clear(err);
-    if (!path || !data || !ndim || !shape)
+    if (!fp || !path || !data || !ndim || !shape)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy read: NULL argument");
     *data = NULL;
-
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
 
     /* The size of a regular file bounds every length in it (-1: unknown, e.g. a pipe). */
     struct stat st;
     long long file_size = -1;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) file_size = (long long)st.st_size;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+        long pos = ftell(fp);
+        file_size = (long long)st.st_size - (pos > 0 ? pos : 0);
+    }
 
     char *text = NULL;
     size_t text_len = 0, offset = 0, count = 0;
@@ -442,7 +475,6 @@ gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2
     if (!rc && h.ndim == 2 && h.fortran_order && rows > 1 && cols > 1)
         rc = fortran_to_c(&x, rows, cols, path, err);
     free(text);
-    fclose(fp);
     if (rc) {
         free(x);
         return rc;
@@ -452,6 +484,20 @@ gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2
     shape[0] = rows;
     shape[1] = cols;
     return GSFW_OK;
+}
+
+gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
+                         gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    if (!path || !data || !ndim || !shape)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy read: NULL argument");
+    *data = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    gsfw_error rc = gsfw_npy_read_stream(fp, path, data, ndim, shape, err);
+    fclose(fp);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ writer */

@@ -11,4 +11,10 @@
 gsfw_error gsfw_npy_write_stream(FILE *fp, const char *path, const double *data, int ndim,
                                  const int shape[2], gsfw_err *err);
 
+/* gsfw_npy_read on an open stream, from its current position (which must be the start
+ * of the .npy data; a pipe works, its length is then learnt as the data arrive); path
+ * only names the file in messages. The stream is left open. */
+gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *ndim,
+                                int shape[2], gsfw_err *err);
+
 #endif
