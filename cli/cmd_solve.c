@@ -57,7 +57,9 @@ static int distinct_outputs(const char *cmd, const char *out_path, const char *b
             if (!paths[i] || !paths[j]) continue;
             struct stat a, b;
             int ia = stat(paths[i], &a) == 0, ib = stat(paths[j], &b) == 0;
-            if ((ia && !S_ISREG(a.st_mode)) || !strncmp(paths[i], "/dev/", 5)) continue;
+            if ((ia && !S_ISREG(a.st_mode)) || !strncmp(paths[i], "/dev/std", 8) ||
+                !strncmp(paths[i], "/dev/fd/", 8))
+                continue; /* written in place (src/io/atomic.h): may repeat */
             if (!strcmp(paths[i], paths[j]) ||
                 (ia && ib && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
                 return cli_usage_error(cmd, "%s and %s name the same file '%s'", flags[j],

@@ -354,6 +354,15 @@ static void test_bad_input_rejected(void **state)
         struct stat st;
         assert_int_equal(stat("/dev/null", &st), 0);
         assert_true(S_ISCHR(st.st_mode));
+        /* /dev/stdout goes through the process's own stdout: the trace, then the summary */
+        const char *b[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--trace", "/dev/stdout", NULL};
+        r = cli_run(b);
+        assert_int_equal(r.status, 0);
+        assert_ptr_equal(strstr(r.out, "iter,time_s,f,gap,support\n"), r.out);
+        assert_non_null(strstr(r.out, "\n5,"));
+        assert_non_null(strstr(r.out, "\nmethod=fw "));
+        cli_result_free(&r);
     }
     /* numbers: no blanks (leading ones were let through by strtol/strtod), no
      * out-of-range values */

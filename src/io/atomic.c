@@ -61,22 +61,51 @@ static char *dup_prefix(const char *s, size_t len)
 
 static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err *err);
 
-/* Special files (/dev/null, a FIFO, /dev/stdout) are written in place: replacing them
- * by a regular file would be wrong, and they hold no old contents to protect. So is
- * anything under /dev/ or /proc/: /dev/stdout may resolve to the file the shell
- * redirected stdout to, which a rename would detach from the shell's descriptor. */
+/* Special files (/dev/null, a FIFO, a terminal) are written in place: replacing them by
+ * a regular file would be wrong, and they hold no old contents to protect. So are the
+ * names of open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/.../fd/N): they
+ * may lead to the file the shell redirected a stream to, which a rename would detach
+ * from the shell's descriptor. Regular files elsewhere under /dev (/dev/shm) are not
+ * special. */
 static int write_in_place(const char *path)
 {
-    if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) return 1;
+    if (!strncmp(path, "/dev/std", 8) || !strncmp(path, "/dev/fd/", 8) ||
+        (!strncmp(path, "/proc/", 6) && strstr(path, "/fd/")))
+        return 1;
     struct stat st;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* The descriptor a name stands for (/dev/stdout 1, /dev/stderr 2, /dev/fd/N N), or -1. */
+static int named_descriptor(const char *path)
+{
+    if (!strcmp(path, "/dev/stdout")) return 1;
+    if (!strcmp(path, "/dev/stderr")) return 2;
+    if (!strncmp(path, "/dev/fd/", 8) && path[8] >= '0' && path[8] <= '9') {
+        char *end;
+        long fd = strtol(path + 8, &end, 10);
+        if (*end == '\0' && fd <= 1024) return (int)fd;
+    }
+    return -1;
 }
 
 static gsfw_error open_in_place(gsfw_atomic_file *f, const char *path, gsfw_err *err)
 {
     f->final_path = dup_prefix(path, strlen(path));
     if (!f->final_path) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory opening '%s'", path);
-    f->fp = fopen(path, "wb");
+    /* An open descriptor is written through a duplicate, which shares its file offset:
+     * reopening /dev/stdout would truncate a redirected file and write over what the
+     * process prints to stdout. */
+    int named = named_descriptor(path);
+    if (named >= 0) {
+        if (named == 1) fflush(stdout);
+        if (named == 2) fflush(stderr);
+        int fd = dup(named);
+        f->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (fd >= 0 && !f->fp) close(fd);
+    } else {
+        f->fp = fopen(path, "wb");
+    }
     if (!f->fp) {
         int e = errno;
         gsfw_atomic_abort(f);

@@ -16,10 +16,11 @@ typedef struct {
 
 /* Create the temporary file. On failure nothing is left behind and *err names path.
  * A destination that is a directory is refused. A symbolic link is written through (its
- * target gets replaced, the link stays). Special files (devices, FIFOs, sockets, and
- * anything under /dev/ or /proc/, such as /dev/null or /dev/stdout) are opened and
- * written in place, since replacing them by a regular file would be wrong: for them a
- * failed run cannot be undone, and commit only flushes and closes. */
+ * target gets replaced, the link stays). Special files (devices such as /dev/null, FIFOs,
+ * sockets) and names of open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/.../fd/N) are opened and written in place, since replacing them by a regular
+ * file would be wrong: for them a failed run cannot be undone, and commit only flushes
+ * and closes. */
 gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err);
 /* Flush, close and rename into place; on any failure the temporary file is removed. */
 gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);
