@@ -375,6 +375,17 @@ int cmd_recover(int argc, char **argv)
             rc = cli_fail(cmd, "out of memory");
             goto done;
         }
+        /* the files are moved into place by rename, which would replace a symbolic link
+         * or a special file by a regular file: refused before the work */
+        struct stat lst;
+        if ((k < 4 || !noplot_text) && lstat(paths[k], &lst) == 0 && !S_ISREG(lst.st_mode)) {
+            rc = cli_fail(cmd, "--out-dir: '%s' is %s; recover writes regular files only "
+                          "(remove it or choose another directory)", paths[k],
+                          S_ISLNK(lst.st_mode)  ? "a symbolic link"
+                          : S_ISDIR(lst.st_mode) ? "a directory"
+                                                 : "a special file");
+            goto done;
+        }
     }
 
     /* ---- setup: A, y, objective, L, oracles */

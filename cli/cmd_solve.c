@@ -44,9 +44,8 @@ static const char usage[] =
     "  --seed N        seed of randomised oracles (default 0)\n"
     "  --time-limit S  stop after S seconds\n";
 
-/* Two outputs naming one regular file (the same path, or two names of one file) would
- * overwrite each other: refused before any work. Special files such as /dev/null may be
- * given more than once. */
+/* Two outputs naming one file (however spelt) would overwrite each other: refused before
+ * any work. Special files such as /dev/null may be given more than once. */
 static int distinct_outputs(const char *cmd, const char *out_path, const char *best_path,
                             const char *trace_path)
 {
@@ -55,13 +54,11 @@ static int distinct_outputs(const char *cmd, const char *out_path, const char *b
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < i; j++) {
             if (!paths[i] || !paths[j]) continue;
-            struct stat a, b;
-            int ia = stat(paths[i], &a) == 0, ib = stat(paths[j], &b) == 0;
-            if ((ia && !S_ISREG(a.st_mode)) || !strncmp(paths[i], "/dev/std", 8) ||
-                !strncmp(paths[i], "/dev/fd/", 8))
+            struct stat a;
+            if ((stat(paths[i], &a) == 0 && !S_ISREG(a.st_mode)) ||
+                !strncmp(paths[i], "/dev/std", 8) || !strncmp(paths[i], "/dev/fd/", 8))
                 continue; /* written in place (src/io/atomic.h): may repeat */
-            if (!strcmp(paths[i], paths[j]) ||
-                (ia && ib && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+            if (gsfw_same_output(paths[i], paths[j]))
                 return cli_usage_error(cmd, "%s and %s name the same file '%s'", flags[j],
                                        flags[i], paths[i]);
         }
@@ -83,12 +80,14 @@ static int write_outputs(const char *cmd, const char *out_path, const char *best
     gsfw_err err;
     int shape[2] = {d, 1};
     int rc = CLI_OK, k;
+    /* open every output before writing any: an output written in place (/dev/stdout)
+     * cannot be taken back when a later one turns out unusable */
+    for (k = 0; k < 3 && rc == CLI_OK; k++) {
+        if (paths[k] && gsfw_atomic_open(&files[k], paths[k], &err))
+            rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
+    }
     for (k = 0; k < 3 && rc == CLI_OK; k++) {
         if (!paths[k]) continue;
-        if (gsfw_atomic_open(&files[k], paths[k], &err)) {
-            rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
-            break;
-        }
         if (k < 2) {
             if (gsfw_npy_write_stream(files[k].fp, paths[k], k == 0 ? x_last : x_best, 1, shape,
                                       &err))

@@ -1,8 +1,11 @@
 /* gsfw command-line entry point: dispatch to the subcommands. */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const cli_command commands[] = {
     {"solve", cmd_solve, "minimise 0.5||Ax - y||^2 over D(C, M) with DMO-FW / DMO-AccFW"},
@@ -20,8 +23,21 @@ static void usage(FILE *out)
     fprintf(out, "\nRun 'gsfw <command> --help' for the options of a command.\n");
 }
 
+/* Descriptors 0-2 that the caller closed are reopened on /dev/null: otherwise the next
+ * file opened (say a temporary output) would become "stdout", and output meant for
+ * stdout (or for --trace /dev/stdout) would be written into it. */
+static void reserve_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (got >= 0 && got != fd) close(got); /* cannot happen: the lowest free is fd */
+    }
+}
+
 int main(int argc, char **argv)
 {
+    reserve_standard_descriptors();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

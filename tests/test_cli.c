@@ -340,6 +340,26 @@ static void test_bad_input_rejected(void **state)
                            "--method", "fw", "--iters", "5", "--out", same, "--trace", same,
                            NULL};
         expect_rejected(fx, a, 2, "same file");
+        char spelt[600]; /* the same new file, spelt differently */
+        snprintf(spelt, sizeof spelt, "%s/./same.npy", dir);
+        const char *b[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--out", same, "--trace", spelt,
+                           NULL};
+        expect_rejected(fx, b, 2, "same file");
+    }
+    {
+        /* an output written in place (stdout) is not written when another is unusable */
+        char blocked[512];
+        snprintf(blocked, sizeof blocked, "%s", path_in(dir, "blocked.npy"));
+        assert_int_equal(mkdir(blocked, 0700), 0);
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
+                           "--method", "fw", "--iters", "5", "--out", "/dev/stdout",
+                           "--best-out", blocked, NULL};
+        cli_result r = cli_run(a);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        cli_result_free(&r);
+        rmdir(blocked);
     }
     {
         /* special files are written in place: /dev/null stays a device (a rename onto

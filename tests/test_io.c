@@ -830,22 +830,31 @@ static void test_atomic_special_destinations(void **state)
                  "symbolic link", NULL);
     assert_int_equal(entries_in(*state), 3);
 
-    /* one file under two names (the same name twice, or a hard link) */
-    char n0[PATH_CAP], n1[PATH_CAP], alias[PATH_CAP];
+    /* one output under two spellings is refused, also for a new file */
+    char n0[PATH_CAP], n1[PATH_CAP], alias[PATH_CAP], spelt[PATH_CAP], fresh[PATH_CAP],
+        fresh2[PATH_CAP];
     join(n0, *state, "n0");
     join(n1, *state, "n1");
     join(alias, *state, "alias.txt");
+    snprintf(spelt, sizeof spelt, "%s//./target.txt", (const char *)*state);
+    join(fresh, *state, "fresh.txt");
+    snprintf(fresh2, sizeof fresh2, "%s/./fresh.txt", (const char *)*state);
     write_text(n0, "A");
     write_text(n1, "B");
-    const char *from[2] = {n0, n1}, *twice[2] = {target, target};
+    const char *from[2] = {n0, n1}, *twice[2] = {target, spelt}, *fresh_twice[2] = {fresh, fresh2};
     expect_error(gsfw_rename_group(from, twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
                  "same file", NULL);
-    assert_int_equal(link(target, alias), 0);
-    const char *linked[2] = {target, alias};
-    expect_error(gsfw_rename_group(from, linked, 2, &err), &err, GSFW_ERR_INVALID_ARG,
+    expect_error(gsfw_rename_group(from, fresh_twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
                  "same file", NULL);
     assert_text(target, "new");
     assert_text(n0, "A");
+    assert_false(exists(fresh));
+    /* two hard links of one file are two outputs: each name gets its own new file */
+    assert_int_equal(link(target, alias), 0);
+    const char *linked[2] = {target, alias};
+    assert_int_equal(gsfw_rename_group(from, linked, 2, &err), GSFW_OK);
+    assert_text(target, "A");
+    assert_text(alias, "B");
 }
 
 /* gsfw_atomic_commit_group: unopened entries are skipped; a failure removes every

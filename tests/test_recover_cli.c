@@ -308,6 +308,23 @@ static void test_outputs_all_or_nothing(void **state)
     assert_non_null(fgets(mine, sizeof mine, fp0));
     fclose(fp0);
     assert_string_equal(mine, "mine");
+
+    /* a symbolic link among the outputs is refused before the work, and left alone */
+    const char *out2 = strdup(path_in(dir, "out2"));
+    assert_int_equal(mkdir(out2, 0777), 0);
+    assert_int_equal(write_text(path_in(dir, "elsewhere.csv"), "theirs"), 0);
+    assert_int_equal(symlink("../elsewhere.csv", path_in(out2, "trace.csv")), 0);
+    const char *args2[] = {"recover", "--image", MNIST7, "--ratio", "5", "--iters", "3",
+                           "--no-plot", "--out-dir", out2, NULL};
+    r = cli_run(args2);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "symbolic link"));
+    cli_result_free(&r);
+    assert_int_equal(dir_count(out2), 1);
+    struct stat lst;
+    assert_int_equal(lstat(path_in(out2, "trace.csv"), &lst), 0);
+    assert_true(S_ISLNK(lst.st_mode));
+    free((void *)out2);
     FILE *fp = fopen(path_in(out, "recovered.npy"), "r");
     char buf[32] = {0};
     assert_non_null(fp);

@@ -115,6 +115,39 @@ static gsfw_error open_in_place(gsfw_atomic_file *f, const char *path, gsfw_err 
     return GSFW_OK;
 }
 
+char *gsfw_canonical_path(const char *path)
+{
+    char *full = realpath(path, NULL); /* an existing file, links resolved */
+    if (full) return full;
+    /* a new name: its directory resolved, plus the last component */
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = slash ? dup_prefix(path, slash == path ? 1 : (size_t)(slash - path))
+                      : dup_prefix(".", 1);
+    char *rdir = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    if (!rdir) return dup_prefix(path, strlen(path));
+    size_t a = strlen(rdir), b = strlen(base);
+    char *out = malloc(a + b + 2);
+    if (out) {
+        memcpy(out, rdir, a);
+        out[a] = '/';
+        memcpy(out + a + 1, base, b + 1);
+    }
+    free(rdir);
+    return out;
+}
+
+int gsfw_same_output(const char *a, const char *b)
+{
+    if (!strcmp(a, b)) return 1;
+    char *ca = gsfw_canonical_path(a), *cb = gsfw_canonical_path(b);
+    int same = ca && cb && !strcmp(ca, cb);
+    free(ca);
+    free(cb);
+    return same;
+}
+
 gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err)
 {
     if (!f) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: NULL handle");
@@ -134,8 +167,8 @@ gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err
     if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
         resolved = realpath(path, NULL);
         if (!resolved)
-            return gsfw_fail(err, GSFW_ERR_IO, "cannot write '%s': it is a symbolic link to "
-                             "a missing file or directory", path);
+            return gsfw_fail(err, GSFW_ERR_IO, "cannot write '%s': it is a symbolic link that "
+                             "cannot be followed: %s", path, strerror(errno));
         path = resolved;
     }
     gsfw_error rc = open_temporary(f, path, err);

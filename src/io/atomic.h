@@ -28,6 +28,14 @@ gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);
  * commit); on failure the temporary file is removed. */
 gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err);
 
+/* The absolute name path stands for: symbolic links and "." / ".." resolved for an
+ * existing file; for a new one, its directory resolved plus its last component (path
+ * itself when the directory does not exist). Freed with free(); NULL when out of memory. */
+char *gsfw_canonical_path(const char *path);
+/* 1 when a and b name the same output (the same canonical name). Two hard links of one
+ * file are different outputs: each is replaced separately. */
+int gsfw_same_output(const char *a, const char *b);
+
 /* Most files one group may move. */
 #define GSFW_GROUP_MAX 16
 /* Commit several files as one: finish them all, then move them into place together

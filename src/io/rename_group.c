@@ -74,15 +74,6 @@ static int release_backup(const char *path, backup *b, int restore)
     return 0;
 }
 
-/* Same file: same name, or the same existing inode. */
-static int same_file(const char *a, const char *b)
-{
-    if (!strcmp(a, b)) return 1;
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 /* The error after a failed step 2 or 3: names the file that failed and any old file
  * that could not be put back. */
 static gsfw_error group_failure(const char *const *to, const backup *bk, int count,
@@ -142,7 +133,7 @@ gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int
         if (stat(to[k], &st) == 0 && S_ISDIR(st.st_mode))
             return gsfw_fail(err, GSFW_ERR_IO, "cannot write '%s': it is a directory", to[k]);
         for (int j = 0; j < k; j++)
-            if (same_file(to[j], to[k]))
+            if (gsfw_same_output(to[j], to[k]))
                 return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "'%s' and '%s' are the same "
                                  "file: two outputs cannot share it", to[j], to[k]);
         if (sticky_foreign(to[k]))
