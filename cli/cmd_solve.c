@@ -54,10 +54,11 @@ static int distinct_outputs(const char *cmd, const char *out_path, const char *b
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < i; j++) {
             if (!paths[i] || !paths[j]) continue;
+            /* written in place (/dev/null may repeat), or a directory (refused at open) */
             struct stat a;
-            if ((stat(paths[i], &a) == 0 && !S_ISREG(a.st_mode)) ||
-                !strncmp(paths[i], "/dev/std", 8) || !strncmp(paths[i], "/dev/fd/", 8))
-                continue; /* written in place (src/io/atomic.h): may repeat */
+            if (gsfw_atomic_in_place(paths[i]) ||
+                (stat(paths[i], &a) == 0 && S_ISDIR(a.st_mode)))
+                continue;
             if (gsfw_same_output(paths[i], paths[j]))
                 return cli_usage_error(cmd, "%s and %s name the same file '%s'", flags[j],
                                        flags[i], paths[i]);

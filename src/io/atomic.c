@@ -59,6 +59,13 @@ static char *dup_prefix(const char *s, size_t len)
     return r;
 }
 
+char *gsfw_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? dup_prefix(path, slash == path ? 1 : (size_t)(slash - path))
+                 : dup_prefix(".", 1);
+}
+
 static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err *err);
 
 /* Special files (/dev/null, a FIFO, a terminal) are written in place: replacing them by
@@ -67,7 +74,7 @@ static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err
  * may lead to the file the shell redirected a stream to, which a rename would detach
  * from the shell's descriptor. Regular files elsewhere under /dev (/dev/shm) are not
  * special. */
-static int write_in_place(const char *path)
+int gsfw_atomic_in_place(const char *path)
 {
     if (!strncmp(path, "/dev/std", 8) || !strncmp(path, "/dev/fd/", 8) ||
         (!strncmp(path, "/proc/", 6) && strstr(path, "/fd/")))
@@ -122,8 +129,7 @@ char *gsfw_canonical_path(const char *path)
     /* a new name: its directory resolved, plus the last component */
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    char *dir = slash ? dup_prefix(path, slash == path ? 1 : (size_t)(slash - path))
-                      : dup_prefix(".", 1);
+    char *dir = gsfw_dir_of(path);
     char *rdir = dir ? realpath(dir, NULL) : NULL;
     free(dir);
     if (!rdir) return dup_prefix(path, strlen(path));
@@ -157,7 +163,7 @@ gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err
     f->in_place = 0;
     if (!path || !*path)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: empty output path");
-    if (write_in_place(path)) return open_in_place(f, path, err);
+    if (gsfw_atomic_in_place(path)) return open_in_place(f, path, err);
     struct stat st, lst;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return gsfw_fail(err, GSFW_ERR_IO, "cannot write '%s': it is a directory", path);
@@ -179,11 +185,7 @@ gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err
 /* The temporary file next to path (a regular file or a new name). */
 static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err *err)
 {
-
-    /* Directory part of path ("." when there is none, "/" for files in the root). */
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? dup_prefix(path, slash == path ? 1 : (size_t)(slash - path))
-                      : dup_prefix(".", 1);
+    char *dir = gsfw_dir_of(path);
     size_t dir_len = dir ? strlen(dir) : 0;
     f->final_path = dup_prefix(path, strlen(path));
     f->tmp_path = dir ? malloc(dir_len + 1 + sizeof TMP_PATTERN) : NULL;
@@ -269,7 +271,6 @@ gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err)
 /* The temporary name no longer exists once renamed: forget it (abort must not unlink). */
 static void forget_names(gsfw_atomic_file *f)
 {
-    f->in_place = 0;
     free(f->tmp_path);
     f->tmp_path = NULL;
     free(f->final_path);
@@ -296,7 +297,7 @@ gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err
 {
     gsfw_error rc = GSFW_OK;
     const char *from[GSFW_GROUP_MAX] = {NULL}, *to[GSFW_GROUP_MAX] = {NULL};
-    int idx[GSFW_GROUP_MAX] = {0}, n = 0;
+    int n = 0;
     if (count > GSFW_GROUP_MAX)
         rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "atomic file: more than %d files in a group",
                        GSFW_GROUP_MAX);
@@ -306,13 +307,11 @@ gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err
         if (rc) break;
         if (files[k].in_place) continue; /* written already: nothing to move */
         from[n] = files[k].tmp_path;
-        to[n] = files[k].final_path;
-        idx[n++] = k;
+        to[n++] = files[k].final_path;
     }
     if (!rc) rc = gsfw_rename_group(from, to, n, err);
     for (int k = 0; k < count && !rc; k++)
-        if (files[k].in_place) forget_names(&files[k]);
-    for (int j = 0; j < n && !rc; j++) forget_names(&files[idx[j]]);
+        if (files[k].final_path) forget_names(&files[k]); /* moved, or written in place */
     /* after a failure the group put every destination back; remove what is left */
     if (rc)
         for (int k = 0; k < count; k++) gsfw_atomic_abort(&files[k]);

@@ -28,6 +28,12 @@ gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);
  * commit); on failure the temporary file is removed. */
 gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err);
 
+/* 1 when gsfw_atomic_open writes path in place (a special file, or the name of an open
+ * descriptor such as /dev/stdout): such a path may be given for several outputs. */
+int gsfw_atomic_in_place(const char *path);
+/* The directory part of path: "." when there is none, "/" for a file in the root.
+ * Freed with free(); NULL when out of memory. */
+char *gsfw_dir_of(const char *path);
 /* The absolute name path stands for: symbolic links and "." / ".." resolved for an
  * existing file; for a new one, its directory resolved plus its last component (path
  * itself when the directory does not exist). Freed with free(); NULL when out of memory. */
@@ -42,12 +48,13 @@ int gsfw_same_output(const char *a, const char *b);
  * (gsfw_rename_group), so that on any failure every destination is left as it was and
  * every temporary file is removed. Entries that were never opened (zeroed) are skipped. */
 gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err *err);
-/* Rename from[k] onto to[k] for every k, all or nothing: destinations that are
- * directories are refused before anything moves; a destination that existed is kept
- * under a hard-linked backup name until the whole group is in place, so that a failed
- * rename puts back the old files and removes the new ones. (Where the file system has no
- * hard links, an old file that a later failure would need back cannot be restored; the
- * error message says so.) The from[] files are left where they are after a failure. */
+/* Rename from[k] onto to[k] for every k, all or nothing (steps in rename_group.c):
+ * destinations that are directories, two destinations naming one file, and another
+ * user's file in a sticky directory are refused before anything moves; a destination
+ * that existed is kept under a backup name (a hard link, or renamed aside) until the
+ * whole group is in place, so that a failed rename puts back the old files and removes
+ * the new ones. An old file that cannot be put back is named in the error. The from[]
+ * files are left where they are after a failure. */
 gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int count,
                              gsfw_err *err);
 /* Close and remove the temporary file (safe to call on a zeroed or committed struct). */

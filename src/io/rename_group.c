@@ -108,17 +108,11 @@ static int sticky_foreign(const char *path)
 {
     struct stat st, dst;
     if (geteuid() == 0 || lstat(path, &st) != 0 || st.st_uid == geteuid()) return 0;
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash) {
-        snprintf(dir, sizeof dir, ".");
-    } else {
-        size_t len = slash == path ? 1 : (size_t)(slash - path);
-        if (len >= sizeof dir) return 0;
-        memcpy(dir, path, len);
-        dir[len] = '\0';
-    }
-    return stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) && dst.st_uid != geteuid();
+    char *dir = gsfw_dir_of(path);
+    int foreign = dir && stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) &&
+                  dst.st_uid != geteuid();
+    free(dir);
+    return foreign;
 }
 
 gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int count,
