@@ -67,6 +67,10 @@ int cli_parse_L(const char *cmd, const char *text, double *L, gsfw_lipschitz_rul
 /* Load a float64 vector from .npy (1-D, or 2-D with one row/column). Returns CLI_OK or
  * CLI_FAIL (message printed naming the flag and file). *x freed with gsfw_free. */
 int cli_load_vector(const char *cmd, const char *flag, const char *path, double **x, int *len);
+/* The vector check of cli_load_vector on an array already read (ndim, shape as from
+ * gsfw_npy_read): *len = its length, or an error naming flag and path, *x freed and NULL. */
+int cli_vector_length(const char *cmd, const char *flag, const char *path, double **x,
+                      int ndim, const int shape[2], int *len);
 /* Load a 2-D float64 matrix (row-major) from .npy. */
 int cli_load_matrix(const char *cmd, const char *flag, const char *path, double **A,
                     int *rows, int *cols);

@@ -62,15 +62,9 @@ static int read_text_prizes(FILE *f, const char *path, double **out, int *len)
             rc = cli_fail("pcsf", "--prizes: out of memory");
             break;
         }
-        if (ls == GSFW_LINE_BARE_CR) {
-            rc = cli_fail("pcsf", "--prizes %s: line %ld: carriage return without a newline "
-                          "(old Mac line ends?): use Unix or Windows line ends", path, lineno);
-            break;
-        }
-        if (ls == GSFW_LINE_TOO_LONG || ls == GSFW_LINE_NUL) {
-            rc = cli_fail("pcsf", "--prizes %s: line %ld %s (is this a text file of numbers?)",
-                          path, lineno,
-                          ls == GSFW_LINE_NUL ? "contains a NUL byte" : "is too long");
+        if (gsfw_line_problem(ls)) {
+            rc = cli_fail("pcsf", "--prizes %s: line %ld %s", path, lineno,
+                          gsfw_line_problem(ls));
             break;
         }
         char *p = ln.buf;
@@ -127,17 +121,10 @@ static int load_prizes(const char *path, double **x, int *len)
     if (first == 0x93) { /* the first byte of the npy magic, never the start of a number */
         gsfw_err err;
         int ndim, shape[2];
-        rc = CLI_OK;
         if (gsfw_npy_read_stream(f, path, x, &ndim, shape, &err))
             rc = cli_fail("pcsf", "--prizes: %s", err.message);
-        else if (ndim == 2 && shape[0] != 1 && shape[1] != 1) {
-            rc = cli_fail("pcsf", "--prizes: '%s' must hold a vector, but it is a %d x %d "
-                          "matrix", path, shape[0], shape[1]);
-            free(*x);
-            *x = NULL;
-        } else {
-            *len = shape[0] * shape[1];
-        }
+        else
+            rc = cli_vector_length("pcsf", "--prizes", path, x, ndim, shape, len);
     } else {
         rc = read_text_prizes(f, path, x, len);
     }

@@ -520,7 +520,7 @@ int cmd_recover(int argc, char **argv)
         char title[256];
         snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
                  gsfw_method_name(set.method), model, n, d, s, g, seed);
-            if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
+        if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
             goto done;
     }
 

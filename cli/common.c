@@ -136,6 +136,12 @@ int cli_load_vector(const char *cmd, const char *flag, const char *path, double 
     int ndim, shape[2];
     gsfw_error rc = gsfw_npy_read(path, x, &ndim, shape, &err);
     if (rc) return cli_fail(cmd, "%s: %s", flag, err.message);
+    return cli_vector_length(cmd, flag, path, x, ndim, shape, len);
+}
+
+int cli_vector_length(const char *cmd, const char *flag, const char *path, double **x,
+                      int ndim, const int shape[2], int *len)
+{
     if (ndim == 2 && shape[0] != 1 && shape[1] != 1) {
         gsfw_free(*x);
         *x = NULL;

@@ -1018,8 +1018,8 @@ static void test_edges_errors(void **state)
         {"0\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected 'u v' or 'u v cost', got '0'"},
         {"0 1 2 3\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected 'u v' or 'u v cost', got '0 1 2 3'"},
         /* CR-only line ends: after a comment they would hide the rest of the file */
-        {"# graph\r0 1\r1 2\r", 10, GSFW_ERR_FORMAT, "edges.txt:1: carriage return without a newline"},
-        {"0 1\r\n1 2\r3 4\n", 10, GSFW_ERR_FORMAT, "edges.txt:2: carriage return"},
+        {"# graph\r0 1\r1 2\r", 10, GSFW_ERR_FORMAT, "edges.txt:1: line has a carriage return without a newline"},
+        {"0 1\r\n1 2\r3 4\n", 10, GSFW_ERR_FORMAT, "edges.txt:2: line has a carriage return"},
         {"1.5 2\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected"},
         {"0x1 2\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected"},
         {"0,1\n", 10, GSFW_ERR_FORMAT, "edges.txt:1: expected"},

@@ -193,20 +193,11 @@ gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, do
             rc = gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading '%s'", path);
             break;
         }
-        if (ls == GSFW_LINE_TOO_LONG) {
-            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "%s:%ld: line longer than %zu bytes (is this "
-                           "an edge list?)", path, lineno, GSFW_LINE_MAX);
-            break;
-        }
-        if (ls == GSFW_LINE_BARE_CR) {
-            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "%s:%ld: carriage return without a newline "
-                           "(old Mac line ends?): use Unix or Windows line ends", path, lineno);
-            break;
-        }
-        /* A NUL byte would silently cut the line short for the parser below. */
-        if (ls == GSFW_LINE_NUL) {
-            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "%s:%ld: line contains a NUL byte (is this a "
-                           "binary file?)", path, lineno);
+        /* a NUL byte (which would silently cut the line short for the parser below), a
+         * lone CR or an endless line */
+        if (gsfw_line_problem(ls)) {
+            rc = gsfw_fail(err, GSFW_ERR_FORMAT, "%s:%ld: line %s", path, lineno,
+                           gsfw_line_problem(ls));
             break;
         }
         char *line = ln.buf;

@@ -37,3 +37,17 @@ gsfw_line_status gsfw_line_read(FILE *fp, gsfw_line *line, size_t max_len)
     line->buf[line->len] = '\0';
     return GSFW_LINE_OK;
 }
+
+_Static_assert(GSFW_LINE_MAX == 16777216, "gsfw_line_problem names the limit");
+
+const char *gsfw_line_problem(gsfw_line_status status)
+{
+    switch (status) {
+    case GSFW_LINE_TOO_LONG: return "is longer than 16777216 bytes (16 MB)";
+    case GSFW_LINE_NUL: return "contains a NUL byte (is this a binary file?)";
+    case GSFW_LINE_BARE_CR:
+        return "has a carriage return without a newline (old Mac line ends?): use Unix or "
+               "Windows line ends";
+    default: return NULL;
+    }
+}

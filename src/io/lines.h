@@ -32,5 +32,9 @@ typedef struct {
 /* Read the next line of fp into *line (buffer reused across calls; free line->buf when
  * done). max_len bounds the line's length. */
 gsfw_line_status gsfw_line_read(FILE *fp, gsfw_line *line, size_t max_len);
+/* What is wrong with a line read with GSFW_LINE_MAX, as the end of a sentence that
+ * starts with "line N": for GSFW_LINE_TOO_LONG, GSFW_LINE_NUL and GSFW_LINE_BARE_CR;
+ * NULL for the other statuses (which are not about the line's text). */
+const char *gsfw_line_problem(gsfw_line_status status);
 
 #endif

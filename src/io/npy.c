@@ -378,43 +378,36 @@ static gsfw_error read_data(const char *path, FILE *fp, long long remaining, siz
         return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' has %lld bytes of data where its header's "
                          "shape accounts for %zu (%zu values): the file is damaged or its "
                          "header is wrong", path, remaining, need, count);
-    double *x = NULL;
-    size_t got = 0;
-    if (remaining >= 0) {
-        x = gsfw_malloc_array(count, sizeof(double));
-        if (!x)
-            return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values from '%s'",
-                             count, path);
-        got = read_bytes(fp, x, need);
-    } else {
-        /* A pipe: the size is unknown, so the array grows as the data arrives (a header
-         * that promises more than is sent must not allocate it all first). */
-        size_t cap = 0;
-        if (need == 0 && !(x = malloc(1)))
-            return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading '%s'", path);
-        while (got < need) {
-            if (got == cap) {
-                size_t grown = cap ? 2 * cap : ((size_t)1 << 16);
-                if (grown > need) grown = need;
-                void *t = realloc(x, grown);
-                if (!t) {
-                    free(x);
-                    return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values "
-                                     "from '%s'", count, path);
-                }
-                x = t;
-                cap = grown;
+    /* A regular file holds exactly need bytes (checked above): one allocation. Through a
+     * pipe the size is unknown, so the array grows as the data arrive (a header that
+     * promises more than is sent must not allocate it all first). */
+    const size_t first_chunk = (size_t)1 << 16;
+    size_t cap = remaining >= 0 || need < first_chunk ? need : first_chunk, got = 0;
+    double *x = malloc(cap ? cap : 1);
+    while (x && got < need) {
+        if (got == cap) {
+            size_t grown = 2 * cap < need ? 2 * cap : need;
+            double *t = realloc(x, grown);
+            if (!t) {
+                free(x);
+                x = NULL;
+                break;
             }
-            size_t r = read_bytes(fp, (char *)x + got, cap - got);
-            got += r;
-            if (r == 0) break;
+            x = t;
+            cap = grown;
         }
-        if (got == need && getc(fp) != EOF) {
-            free(x);
-            return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' has more data than its header's shape "
-                             "accounts for (%zu bytes, %zu values): the file is damaged or its "
-                             "header is wrong", path, need, count);
-        }
+        size_t r = read_bytes(fp, (char *)x + got, cap - got);
+        got += r;
+        if (r == 0) break;
+    }
+    if (!x)
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values from '%s'",
+                         count, path);
+    if (remaining < 0 && got == need && getc(fp) != EOF) {
+        free(x);
+        return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' has more data than its header's shape "
+                         "accounts for (%zu bytes, %zu values): the file is damaged or its "
+                         "header is wrong", path, need, count);
     }
     if (got != need) {
         int e = errno;

@@ -108,6 +108,19 @@ int write_text(const char *path, const char *text)
     return fclose(f);
 }
 
+int file_holds(const char *path, const char *want)
+{
+    size_t len = strlen(want);
+    char *got = malloc(len + 2);
+    FILE *f = got ? fopen(path, "rb") : NULL;
+    size_t n = f ? fread(got, 1, len + 1, f) : 0; /* one byte more: a longer file differs */
+    if (f) fclose(f);
+    int same = f && n == len && memcmp(got, want, len) == 0;
+    if (!same) fprintf(stderr, "'%s' does not hold exactly '%s'\n", path, want);
+    free(got);
+    return same;
+}
+
 int dir_count(const char *dir)
 {
     DIR *d = opendir(dir);

@@ -20,6 +20,8 @@ void tmpdir_remove(const char *dir);
 int file_exists(const char *path);
 /* Write a text file (returns 0 on success). */
 int write_text(const char *path, const char *text);
+/* 1 when the file's whole contents are exactly want (else 0, with a note on stderr). */
+int file_holds(const char *path, const char *want);
 
 
 /* Number of entries in a directory (without . and ..). */
