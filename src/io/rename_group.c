@@ -10,7 +10,8 @@
  *      nothing has changed;
  *   3. rename every new file into place; if one fails, the backups go back (and new
  *      destinations are removed), so again nothing has changed.
- * Once all are in place the backups are removed. */
+ * Once all are in place the backups are removed. An undo can fail as well; the error
+ * then says what was left and where (group_failure). */
 #if !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* S_ISVTX */
 #endif
@@ -25,9 +26,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What an undo could not restore, per destination (named in the error). */
+typedef enum {
+    LEFT_NOTHING = 0,
+    LEFT_NEW_AND_BACKUP, /* the destination holds the new file, its old one the backup */
+    LEFT_NEW,            /* the destination, absent before, holds the new file */
+    LEFT_BACKUP,         /* the destination is missing; its old file is the backup */
+    LEFT_EXTRA_LINK      /* the destination is unchanged; the backup is a stray link */
+} leftover;
+
 typedef struct {
-    char *name;  /* backup name, or NULL when the destination did not exist */
-    int aside;   /* 1: the old file was renamed to name (it is no longer at to[k]) */
+    char *name;     /* backup name, or NULL when the destination did not exist */
+    int aside;      /* 1: the old file was renamed to name (it is no longer at to[k]) */
+    leftover left;  /* set by a failed undo */
 } backup;
 
 /* Keep path under an unused name in its directory: a hard link, or failing that a
@@ -58,40 +69,63 @@ static int make_backup(const char *path, backup *b)
     return -1;
 }
 
-/* Release a backup: with restore, rename it back over path (the old file returns);
- * otherwise remove the backup name. Returns 0, or -1 when the old file could not be put
- * back (it then stays under b->name). */
-static int release_backup(const char *path, backup *b, int restore)
+/* Undo destination path's part of the group. moved: the new file is at path already.
+ * The old file comes back (its backup renamed over path) when it was replaced or moved
+ * aside; otherwise an extra backup link is removed, or a new file that had no
+ * predecessor. What cannot be undone is recorded in b->left. */
+static void undo_one(const char *path, backup *b, int moved)
 {
-    if (!b->name) return 0;
-    if (restore) {
-        if (rename(b->name, path) != 0) return -1;
-    } else {
-        unlink(b->name);
+    if (!b->name) {
+        if (moved && unlink(path) != 0 && errno != ENOENT) b->left = LEFT_NEW;
+        return;
     }
-    free(b->name);
-    b->name = NULL;
-    return 0;
+    if (moved || b->aside) {
+        if (rename(b->name, path) != 0) b->left = moved ? LEFT_NEW_AND_BACKUP : LEFT_BACKUP;
+    } else if (unlink(b->name) != 0 && errno != ENOENT) {
+        b->left = LEFT_EXTRA_LINK;
+    }
 }
 
-/* The error after a failed step 2 or 3: names the file that failed and any old file
- * that could not be put back. */
+/* The error after a failed step 2 or 3: names the file that failed and everything the
+ * undo could not restore. "No output was changed" holds when every destination is as
+ * it was (stray backup links may still be named). */
 static gsfw_error group_failure(const char *const *to, const backup *bk, int count,
                                 const char *what, const char *path, int e, gsfw_err *err)
 {
-    char kept[1024] = "";
+    char left[1024] = "";
     size_t used = 0;
-    for (int k = 0; k < count && used < sizeof kept - 1; k++) {
-        if (!bk[k].name) continue;
-        int w = snprintf(kept + used, sizeof kept - used, "%s'%s' is kept as '%s'",
-                         used ? "; " : "", to[k], bk[k].name);
+    int changed = 0;
+    for (int k = 0; k < count && used < sizeof left - 1; k++) {
+        const char *n = bk[k].name ? bk[k].name : "";
+        int w = 0;
+        switch (bk[k].left) {
+        case LEFT_NOTHING: continue;
+        case LEFT_NEW_AND_BACKUP:
+            w = snprintf(left + used, sizeof left - used, "%s'%s' holds the new file and its "
+                         "old contents are in '%s'", used ? "; " : "", to[k], n);
+            break;
+        case LEFT_NEW:
+            w = snprintf(left + used, sizeof left - used, "%s'%s' holds the new file (it "
+                         "could not be removed)", used ? "; " : "", to[k]);
+            break;
+        case LEFT_BACKUP:
+            w = snprintf(left + used, sizeof left - used, "%s'%s' is missing: its old "
+                         "contents are in '%s'", used ? "; " : "", to[k], n);
+            break;
+        case LEFT_EXTRA_LINK:
+            w = snprintf(left + used, sizeof left - used, "%s'%s' is a spare link to '%s' "
+                         "that could not be removed", used ? "; " : "", n, to[k]);
+            break;
+        }
+        changed += bk[k].left != LEFT_EXTRA_LINK;
         if (w > 0) used += (size_t)w;
+        if (used > sizeof left - 1) used = sizeof left - 1;
     }
-    if (used)
-        return gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s; some old outputs could not be put "
-                         "back: %s", what, path, strerror(e), kept);
-    return gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s (no output was changed)", what, path,
-                     strerror(e));
+    if (changed)
+        return gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s; the other outputs could not all be "
+                         "put back: %s", what, path, strerror(e), left);
+    return gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s (no output was changed%s%s)", what, path,
+                     strerror(e), used ? "; " : "", left);
 }
 
 static void free_backups(backup *bk, int count)
@@ -144,7 +178,7 @@ gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int
         if (make_backup(to[k], &bk[k]) != 0) {
             int e = errno;
             /* a file moved aside must come back; an extra link just goes */
-            for (int j = k - 1; j >= 0; j--) release_backup(to[j], &bk[j], bk[j].aside);
+            for (int j = k - 1; j >= 0; j--) undo_one(to[j], &bk[j], 0);
             gsfw_error rc = group_failure(to, bk, count, "cannot keep a backup of", to[k], e, err);
             free_backups(bk, count);
             return rc;
@@ -154,17 +188,16 @@ gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int
     for (int k = 0; k < count; k++) {
         if (rename(from[k], to[k]) == 0) continue;
         int e = errno;
-        for (int j = count - 1; j >= 0; j--) {
-            if (j < k && !bk[j].name)
-                unlink(to[j]); /* new, and now unwanted */
-            else /* replaced already, or moved aside in step 2: put the old file back */
-                release_backup(to[j], &bk[j], j < k || bk[j].aside);
-        }
+        for (int j = count - 1; j >= 0; j--) undo_one(to[j], &bk[j], j < k);
         gsfw_error rc = group_failure(to, bk, count, "cannot move the new file onto", to[k], e,
                                       err);
         free_backups(bk, count);
         return rc;
     }
-    for (int k = 0; k < count; k++) release_backup(to[k], &bk[k], 0); /* old files go */
+    /* the old files go; a backup that cannot be removed stays as a spare name of a
+     * replaced file (the outputs are all in place, so this is not an error) */
+    for (int k = 0; k < count; k++)
+        if (bk[k].name) unlink(bk[k].name);
+    free_backups(bk, count);
     return GSFW_OK;
 }
