@@ -324,7 +324,7 @@ int cmd_pcsf(int argc, char **argv)
     if (rc == CLI_OK) {
         print_line("nodes:", out_nodes, nn);
         print_line("edges:", out_edges, ne);
-        if (fflush(stdout)) rc = cli_fail("pcsf", "error writing the output");
+        rc = cli_flush_stdout("pcsf");
         if (stats_s)
             fprintf(stderr, "pcsf: n=%d m=%d root=%d clusters=%d pruning=%s load_s=%.4f "
                     "solve_s=%.4f write_s=%.4f nodes=%d edges=%d\n", n, g->m, root, clusters,

@@ -35,6 +35,14 @@ static void reserve_standard_descriptors(void)
     }
 }
 
+/* The exit status of a run that printed to stdout: output lost to a full disk or a
+ * closed pipe is a failure, also when it was still buffered at the end. */
+static int finish(const char *cmd, int rc)
+{
+    int flushed = cli_flush_stdout(cmd);
+    return rc == CLI_OK ? flushed : rc;
+}
+
 int main(int argc, char **argv)
 {
     reserve_standard_descriptors();
@@ -44,16 +52,16 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
         printf("gsfw %s\n", gsfw_version());
-        return CLI_OK;
+        return finish("--version", CLI_OK);
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return CLI_OK;
+        return finish("--help", CLI_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (!strcmp(argv[1], commands[i].name)) {
             int rc = commands[i].run(argc - 1, argv + 1);
-            return rc == CLI_HELP ? CLI_OK : rc;
+            return finish(commands[i].name, rc == CLI_HELP ? CLI_OK : rc);
         }
     }
     fprintf(stderr, "gsfw: unknown command '%s'\n", argv[1]);

@@ -1,5 +1,6 @@
 /* The gsfw command line: the solve / dmo contract, exact traces, and clean rejection of
  * bad input (exit status, a message naming the problem, no output file left behind). */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -435,6 +436,44 @@ static void test_help_and_version(void **state)
     cli_result_free(&r);
 }
 
+/* Output lost to a full disk is a failure: stdout on /dev/full makes every command that
+ * prints fail with exit status 1 and say so, also when its output is small enough to
+ * stay in the stdio buffer until exit. */
+static void test_stdout_write_failure(void **state)
+{
+    fixture *fx = *state;
+    struct stat st;
+    if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode)) skip();
+    double z[D] = {0};
+    z[5] = 3;
+    z[9] = 1;
+    int sz[2] = {D, 1};
+    const char *zp = path_in(fx->dir, "zfull.npy");
+    assert_int_equal(gsfw_npy_write(zp, z, 1, sz, NULL), GSFW_OK);
+    const char *A = path_in(fx->dir, "A.npy"), *y = path_in(fx->dir, "y.npy");
+    const char *dmo[] = {"dmo", "--model", "topk", "--z", zp, "--s", "2", NULL};
+    const char *pcsf[] = {"pcsf", "--graph", "grid:8x8", "--prizes", zp, NULL};
+    const char *tail[] = {"tail", "--z", zp, "--s", "2", "--g", "1", "--graph", "grid:8x8",
+                          NULL};
+    const char *solve[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C",
+                           "1", "--method", "fw", "--iters", "3", NULL};
+    const char *version[] = {"--version", NULL}, *help[] = {"dmo", "--help", NULL};
+    const char *const *runs[] = {dmo, pcsf, tail, solve, version, help};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        cli_result ok = cli_run(runs[i]);
+        assert_int_equal(ok.status, 0); /* the same run succeeds with a usable stdout */
+        assert_true(strlen(ok.out) > 0);
+        cli_result_free(&ok);
+        cli_result r = cli_run_stdout_to("/dev/full", runs[i]);
+        if (r.status != 1 || !strstr(r.err, "cannot write to standard output") ||
+            !strstr(r.err, strerror(ENOSPC)))
+            fail_msg("gsfw %s with stdout on /dev/full: exit %d, stderr '%s'", runs[i][0],
+                     r.status, r.err);
+        cli_result_free(&r);
+    }
+    remove(zp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_dmo_topk_and_subgraph),
         cmocka_unit_test(test_bad_input_rejected),
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_stdout_write_failure),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

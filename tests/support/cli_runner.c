@@ -24,7 +24,9 @@ static char *slurp(const char *path)
     return buf;
 }
 
-cli_result cli_run(const char *const *args)
+cli_result cli_run(const char *const *args) { return cli_run_stdout_to(NULL, args); }
+
+cli_result cli_run_stdout_to(const char *stdout_path, const char *const *args)
 {
     cli_result r = {-1, NULL, NULL};
     char out_path[] = "/tmp/gsfw-cli-out-XXXXXX", err_path[] = "/tmp/gsfw-cli-err-XXXXXX";
@@ -39,7 +41,9 @@ cli_result cli_run(const char *const *args)
     if (pid == 0) {
         int devnull = open("/dev/null", O_RDONLY);
         dup2(devnull, 0);
-        dup2(fo, 1);
+        int out = stdout_path ? open(stdout_path, O_WRONLY) : fo;
+        if (out < 0) _exit(126);
+        dup2(out, 1);
         dup2(fe, 2);
         execv(GSFW_BIN, argv);
         _exit(127);

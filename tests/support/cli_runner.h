@@ -10,6 +10,8 @@ typedef struct {
 
 /* Run GSFW_BIN with the NULL-terminated argument list (argv[0] excluded). */
 cli_result cli_run(const char *const *args);
+/* The same with stdout opened on stdout_path (r.out is then empty). */
+cli_result cli_run_stdout_to(const char *stdout_path, const char *const *args);
 void cli_result_free(cli_result *r);
 
 /* Temporary directory for a test; path_in() joins a file name to it (static buffer
