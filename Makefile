@@ -2,10 +2,11 @@
 # packages first (scripts/install-deps.sh), then build.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test test-asan demo bench fig2 clean mnist angio sweep bounds experiments
+.PHONY: all build deps test test-asan test-tsan demo bench fig2 clean mnist angio sweep bounds experiments
 
 all: build
 
@@ -16,15 +17,29 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Whole suite in the release build, then the unit tests again under ASan+UBSan.
+# Whole suite in the release build, then the unit tests again under ASan+UBSan, then
+# the threads test under ThreadSanitizer.
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-tsan
 
 test-asan: deps
 	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DGSFW_SANITIZE=ON -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	@cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 GSFW_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
+
+# tests/test_threads.c (every solver, oracle and the PCSF in 8 threads at once) under
+# ThreadSanitizer. A kernel whose address-space layout the TSan runtime cannot use
+# (it then stops with "unexpected memory mapping" before any test runs) skips it.
+test-tsan: deps
+	@cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSFW_SANITIZE_THREAD=ON -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target test_threads
+	@cd $(BUILD_TSAN) && OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 ./test_threads >tsan.log 2>&1; \
+	  rc=$$?; \
+	  if [ $$rc -ne 0 ] && grep -q "unexpected memory mapping" tsan.log; then \
+	    echo "test-tsan: skipped (the ThreadSanitizer runtime cannot run on this kernel)"; \
+	  else cat tsan.log; exit $$rc; fi
 
 demo: build
 	@sh experiments/demo.sh $(BUILD)
@@ -36,7 +51,7 @@ bench: build
 	@sh bench/run.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN)
 
 # The paper's recovery experiments (docs/experiments-recovery.md). TRIALS=N overrides the
 # trial count (e.g. `make angio TRIALS=3` for a quick run); results go to results/NAME/.

@@ -12,7 +12,13 @@
  *    exceptions are the file readers and object constructors, whose results are freed
  *    with gsfw_free() or the matching *_free().
  *  - No global state: objects may be used from several threads as long as one object
- *    (objective, DMO, PCSF workspace) is not used by two solves at the same time.
+ *    (objective, DMO, PCSF workspace) is not used by two solves at the same time;
+ *    graphs and input arrays may be shared read-only (tests/test_threads.c). Running
+ *    solves in several threads, limit OpenBLAS to one thread of its own
+ *    (OPENBLAS_NUM_THREADS=1, or openblas_set_num_threads(1) before the first solve):
+ *    otherwise concurrent products queue for OpenBLAS's thread pool, which waits by
+ *    spinning (results stay the same, but 8 threads of small least-squares solves ran
+ *    100 times slower on 2 cores).
  *  - Node ids and indices are 0-based ints.
  */
 #ifndef GSFW_H
