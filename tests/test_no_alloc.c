@@ -1,0 +1,192 @@
+/* "No allocation inside iteration loops": a solve allocates what it needs before its
+ * first iteration (and an oracle on its first call), so the number of allocations of a
+ * run does not depend on its number of iterations. Counted for every solver with every
+ * oracle it is used with, by this executable's own malloc, calloc, realloc and
+ * aligned_alloc, which the library (linked statically) and everything else in the
+ * process call instead of the C library's, and which pass each request on to glibc.
+ *
+ * The sanitizer builds replace the allocator themselves, so there the test is skipped
+ * (it runs in the release build of `make test`). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gsfw.h"
+#include "support/planted.h"
+#include "util/rng.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define COUNTING 0
+#else
+#define COUNTING 1
+/* glibc's allocator under its internal names, which stay reachable when the public
+ * names are taken over */
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *ptr, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+
+static long allocations; /* only the test's thread allocates while it counts */
+
+void *malloc(size_t size)
+{
+    allocations++;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size)
+{
+    allocations++;
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *ptr, size_t size)
+{
+    allocations++;
+    return __libc_realloc(ptr, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size)
+{
+    allocations++;
+    return __libc_memalign(alignment, size);
+}
+#endif
+
+enum { SIDE = 10, D = SIDE * SIDE, N = 70 };
+
+static gsfw_graph *grid;
+static planted_problem prob;
+
+static gsfw_dmo *make_dmo(const char *model)
+{
+    gsfw_dmo *d = NULL;
+    gsfw_error e = GSFW_ERR_INVALID_ARG;
+    if (!strcmp(model, "head")) e = gsfw_dmo_head(grid, 6, 1, &d, NULL);
+    if (!strcmp(model, "tail")) e = gsfw_dmo_tail(grid, 6, 1, &d, NULL);
+    if (!strcmp(model, "subgraph")) e = gsfw_dmo_subgraph(grid, 6, 1, &d, NULL);
+    if (!strcmp(model, "topk")) e = gsfw_dmo_topk(D, 6, &d, NULL);
+    if (!strcmp(model, "topk-approx")) e = gsfw_dmo_topk_approx(D, 6, 0.7, 3, &d, NULL);
+    if (!strcmp(model, "l1")) e = gsfw_dmo_l1(D, 0.5, 5, &d, NULL);
+    assert_int_equal(e, GSFW_OK);
+    return d;
+}
+
+/* Allocations made inside gsfw_solve for a run of max_iter iterations, with fresh
+ * objects (so that oracles and objectives start from the same state every time). */
+static long allocations_of_solve(gsfw_method method, gsfw_option option, const char *model,
+                                 const char *tail_model, int max_iter, int *iterations)
+{
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, prob.y, &obj,
+                                                  NULL), GSFW_OK);
+    gsfw_dmo *dmo = make_dmo(model), *tail = tail_model ? make_dmo(tail_model) : NULL;
+    gsfw_settings st;
+    gsfw_settings_default(&st);
+    st.method = method;
+    st.option = option;
+    st.C = 1.0;
+    st.max_iter = max_iter;
+    st.x_true = prob.x_star;
+    st.tail = tail;
+    double x_best[D], x_last[D];
+    gsfw_iterate trace[64];
+    gsfw_result res = {x_best, x_last, trace, 64, 0};
+    gsfw_info info;
+    gsfw_err err;
+#if COUNTING
+    long before = allocations;
+#endif
+    gsfw_error e = gsfw_solve(obj, dmo, &st, &res, &info, &err);
+#if COUNTING
+    long made = allocations - before;
+#else
+    long made = 0;
+#endif
+    if (e) fail_msg("solve failed: %s", err.message);
+    *iterations = info.iterations;
+    gsfw_objective_free(obj);
+    gsfw_dmo_free(dmo);
+    gsfw_dmo_free(tail);
+    return made;
+}
+
+static void test_allocations_do_not_grow_with_iterations(void **state)
+{
+    (void)state;
+    if (!COUNTING) skip();
+    static const struct {
+        gsfw_method method;
+        gsfw_option option;
+        const char *model, *tail;
+    } runs[] = {
+        {GSFW_METHOD_FW, GSFW_OPTION_I, "topk", NULL},
+        {GSFW_METHOD_ACCFW, GSFW_OPTION_II, "topk-approx", NULL},
+        {GSFW_METHOD_FW, GSFW_OPTION_II, "l1", NULL},
+        {GSFW_METHOD_FW, GSFW_OPTION_I, "subgraph", NULL},
+        {GSFW_METHOD_ACCFW, GSFW_OPTION_I, "head", NULL},
+        {GSFW_METHOD_FW, GSFW_OPTION_II, "head", NULL},
+        {GSFW_METHOD_IHT, GSFW_OPTION_I, "topk", NULL},
+        {GSFW_METHOD_COSAMP, GSFW_OPTION_I, "topk", NULL},
+        {GSFW_METHOD_GRAPH_IHT, GSFW_OPTION_I, "head", "tail"},
+        {GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, "head", "tail"},
+        {GSFW_METHOD_GEN_MP, GSFW_OPTION_I, "head", "tail"},
+    };
+    int problems = 0;
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        int it_short = 0, it_long = 0;
+        long a_short = allocations_of_solve(runs[r].method, runs[r].option, runs[r].model,
+                                            runs[r].tail, 2, &it_short);
+        long a_long = allocations_of_solve(runs[r].method, runs[r].option, runs[r].model,
+                                           runs[r].tail, 40, &it_long);
+        /* the long run really iterated more (no early stop hides the loop) */
+        assert_int_equal(it_short, 2);
+        if (it_long < 20)
+            fail_msg("%s with %s: only %d iterations", gsfw_method_name(runs[r].method),
+                     runs[r].model, it_long);
+        if (a_short != a_long) {
+            fprintf(stderr, "%s (option %d) with %s%s%s: %ld allocations in %d iterations, "
+                    "%ld in %d\n", gsfw_method_name(runs[r].method), (int)runs[r].option,
+                    runs[r].model, runs[r].tail ? " / " : "", runs[r].tail ? runs[r].tail : "",
+                    a_short, it_short, a_long, it_long);
+            problems++;
+        }
+        assert_true(a_short > 0); /* the counting reaches the library */
+    }
+    assert_int_equal(problems, 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 99);
+    if (gsfw_graph_grid(SIDE, SIDE, &grid, NULL)) return -1;
+    prob = planted_alloc(N, D, &rng);
+    const int block[5] = {33, 34, 35, 44, 45};
+    for (int k = 0; k < 5; k++) prob.x_star[block[k]] = 1.0 + 0.2 * k;
+    planted_measure(&prob, 1.0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gsfw_graph_free(grid);
+    planted_free(&prob);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_allocations_do_not_grow_with_iterations),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
