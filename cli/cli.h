@@ -49,8 +49,8 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Flush stdout; when that or an earlier write to it failed (a full disk, a closed
- * pipe), report it and return CLI_FAIL, else CLI_OK. */
+/* Flush stdout; when that or an earlier write to it failed (a full disk; a closed pipe
+ * when SIGPIPE is ignored), report it and return CLI_FAIL, else CLI_OK. */
 int cli_flush_stdout(const char *cmd);
 
 /* Report a library error (its detailed message when present) and return CLI_FAIL. */

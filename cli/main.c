@@ -35,12 +35,17 @@ static void reserve_standard_descriptors(void)
     }
 }
 
-/* The exit status of a run that printed to stdout: output lost to a full disk or a
- * closed pipe is a failure, also when it was still buffered at the end. */
+/* The exit status of a run that printed to stdout: output lost (a full disk; a closed
+ * pipe when SIGPIPE is ignored, which otherwise ends the process first) is a failure,
+ * also when it was still buffered at the end. A run that failed already has reported
+ * its error: the one message the CLI promises. */
 static int finish(const char *cmd, int rc)
 {
-    int flushed = cli_flush_stdout(cmd);
-    return rc == CLI_OK ? flushed : rc;
+    if (rc != CLI_OK) {
+        fflush(stdout);
+        return rc;
+    }
+    return cli_flush_stdout(cmd);
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* The gsfw command line: the solve / dmo contract, exact traces, and clean rejection of
  * bad input (exit status, a message naming the problem, no output file left behind). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -444,6 +445,9 @@ static void test_stdout_write_failure(void **state)
     fixture *fx = *state;
     struct stat st;
     if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode)) skip();
+    int probe = open("/dev/full", O_WRONLY); /* some sandboxes list it but refuse it */
+    if (probe < 0) skip();
+    close(probe);
     double z[D] = {0};
     z[5] = 3;
     z[9] = 1;

@@ -3,9 +3,11 @@
  * arrays) may be shared read-only. Eight threads run every kind of job at once, each
  * with its own objects, in a different order and several rounds, and every result must
  * be bit for bit the one of a sequential run: iterates, f values, calls counted, supports
- * and PCSF forests. A data race or hidden global state in any solver, oracle, the
- * head/tail search or the PCSF workspace shows up as a difference (or a sanitizer
- * report in the ASan/UBSan build). */
+ * and PCSF forests. The threads run first, before anything has been computed in the
+ * process, so that one-time set-up done on first use would race too. A data race or
+ * hidden global state in any solver, oracle, the head/tail search or the PCSF workspace
+ * shows up as a difference, or as a report in the ThreadSanitizer build (make
+ * test-tsan). */
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -20,6 +22,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "support/oracle_factory.h"
 #include "support/planted.h"
 #include "util/rng.h"
 
@@ -84,23 +87,11 @@ static int count_iterates(const gsfw_iterate *it, const double *x, void *user)
     return 0;
 }
 
-static gsfw_dmo *make_dmo(const char *model, int s)
-{
-    gsfw_dmo *d = NULL;
-    gsfw_error e = GSFW_ERR_INVALID_ARG;
-    if (!strcmp(model, "head")) e = gsfw_dmo_head(in.grid, s, 1, &d, NULL);
-    if (!strcmp(model, "tail")) e = gsfw_dmo_tail(in.grid, s, 1, &d, NULL);
-    if (!strcmp(model, "subgraph")) e = gsfw_dmo_subgraph(in.grid, s, 1, &d, NULL);
-    if (!strcmp(model, "topk")) e = gsfw_dmo_topk(D, s, &d, NULL);
-    if (!strcmp(model, "topk-approx")) e = gsfw_dmo_topk_approx(D, s, 0.7, 7, &d, NULL);
-    if (!strcmp(model, "l1")) e = gsfw_dmo_l1(D, 0.5, 11, &d, NULL);
-    return e ? NULL : d;
-}
-
 static void run_solve(const job *j, outcome *o)
 {
     gsfw_objective *obj = NULL;
-    gsfw_dmo *dmo = make_dmo(j->model, 8), *tail = j->tail ? make_dmo(j->tail, 8) : NULL;
+    gsfw_dmo *dmo = test_oracle(j->model, in.grid, 8);
+    gsfw_dmo *tail = j->tail ? test_oracle(j->tail, in.grid, 8) : NULL;
     gsfw_iterate trace[ITERS + 1];
     if (gsfw_objective_least_squares(N, D, in.prob.A, GSFW_ROW_MAJOR, in.prob.y, &obj, NULL) ||
         !dmo || (j->tail && !tail))
@@ -175,25 +166,18 @@ static outcome expected[NJOBS];
 
 typedef struct {
     int id;
-    int mismatches[NJOBS];
+    outcome *got;     /* ROUNDS x NJOBS: what this thread computed */
 } worker;
 
 static void *work(void *arg)
 {
     worker *w = arg;
-    outcome *o = malloc(sizeof *o);
-    if (!o) {
-        for (int k = 0; k < NJOBS; k++) w->mismatches[k]++;
-        return NULL;
-    }
     for (int r = 0; r < ROUNDS; r++)
         for (int i = 0; i < NJOBS; i++) {
             /* every thread walks the jobs from a different start and direction */
             int k = (w->id % 2 ? w->id + i : w->id + NJOBS - i) % NJOBS;
-            run_job(k, o);
-            if (memcmp(o, &expected[k], sizeof *o)) w->mismatches[k]++;
+            run_job(k, &w->got[r * NJOBS + k]);
         }
-    free(o);
     return NULL;
 }
 
@@ -236,37 +220,46 @@ static void test_concurrent_runs_match_sequential(void **state)
 {
     (void)state;
     build_inputs();
-    for (int k = 0; k < NJOBS; k++) {
-        run_job(k, &expected[k]);
-        if (!expected[k].ok) fail_msg("job '%s' failed when run alone", jobs[k].name);
-        /* a job repeated alone is deterministic (else the comparison below means little) */
-        outcome *again = malloc(sizeof *again);
-        assert_non_null(again);
-        run_job(k, again);
-        assert_memory_equal(again, &expected[k], sizeof *again);
-        free(again);
-    }
-    /* the jobs produced something worth comparing */
-    assert_true(expected[0].callbacks == ITERS + 1 && expected[0].pcsf_calls > 0);
-    const outcome *pc = &expected[NJOBS - 1];
-    assert_true(pc->n_nodes[0] > 1 && pc->n_edges[0] > 0 && pc->n_nodes[1] > 1);
-
+    /* first the threads, in a process that has not run anything yet */
     worker w[THREADS];
     pthread_t tid[THREADS];
     memset(w, 0, sizeof w);
     for (int t = 0; t < THREADS; t++) {
         w[t].id = t;
+        w[t].got = malloc(ROUNDS * NJOBS * sizeof *w[t].got);
+        assert_non_null(w[t].got);
         assert_int_equal(pthread_create(&tid[t], NULL, work, &w[t]), 0);
     }
     for (int t = 0; t < THREADS; t++) assert_int_equal(pthread_join(tid[t], NULL), 0);
+
+    /* then each job alone, twice: it must be deterministic (else the comparison below
+     * would mean little) and produce something worth comparing */
+    outcome *again = malloc(sizeof *again);
+    assert_non_null(again);
+    for (int k = 0; k < NJOBS; k++) {
+        run_job(k, &expected[k]);
+        if (!expected[k].ok) fail_msg("job '%s' failed when run alone", jobs[k].name);
+        run_job(k, again);
+        assert_memory_equal(again, &expected[k], sizeof *again);
+    }
+    free(again);
+    assert_true(expected[0].callbacks == ITERS + 1 && expected[0].pcsf_calls > 0);
+    const outcome *pc = &expected[NJOBS - 1];
+    assert_true(pc->n_nodes[0] > 1 && pc->n_edges[0] > 0 && pc->n_nodes[1] > 1);
+
     int total = 0;
-    for (int t = 0; t < THREADS; t++)
+    for (int t = 0; t < THREADS; t++) {
         for (int k = 0; k < NJOBS; k++) {
-            if (w[t].mismatches[k])
-                fprintf(stderr, "thread %d: job '%s' differed from its sequential run %d "
-                        "times\n", t, jobs[k].name, w[t].mismatches[k]);
-            total += w[t].mismatches[k];
+            int differed = 0;
+            for (int r = 0; r < ROUNDS; r++)
+                differed += memcmp(&w[t].got[r * NJOBS + k], &expected[k], sizeof expected[k]) != 0;
+            if (differed)
+                fprintf(stderr, "thread %d: job '%s' differed from its sequential run in %d "
+                        "of %d rounds\n", t, jobs[k].name, differed, ROUNDS);
+            total += differed;
         }
+        free(w[t].got);
+    }
     free_inputs();
     assert_int_equal(total, 0);
 }

@@ -54,11 +54,13 @@ gsfw_error gsfw_atomic_commit_group(gsfw_atomic_file *files, int count, gsfw_err
  * that existed is kept under a backup name (a hard link, or renamed aside) until the
  * whole group is in place, so that a failed rename puts back the old files and removes
  * the new ones. When an undo step fails too, the error names every destination left
- * changed and where its old contents are, and any spare backup link left behind (so
- * "no output was changed" in a message is true). After a success, a backup that cannot
- * be removed stays as a spare name of the replaced file. The from[] files are left where
- * they are after a failure (tests/test_rename_faults.c injects every single and double
- * failure of the calls). */
+ * changed and where its old contents are, then any spare backup link left behind, as
+ * many as the message holds (it then says how many more); "no output was changed" is
+ * said only when it is true. After a success, a backup that cannot be removed stays as a
+ * hidden .gsfw-old-* file beside its output. After a failure, the from[] files that were
+ * not moved are where they were; the moved ones were removed by the undo (or, where it
+ * failed, are at their destination). tests/test_rename_faults.c injects every single and
+ * double failure of the calls. */
 gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int count,
                              gsfw_err *err);
 /* Close and remove the temporary file (safe to call on a zeroed or committed struct). */

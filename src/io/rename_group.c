@@ -20,6 +20,7 @@
 #include "core/internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,46 +87,84 @@ static void undo_one(const char *path, backup *b, int moved)
     }
 }
 
-/* The error after a failed step 2 or 3: names the file that failed and everything the
- * undo could not restore. "No output was changed" holds when every destination is as
- * it was (stray backup links may still be named). */
+/* Append the text of fmt to buf (cap bytes, *used so far) only if all of it fits within
+ * cap - reserve bytes; returns 1 when it was appended. */
+static int append_whole(char *buf, size_t cap, size_t *used, size_t reserve, const char *fmt,
+                        ...) GSFW_PRINTF(5, 6);
+static int append_whole(char *buf, size_t cap, size_t *used, size_t reserve, const char *fmt,
+                        ...)
+{
+    if (*used + reserve >= cap) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, cap - reserve - *used, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= cap - reserve - *used) {
+        buf[*used] = '\0';
+        return 0;
+    }
+    *used += (size_t)w;
+    return 1;
+}
+
+/* The last component of path (a backup lies in its destination's directory, so its
+ * base name says where it is in fewer characters). */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The error after a failed step 2 or 3: names the file that failed, then what the undo
+ * could not restore, outputs left changed first and spare links after; when the message
+ * cannot hold them all, it ends with how many are not listed. "No output was changed" is
+ * said only when every destination is as it was. */
 static gsfw_error group_failure(const char *const *to, const backup *bk, int count,
                                 const char *what, const char *path, int e, gsfw_err *err)
 {
-    char left[1024] = "";
-    size_t used = 0;
-    int changed = 0;
-    for (int k = 0; k < count && used < sizeof left - 1; k++) {
-        const char *n = bk[k].name ? bk[k].name : "";
-        int w = 0;
-        switch (bk[k].left) {
-        case LEFT_NOTHING: continue;
-        case LEFT_NEW_AND_BACKUP:
-            w = snprintf(left + used, sizeof left - used, "%s'%s' holds the new file and its "
-                         "old contents are in '%s'", used ? "; " : "", to[k], n);
-            break;
-        case LEFT_NEW:
-            w = snprintf(left + used, sizeof left - used, "%s'%s' holds the new file (it "
-                         "could not be removed)", used ? "; " : "", to[k]);
-            break;
-        case LEFT_BACKUP:
-            w = snprintf(left + used, sizeof left - used, "%s'%s' is missing: its old "
-                         "contents are in '%s'", used ? "; " : "", to[k], n);
-            break;
-        case LEFT_EXTRA_LINK:
-            w = snprintf(left + used, sizeof left - used, "%s'%s' is a spare link to '%s' "
-                         "that could not be removed", used ? "; " : "", n, to[k]);
-            break;
-        }
-        changed += bk[k].left != LEFT_EXTRA_LINK;
-        if (w > 0) used += (size_t)w;
-        if (used > sizeof left - 1) used = sizeof left - 1;
+    int changed = 0, spare = 0;
+    for (int k = 0; k < count; k++) {
+        changed += bk[k].left != LEFT_NOTHING && bk[k].left != LEFT_EXTRA_LINK;
+        spare += bk[k].left == LEFT_EXTRA_LINK;
     }
-    if (changed)
-        return gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s; the other outputs could not all be "
-                         "put back: %s", what, path, strerror(e), left);
-    return gsfw_fail(err, GSFW_ERR_IO, "%s '%s': %s (no output was changed%s%s)", what, path,
-                     strerror(e), used ? "; " : "", left);
+    char msg[sizeof ((gsfw_err *)0)->message];
+    const size_t cap = sizeof msg, tail = 40; /* room for "; and N more not listed)" */
+    size_t used = 0;
+    msg[0] = '\0';
+    if (!append_whole(msg, cap, &used, 0, "%s '%s': %s", what, path, strerror(e))) {
+        /* a path too long for the message: as much of it as fits, and nothing more */
+        snprintf(msg, cap, "%s '%s': %s", what, path, strerror(e));
+        return gsfw_fail(err, GSFW_ERR_IO, "%s", msg);
+    }
+    int opened = append_whole(msg, cap, &used, tail, changed ? "; some outputs could not be "
+                              "put back" : " (no output was changed");
+    int listed = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < count; k++) {
+            leftover l = bk[k].left;
+            if (l == LEFT_NOTHING || (l == LEFT_EXTRA_LINK) != (pass == 1)) continue;
+            const char *sep = listed ? "; " : changed ? ": " : "; ";
+            const char *b = bk[k].name ? base_name(bk[k].name) : "";
+            int ok = 0;
+            if (l == LEFT_NEW_AND_BACKUP)
+                ok = append_whole(msg, cap, &used, tail, "%s'%s' holds the new file; its old "
+                                  "contents are in '%s' beside it", sep, to[k], b);
+            else if (l == LEFT_NEW)
+                ok = append_whole(msg, cap, &used, tail, "%s'%s' holds the new file (it was "
+                                  "new and could not be removed)", sep, to[k]);
+            else if (l == LEFT_BACKUP)
+                ok = append_whole(msg, cap, &used, tail, "%s'%s' is missing; its old contents "
+                                  "are in '%s' beside it", sep, to[k], b);
+            else
+                ok = append_whole(msg, cap, &used, tail, "%s'%s' beside '%s' is a spare link "
+                                  "to it that could not be removed", sep, b, to[k]);
+            listed += ok;
+        }
+    if (listed < changed + spare)
+        append_whole(msg, cap, &used, 0, listed ? "; and %d more not listed" : ": %d not listed",
+                     changed + spare - listed);
+    if (opened && !changed) append_whole(msg, cap, &used, 0, ")");
+    return gsfw_fail(err, GSFW_ERR_IO, "%s", msg);
 }
 
 static void free_backups(backup *bk, int count)
@@ -194,8 +233,8 @@ gsfw_error gsfw_rename_group(const char *const *from, const char *const *to, int
         free_backups(bk, count);
         return rc;
     }
-    /* the old files go; a backup that cannot be removed stays as a spare name of a
-     * replaced file (the outputs are all in place, so this is not an error) */
+    /* the old files go; a backup that cannot be removed stays, as a hidden file beside
+     * its output (every output is in place, so this is not an error) */
     for (int k = 0; k < count; k++)
         if (bk[k].name) unlink(bk[k].name);
     free_backups(bk, count);
