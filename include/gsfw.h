@@ -88,8 +88,10 @@ void gsfw_graph_free(gsfw_graph *g);
 /* Connected components: label[i] in 0..count-1 (labels in order of smallest node). */
 gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gsfw_err *err);
 /* Number of connected components of the subgraph induced by the nodes with
- * mask[i] != 0 (nodes outside the mask are ignored). work: 2n ints of scratch; on
- * return work[i] is the component label of node i (-1 outside the mask). */
+ * mask[i] != 0 (nodes outside the mask are ignored; mask NULL selects every node).
+ * work: 2n ints of scratch; on return work[i] is the component label of node i (-1
+ * outside the mask). Returns -1 for a NULL graph or work array, or a graph that was not
+ * built by the constructors above (no adjacency arrays). */
 int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned char *mask, int *work);
 
 /* --------------------------------------------------------------- objective */
@@ -134,11 +136,14 @@ gsfw_error gsfw_objective_callback(int d, void *ctx,
                                    int (*gradient)(void *, const double *, double *),
                                    int (*value_grad)(void *, const double *, double *, double *),
                                    gsfw_objective **out, gsfw_err *err);
+/* Frees an objective: through its destroy hook, or with free() when it has none (so an
+ * objective built by hand must be malloc'ed or carry a destroy hook). NULL is a no-op. */
 void gsfw_objective_free(gsfw_objective *obj);
 
 /* Power-iteration estimate of ||A||_2^2 for a dense n x d matrix (column-major, lda = n).
  * Returns the Rayleigh quotient after `iters` iterations or when the relative change is
- * below tol. work: n + 2d doubles. */
+ * below tol. work: n + 2d doubles. An empty matrix gives 0; NaN answers bad arguments
+ * (negative sizes, iters < 1, A or work NULL). */
 double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, double tol,
                                       double *work);
 
@@ -166,6 +171,8 @@ typedef struct gsfw_dmo {
     void (*destroy)(struct gsfw_dmo *self);
 } gsfw_dmo;
 
+/* Frees an oracle through its destroy hook; an oracle without one belongs to its creator
+ * (a user struct, possibly on the stack) and is left alone. NULL is a no-op. */
 void gsfw_dmo_free(gsfw_dmo *dmo);
 
 /* Exact top-s: the s largest |z_i| (linear-time selection). delta = 1. */

@@ -57,7 +57,8 @@ gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v, const
     if (n < 0 || m < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph: negative size (n = %d, m = %d)", n, m);
     if (m > 0 && (!u || !v))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph: edge arrays are NULL");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph: edge array %s is NULL (m = %d)",
+                         !u ? "u" : "v", m);
     for (int e = 0; e < m; e++) {
         if (u[e] < 0 || u[e] >= n || v[e] < 0 || v[e] >= n)
             return gsfw_fail(err, GSFW_ERR_GRAPH,
@@ -150,10 +151,23 @@ static int label_components(const gsfw_graph *g, const unsigned char *mask, int 
     return count;
 }
 
+/* 1 when g can be walked: a graph filled by hand may lack the CSR arrays the
+ * constructors build, or carry a negative size. */
+static int graph_walkable(const gsfw_graph *g)
+{
+    if (g->n < 0 || g->m < 0) return 0;
+    return g->n == 0 || (g->adj_ptr && (g->m == 0 || g->adj_node));
+}
+
 gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gsfw_err *err)
 {
     if (!g || !label || !count)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph components: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph components: %s is NULL",
+                         !g ? "the graph" : !label ? "label" : "count");
+    if (!graph_walkable(g))
+        return gsfw_fail(err, GSFW_ERR_GRAPH, "graph components: the graph (n = %d, m = %d) has "
+                         "a negative size or no adjacency (build it with gsfw_graph_*)", g->n,
+                         g->m);
     int *stack = gsfw_malloc_array((size_t)g->n, sizeof(int));
     if (!stack) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
     *count = label_components(g, NULL, label, stack);
@@ -163,5 +177,8 @@ gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gs
 
 int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned char *mask, int *work)
 {
+    /* No error channel: -1, which no count can be, answers a NULL graph or work array or
+     * a graph that cannot be walked. (mask NULL selects every node.) */
+    if (!g || !work || !graph_walkable(g)) return -1;
     return label_components(g, mask, work, work + g->n);
 }

@@ -165,7 +165,8 @@ gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, do
 {
     gsfw_err_clear(err);
     if (!path || !m || !u || !v || !cost)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "edge list: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "edge list: %s is NULL",
+                         !path ? "path" : !m ? "m" : !u ? "u" : !v ? "v" : "cost");
     *m = 0;
     *u = *v = NULL;
     *cost = NULL;

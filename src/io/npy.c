@@ -442,7 +442,9 @@ gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *
 {
     gsfw_err_clear(err);
     if (!fp || !path || !data || !ndim || !shape)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy read: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy read: %s is NULL",
+                         !fp ? "the stream" : !path ? "path" : !data ? "data"
+                         : !ndim ? "ndim" : "shape");
     *data = NULL;
 
     /* The size of a regular file bounds every length in it (-1: unknown, e.g. a pipe). */
@@ -484,7 +486,8 @@ gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2
 {
     gsfw_err_clear(err);
     if (!path || !data || !ndim || !shape)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy read: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy read: %s is NULL",
+                         !path ? "path" : !data ? "data" : !ndim ? "ndim" : "shape");
     *data = NULL;
     FILE *fp = fopen(path, "rb");
     if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
@@ -522,21 +525,35 @@ static size_t build_header(unsigned char *buf, size_t cap, int ndim, const int s
     return total;
 }
 
-gsfw_error gsfw_npy_write_stream(FILE *fp, const char *path, const double *data, int ndim,
-                                 const int shape[2], gsfw_err *err)
+/* The array arguments of a write; *count receives the number of values. */
+static gsfw_error check_write_args(const char *path, const double *data, int ndim,
+                                   const int shape[2], size_t *count, gsfw_err *err)
 {
-    if (!fp || !path || !shape)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write: NULL argument");
     if (ndim != 1 && ndim != 2)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': ndim must be 1 or 2, "
                          "got %d", path, ndim);
     if (shape[0] < 0 || (ndim == 2 && shape[1] < 0))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': negative shape", path);
-    size_t count = (size_t)shape[0] * (ndim == 2 ? (size_t)shape[1] : 1);
-    if (count > SIZE_MAX / sizeof(double))
+        return ndim == 1 ? gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': negative "
+                                     "shape (%d,)", path, shape[0])
+                         : gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': negative "
+                                     "shape (%d, %d)", path, shape[0], shape[1]);
+    *count = (size_t)shape[0] * (ndim == 2 ? (size_t)shape[1] : 1);
+    if (*count > SIZE_MAX / sizeof(double))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': array too large", path);
-    if (count > 0 && !data)
+    if (*count > 0 && !data)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write '%s': data is NULL", path);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_npy_write_stream(FILE *fp, const char *path, const double *data, int ndim,
+                                 const int shape[2], gsfw_err *err)
+{
+    if (!fp || !path || !shape)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write: %s is NULL",
+                         !fp ? "the stream" : !path ? "path" : "shape");
+    size_t count = 0;
+    gsfw_error rc = check_write_args(path, data, ndim, shape, &count, err);
+    if (rc) return rc;
 
     unsigned char header[192];
     size_t header_len = build_header(header, sizeof header, ndim, shape);
@@ -563,9 +580,14 @@ gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const 
 {
     gsfw_err_clear(err);
     if (!path || !shape)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "npy write: %s is NULL",
+                         !path ? "path" : "shape");
+    /* Bad arguments are reported as such, before the file system is touched. */
+    size_t count = 0;
+    gsfw_error rc = check_write_args(path, data, ndim, shape, &count, err);
+    if (rc) return rc;
     gsfw_atomic_file f;
-    gsfw_error rc = gsfw_atomic_open(&f, path, err);
+    rc = gsfw_atomic_open(&f, path, err);
     if (rc) return rc;
     rc = gsfw_npy_write_stream(f.fp, path, data, ndim, shape, err);
     if (rc) {

@@ -65,7 +65,8 @@ gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *
 {
     gsfw_err_clear(err);
     if (!path || !img || !height || !width)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "png read: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "png read: %s is NULL",
+                         !path ? "path" : !img ? "img" : !height ? "height" : "width");
     *img = NULL;
 
     FILE *fp = fopen(path, "rb");
@@ -185,7 +186,8 @@ gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, 
 {
     gsfw_err_clear(err);
     if (!path || !img)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "png write: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "png write: %s is NULL",
+                         !path ? "path" : "img");
     if (height < 1 || width < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "png write '%s': the image must be at "
                          "least 1 x 1 pixels, got %d x %d", path, height, width);

@@ -92,10 +92,14 @@ static int ls_cached_value_grad(void *ctx, double *f, double *grad)
 double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, double tol,
                                       double *work)
 {
+    /* No error channel here: NaN (which no caller can take for a norm) answers bad
+     * input. An empty matrix has norm 0. */
+    if (n < 0 || d < 0 || iters < 1) return NAN;
+    if (n == 0 || d == 0) return 0.0;
+    if (!A || !work) return NAN;
     double *u = work;         /* n */
     double *v = work + n;     /* d */
     double *w = work + n + d; /* d */
-    if (n <= 0 || d <= 0) return 0.0;
     /* Deterministic, generic start vector (not orthogonal to the top singular vector
      * except on a measure-zero set of matrices). */
     for (int j = 0; j < d; j++) v[j] = 1.0 + 0.5 * sin(1.0 + 0.7 * j);
@@ -159,7 +163,12 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
     if (n < 1 || d < 1)
         return gsfw_fail(err, GSFW_ERR_DIMENSION, "least squares: A must be at least 1 x 1, got "
                          "%d x %d", n, d);
-    if (!A || !y) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "least squares: A or y is NULL");
+    if (!A || !y)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "least squares: %s is NULL", !A ? "A" : "y");
+    /* Any other value would be read as row-major without a word. */
+    if (layout != GSFW_ROW_MAJOR && layout != GSFW_COL_MAJOR)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "least squares: unknown layout %d "
+                         "(GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1)", (int)layout);
     size_t nd = (size_t)n * (size_t)d;
     for (size_t k = 0; k < nd; k++) {
         if (!isfinite(A[k])) {

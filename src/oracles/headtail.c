@@ -49,6 +49,7 @@ struct gsfw_headtail {
 
 void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int s, int g)
 {
+    if (!st) return; /* nothing to fill: a no-op rather than a crash */
     memset(st, 0, sizeof *st);
     st->kind = kind;
     st->method = GSFW_PROJ_PRACTICAL;
@@ -109,8 +110,13 @@ static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *
                                  gsfw_err *err)
 {
     const char *who = st->kind == GSFW_PROJ_HEAD ? "head projection" : "tail projection";
-    if (!g || g->n < 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the graph is empty", who);
+    if (!g) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the graph is NULL", who);
+    if (g->n < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the graph has no nodes", who);
+    /* The PCSF reads the edge arrays: a graph filled by hand must have them. */
+    if (g->m < 0 || (g->m > 0 && (!g->edge_u || !g->edge_v)))
+        return gsfw_fail(err, GSFW_ERR_GRAPH, "%s: the graph (m = %d) has no edge arrays "
+                         "(build it with gsfw_graph_*)", who, g->m);
     if (st->s < 1 || st->s > g->n)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: s = %d must be in 1..%d (nodes)", who,
                          st->s, g->n);
@@ -137,7 +143,8 @@ static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *
             !(st->nu > 2 && isfinite(st->nu)) || !(st->err_tol > 0 && isfinite(st->err_tol)))
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
                              "%s: theory settings need a finite budget, 0 < delta <= 1, "
-                             "nu > 2 and err_tol > 0", who);
+                             "nu > 2 and err_tol > 0 (got budget = %g, delta = %g, nu = %g, "
+                             "err_tol = %g)", who, st->budget, st->delta, st->nu, st->err_tol);
     }
     return GSFW_OK;
 }
@@ -146,7 +153,8 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
                                 gsfw_headtail **out, gsfw_err *err)
 {
     if (!out || !settings)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "projection: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "projection: %s is NULL",
+                         !out ? "the output pointer" : "settings");
     *out = NULL;
     gsfw_error rc = check_settings(graph, settings, err);
     if (rc) return rc;
@@ -762,7 +770,8 @@ gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *suppor
                                  gsfw_proj_info *info, gsfw_err *err)
 {
     if (!ht || !z || !support || !size)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "projection: NULL argument");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "projection: %s is NULL",
+                         !ht ? "the projection object" : !z ? "z" : !support ? "support" : "size");
     gsfw_proj_info local;
     if (!info) info = &local;
     memset(info, 0, sizeof *info);
@@ -864,7 +873,9 @@ static void ht_destroy(gsfw_dmo *self)
 gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
                              gsfw_dmo **out, gsfw_err *err)
 {
-    if (!out || !settings) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "head/tail: NULL argument");
+    if (!out || !settings)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "head/tail DMO: %s is NULL",
+                         !out ? "the output pointer" : "settings");
     *out = NULL;
     const char *who = settings->kind == GSFW_PROJ_HEAD ? "head" : "tail";
     gsfw_error rc = gsfw_dmo_check_graph(who, g, err);

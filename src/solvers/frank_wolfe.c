@@ -22,9 +22,7 @@ static gsfw_error resolve_parameters(gsfw_run *run, double *L, double *delta)
     double t0 = gsfw_now();
     *L = 0.0;
     *delta = set->delta > 0 ? set->delta : run->dmo->delta;
-    if (set->option != GSFW_OPTION_I && set->option != GSFW_OPTION_II)
-        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: option must be I (1) or II (2), "
-                         "got %d", (int)set->option);
+    /* set->option is I or II (checked by gsfw_run_init) */
     if (set->option == GSFW_OPTION_II && !(*delta > 0 && *delta <= 1))
         return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: Option II needs delta in (0, 1]; "
                          "the oracle '%s' proves none, so set delta explicitly",

@@ -5,6 +5,7 @@
 
 void gsfw_settings_default(gsfw_settings *s)
 {
+    if (!s) return; /* nothing to fill: a no-op rather than a crash */
     memset(s, 0, sizeof *s);
     s->method = GSFW_METHOD_ACCFW;
     s->option = GSFW_OPTION_I;
@@ -49,35 +50,68 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
                          gsfw_err *err)
 {
     memset(run, 0, sizeof *run);
+    /* Everything is checked before any output (info, result) is touched. */
     if (!obj || !dmo || !set)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: objective, oracle and settings are "
-                         "required");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s is NULL",
+                         !obj ? "the objective" : !dmo ? "the oracle" : "settings");
     if (!obj->value || !obj->gradient)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the objective has no value or "
                          "gradient callback");
-    if (!dmo->select || dmo->max_support < 1)
+    /* The incremental hooks are all-or-nothing (gsfw.h): a partial set would be ignored
+     * silently, so the caller's cache would never be used or kept up to date. */
+    int hooks = !!obj->reset + !!obj->update + !!obj->cached_value_grad;
+    if (hooks != 0 && hooks != 3)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the objective's incremental hooks "
+                         "reset, update and cached_value_grad go together; %s is missing",
+                         !obj->reset ? "reset" : !obj->update ? "update" : "cached_value_grad");
+    /* A hand-made objective may carry any d; the work arrays are sized by it. */
+    if (obj->d < 1)
+        return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective's dimension d = %d must "
+                         "be >= 1", obj->d);
+    const char *dmo_name = dmo->name ? dmo->name : "?";
+    if (!dmo->select)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the oracle '%s' has no select "
-                         "callback or max_support < 1", dmo->name ? dmo->name : "?");
+                         "callback", dmo_name);
     if (obj->d != dmo->d)
         return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective has dimension %d but "
-                         "the oracle '%s' works on %d entries", obj->d,
-                         dmo->name ? dmo->name : "?", dmo->d);
+                         "the oracle '%s' works on %d entries", obj->d, dmo_name, dmo->d);
+    /* At most d distinct ids exist; the solvers allocate max_support entries. */
+    if (dmo->max_support < 1 || dmo->max_support > dmo->d)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the oracle '%s' has max_support = "
+                         "%d, outside 1..%d (its dimension)", dmo_name, dmo->max_support,
+                         dmo->d);
+    if ((int)set->method < GSFW_METHOD_FW || (int)set->method > GSFW_METHOD_GEN_MP)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown method %d",
+                         (int)set->method);
+    if (set->option != GSFW_OPTION_I && set->option != GSFW_OPTION_II)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: option must be I (1) or II (2), "
+                         "got %d", (int)set->option);
+    if (set->L_rule != GSFW_L_SPECTRAL && set->L_rule != GSFW_L_ATOM)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown L_rule %d (spectral = 0, "
+                         "atom = 1)", (int)set->L_rule);
     if (!(set->C > 0) || !isfinite(set->C))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: C must be finite and > 0, got %g",
                          set->C);
     if (set->max_iter < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: max_iter must be >= 0, got %d",
                          set->max_iter);
-    if (!isfinite(set->L) || !isfinite(set->delta) || set->delta > 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite and delta in "
-                         "(0, 1] (or <= 0 for the defaults); got L = %g, delta = %g", set->L,
-                         set->delta);
+    if (!isfinite(set->L))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite (or <= 0 to "
+                         "estimate it), got %g", set->L);
+    if (!isfinite(set->delta) || set->delta > 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: delta must be in (0, 1] (or <= 0 "
+                         "for the oracle's), got %g", set->delta);
+    /* NaN would compare false and silently mean "no limit"; +Inf is a valid "none". */
+    if (isnan(set->time_limit))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: time_limit is NaN (use <= 0 for "
+                         "no limit)");
     for (int i = 0; set->x_true && i < obj->d; i++)
         if (!isfinite(set->x_true[i]))
             return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x_true[%d] is %g; the ground "
                              "truth must be finite", i, set->x_true[i]);
     if (res && res->trace && res->trace_capacity < 0)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: negative trace capacity");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: negative trace capacity %d",
+                         res->trace_capacity);
     run->obj = obj;
     run->dmo = dmo;
     run->set = set;
@@ -158,7 +192,16 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
     run->info->oracle_calls++;
     run->info->pcsf_calls += stats.pcsf_calls;
     const char *name = oracle->name ? oracle->name : "?";
-    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' failed (code %d)", name, rc);
+    if (rc) {
+        /* The library's oracles refuse a non-finite z (e.g. an AccFW step point that
+         * overflowed): say so rather than leave a bare code. Only on failure: no cost. */
+        for (int i = 0; i < run->d; i++)
+            if (!isfinite(z[i]))
+                return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' failed (code %d) "
+                                 "on an input with a non-finite entry: z[%d] = %g", name, rc, i,
+                                 z[i]);
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' failed (code %d)", name, rc);
+    }
     if (*size < 0 || *size > oracle->max_support)
         return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' returned %d ids, outside "
                          "0..%d", name, *size, oracle->max_support);

@@ -879,7 +879,9 @@ gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const i
 {
     if (!ws) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: workspace is NULL");
     if (!n_out_nodes || !n_out_edges || (n > 0 && !out_nodes) || (m > 0 && !out_edges))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: output pointers are NULL");
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: output %s is NULL",
+                         !n_out_nodes ? "n_out_nodes" : !n_out_edges ? "n_out_edges"
+                         : n > 0 && !out_nodes ? "out_nodes" : "out_edges");
     *n_out_nodes = 0;
     *n_out_edges = 0;
     gsfw_error rc = validate(n, m, edge_u, edge_v, prizes, costs, root, target_clusters,

@@ -60,6 +60,11 @@ gsfw_ls_method gsfw_ls_choose(int n, int k);
 /* Resolve L for step sizes 1/L: settings.L when > 0, else the objective's lipschitz hook
  * (power iteration for least squares). Fills info->L / L_estimated. */
 
+/* The tail projection a baseline uses (settings.tail, else the head oracle run->dmo),
+ * checked as gsfw_run_init checks the head: a select callback, the solve's dimension and
+ * 1 <= max_support <= d. */
+gsfw_error gsfw_baseline_tail(gsfw_run *run, gsfw_dmo **tail);
+
 /* Replace the iterate x by xnew (both dense, d entries), telling an incremental objective
  * about the sparse difference (idx/val: d-entry scratch arrays). Copies xnew into x. */
 gsfw_error gsfw_baseline_move(gsfw_run *run, double *x, const double *xnew, int *idx,

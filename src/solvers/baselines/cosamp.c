@@ -23,24 +23,30 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run)
     const gsfw_settings *set = run->set;
     const int d = run->d;
     gsfw_dmo *head = run->dmo;
-    gsfw_dmo *tail = set->tail ? set->tail : run->dmo;
+    gsfw_dmo *tail;
     double t_setup = gsfw_now();
-    if (tail->d != d || !tail->select || tail->max_support < 1)
-        return gsfw_fail(run->err, GSFW_ERR_DIMENSION, "solve: the tail projection '%s' works "
-                         "on %d entries (need %d) or has no select callback",
-                         tail->name ? tail->name : "?", tail->d, d);
+    gsfw_error rc = gsfw_baseline_tail(run, &tail);
+    if (rc) return rc;
     int n = 0;
     const double *A = NULL, *y = NULL;
-    if (!run->obj->least_squares_data || run->obj->least_squares_data(run->obj->ctx, &n, &A, &y)
-        || !A || !y || n < 1)
+    if (!run->obj->least_squares_data)
         return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s solves least-squares "
                          "subproblems and needs a least-squares objective "
                          "(gsfw_objective_least_squares)", gsfw_method_name(set->method));
+    /* The hook is the objective's own code: its failure is a callback failure. */
+    int hook_rc = run->obj->least_squares_data(run->obj->ctx, &n, &A, &y);
+    if (hook_rc)
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
+                         "least_squares_data hook failed (code %d)", hook_rc);
+    if (!A || !y || n < 1)
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
+                         "least_squares_data hook gave n = %d rows%s%s", n,
+                         A ? "" : ", A = NULL", y ? "" : ", y = NULL");
     long cap_l = (long)head->max_support + tail->max_support;
     int cap = cap_l > d ? d : (int)cap_l;
 
     gsfw_ls ls;
-    gsfw_error rc = gsfw_ls_init(&ls, n, d, A, y, cap, GSFW_LS_AUTO, run->err);
+    rc = gsfw_ls_init(&ls, n, d, A, y, cap, GSFW_LS_AUTO, run->err);
     if (rc) return rc;
     double *x = calloc((size_t)d, sizeof(double));
     double *xnew = calloc((size_t)d, sizeof(double));

@@ -27,14 +27,12 @@ gsfw_error gsfw_solve_iht(gsfw_run *run)
     const int d = run->d;
     const int graph = set->method == GSFW_METHOD_GRAPH_IHT;
     gsfw_dmo *head = run->dmo;
-    gsfw_dmo *tail = set->tail ? set->tail : run->dmo;
+    gsfw_dmo *tail;
     double t_setup = gsfw_now();
-    if (tail->d != d || !tail->select || tail->max_support < 1)
-        return gsfw_fail(run->err, GSFW_ERR_DIMENSION, "solve: the tail projection '%s' works "
-                         "on %d entries (need %d) or has no select callback",
-                         tail->name ? tail->name : "?", tail->d, d);
+    gsfw_error rc = gsfw_baseline_tail(run, &tail);
+    if (rc) return rc;
     double L;
-    gsfw_error rc = gsfw_run_lipschitz(run, &L);
+    rc = gsfw_run_lipschitz(run, &L);
     if (rc) return rc;
     const double mu = 1.0 / L;
 

@@ -1,0 +1,1413 @@
+/* Misuse of the public API (include/gsfw.h): every function called with each kind of bad
+ * argument that applies to it. A failing call must return the expected error code (never
+ * GSFW_OK, a crash or undefined behaviour: make test-asan runs this under ASan/UBSan),
+ * fill gsfw_err with a message that names the problem, fail the same way with err = NULL,
+ * and leave the caller's outputs alone. The functions without an error channel answer
+ * bad input with a sentinel (NaN, -1) or do nothing (the *_free functions, the settings
+ * defaults with NULL). Objective hooks and DMO select callbacks that fail inside
+ * gsfw_solve surface as GSFW_ERR_CALLBACK with the hook or oracle named. */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gsfw.h"
+#include "support/cli_runner.h"
+
+/* ------------------------------------------------------------------ checking */
+
+/* What a report holds before the call: a failing call must overwrite it. */
+#define STALE_MESSAGE "stale message from an earlier call"
+
+static void check_failure(gsfw_error rc, const gsfw_err *err, gsfw_error code,
+                          const char *needle, const char *what, const char *file, int line)
+{
+    if (rc != code || err->code != code)
+        fail_msg("%s:%d: %s\n  expected error %d (%s), got %d; err.code %d, message '%s'",
+                 file, line, what, (int)code, gsfw_error_message(code), (int)rc,
+                 (int)err->code, err->message);
+    if (err->message[0] == '\0' || strstr(err->message, STALE_MESSAGE))
+        fail_msg("%s:%d: %s\n  error %d without a message", file, line, what, (int)code);
+    if (needle && !strstr(err->message, needle))
+        fail_msg("%s:%d: %s\n  message '%s' lacks '%s'", file, line, what, err->message,
+                 needle);
+}
+
+/* Evaluate CALL, an expression that passes ERR as its gsfw_err * argument, twice: with a
+ * report, which must carry CODE and a message containing NEEDLE (NULL: any message), then
+ * with ERR = NULL, which must fail with the same code. */
+#define EXPECT_FAIL(CODE, NEEDLE, CALL)                                                     \
+    do {                                                                                    \
+        gsfw_err report_;                                                                   \
+        report_.code = GSFW_OK;                                                             \
+        strcpy(report_.message, STALE_MESSAGE);                                             \
+        gsfw_err *ERR = &report_;                                                           \
+        gsfw_error rc_ = (CALL);                                                            \
+        check_failure(rc_, &report_, (CODE), (NEEDLE), #CALL, __FILE__, __LINE__);          \
+        ERR = NULL;                                                                         \
+        rc_ = (CALL);                                                                       \
+        if (rc_ != (CODE))                                                                  \
+            fail_msg("%s:%d: %s\n  with err = NULL: expected error %d, got %d", __FILE__,   \
+                     __LINE__, #CALL, (int)(CODE), (int)rc_);                               \
+    } while (0)
+
+/* A pointer value no library call can return: outputs preset to it show whether a
+ * failing call reset them. */
+static char sentinel_object;
+#define SENTINEL ((void *)&sentinel_object)
+
+/* A graph filled by hand without the CSR arrays the constructors build. */
+static gsfw_graph hand_graph(int n, int m)
+{
+    gsfw_graph g;
+    memset(&g, 0, sizeof g);
+    g.n = n;
+    g.m = m;
+    return g;
+}
+
+/* --------------------------------------------------- toy objective and oracle */
+
+#define TOY_D 6
+
+enum {
+    HOOK_VALUE = 1 << 0,
+    HOOK_GRADIENT = 1 << 1,
+    HOOK_VALUE_GRAD = 1 << 2,
+    HOOK_RESET = 1 << 3,
+    HOOK_UPDATE = 1 << 4,
+    HOOK_CACHED = 1 << 5,
+    HOOK_LIPSCHITZ = 1 << 6,
+    HOOK_LSDATA = 1 << 7
+};
+
+/* Return codes of the failing hooks: the messages must quote them. */
+enum {
+    CODE_VALUE = 41,
+    CODE_GRADIENT,
+    CODE_VALUE_GRAD,
+    CODE_RESET,
+    CODE_UPDATE,
+    CODE_CACHED,
+    CODE_LIPSCHITZ,
+    CODE_LSDATA
+};
+
+/* f(x) = 0.5 ||x - c||^2 with c = (1, -2, 3, -4, 5, -6): hooks chosen by `has` fail
+ * when their bit is in `fail`. */
+typedef struct {
+    unsigned fail;
+    int nan_value;     /* value hooks report NaN */
+    int inf_gradient;  /* gradient hooks put +Inf into entry 2 */
+    double lipschitz;  /* what the lipschitz hook reports */
+    int lsdata_null_A; /* least_squares_data succeeds but gives A = NULL */
+    double x[TOY_D];   /* cached point of the incremental interface */
+    double A[TOY_D * TOY_D], y[TOY_D];
+} toy;
+
+static double toy_c(int i) { return (i % 2 ? -1.0 : 1.0) * (i + 1); }
+
+static double toy_eval(const toy *t, const double *x, double *grad)
+{
+    double f = 0.0;
+    for (int i = 0; i < TOY_D; i++) {
+        double r = x[i] - toy_c(i);
+        f += 0.5 * r * r;
+        if (grad) grad[i] = r;
+    }
+    if (grad && t->inf_gradient) grad[2] = INFINITY;
+    return t->nan_value ? NAN : f;
+}
+
+static int toy_value(void *ctx, const double *x, double *f)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_VALUE) return CODE_VALUE;
+    *f = toy_eval(t, x, NULL);
+    return 0;
+}
+
+static int toy_gradient(void *ctx, const double *x, double *grad)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_GRADIENT) return CODE_GRADIENT;
+    toy_eval(t, x, grad);
+    return 0;
+}
+
+static int toy_value_grad(void *ctx, const double *x, double *f, double *grad)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_VALUE_GRAD) return CODE_VALUE_GRAD;
+    double v = toy_eval(t, x, grad);
+    if (f) *f = v;
+    return 0;
+}
+
+static int toy_reset(void *ctx, const double *x)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_RESET) return CODE_RESET;
+    memcpy(t->x, x, sizeof t->x);
+    return 0;
+}
+
+static int toy_update(void *ctx, double alpha, double beta, int nnz, const int *idx,
+                      const double *val)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_UPDATE) return CODE_UPDATE;
+    for (int i = 0; i < TOY_D; i++) t->x[i] *= alpha;
+    for (int k = 0; k < nnz; k++) t->x[idx[k]] += beta * val[k];
+    return 0;
+}
+
+static int toy_cached(void *ctx, double *f, double *grad)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_CACHED) return CODE_CACHED;
+    double v = toy_eval(t, t->x, grad);
+    if (f) *f = v;
+    return 0;
+}
+
+static int toy_lipschitz(void *ctx, double *L)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_LIPSCHITZ) return CODE_LIPSCHITZ;
+    *L = t->lipschitz;
+    return 0;
+}
+
+/* A = I, y = c: the same f as least squares. */
+static int toy_lsdata(void *ctx, int *n, const double **A, const double **y)
+{
+    toy *t = ctx;
+    if (t->fail & HOOK_LSDATA) return CODE_LSDATA;
+    memset(t->A, 0, sizeof t->A);
+    for (int i = 0; i < TOY_D; i++) {
+        t->A[i * TOY_D + i] = 1.0;
+        t->y[i] = toy_c(i);
+    }
+    *n = TOY_D;
+    *A = t->lsdata_null_A ? NULL : t->A;
+    *y = t->y;
+    return 0;
+}
+
+/* A hand-made objective on the stack (never given to gsfw_objective_free, which would
+ * free() it): value and gradient, plus the hooks named in `has`. */
+static gsfw_objective toy_objective(toy *t, unsigned has)
+{
+    gsfw_objective o;
+    memset(&o, 0, sizeof o);
+    o.d = TOY_D;
+    o.ctx = t;
+    o.value = toy_value;
+    o.gradient = toy_gradient;
+    if (has & HOOK_VALUE_GRAD) o.value_grad = toy_value_grad;
+    if (has & HOOK_RESET) o.reset = toy_reset;
+    if (has & HOOK_UPDATE) o.update = toy_update;
+    if (has & HOOK_CACHED) o.cached_value_grad = toy_cached;
+    if (has & HOOK_LIPSCHITZ) o.lipschitz = toy_lipschitz;
+    if (has & HOOK_LSDATA) o.least_squares_data = toy_lsdata;
+    return o;
+}
+
+#define INCREMENTAL (HOOK_RESET | HOOK_UPDATE | HOOK_CACHED)
+
+typedef enum {
+    SEL_TOP1,        /* the largest |z_i| (a valid answer) */
+    SEL_FAIL,        /* returns 57 */
+    SEL_TOO_MANY,    /* size above max_support */
+    SEL_NEGATIVE,    /* size -1 */
+    SEL_OUT_OF_RANGE,/* id d */
+    SEL_DUPLICATE    /* id 0 twice */
+} toy_select_mode;
+
+#define CODE_SELECT 57
+
+static int toy_select(void *ctx, const double *z, int *support, int *size,
+                      gsfw_dmo_stats *stats)
+{
+    (void)stats;
+    switch (*(const toy_select_mode *)ctx) {
+    case SEL_FAIL: return CODE_SELECT;
+    case SEL_TOO_MANY: *size = 3; return 0;
+    case SEL_NEGATIVE: *size = -1; return 0;
+    case SEL_OUT_OF_RANGE: support[0] = TOY_D; *size = 1; return 0;
+    case SEL_DUPLICATE: support[0] = support[1] = 0; *size = 2; return 0;
+    case SEL_TOP1: break;
+    }
+    int best = 0;
+    for (int i = 1; i < TOY_D; i++)
+        if (fabs(z[i]) > fabs(z[best])) best = i;
+    support[0] = best;
+    *size = 1;
+    return 0;
+}
+
+/* A user DMO on the stack (destroy NULL: gsfw_dmo_free leaves it alone). */
+static gsfw_dmo toy_dmo(const char *name, toy_select_mode *mode)
+{
+    gsfw_dmo o = {TOY_D, 2, 1.0, name, "toy", mode, toy_select, NULL};
+    return o;
+}
+
+static gsfw_settings settings_for(gsfw_method method)
+{
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = method;
+    set.L = 1.0;
+    set.max_iter = 3;
+    return set;
+}
+
+/* ------------------------------------------ static helpers, no-ops on NULL */
+
+static void test_helpers_and_null_noops(void **state)
+{
+    (void)state;
+    assert_string_equal(gsfw_version(), GSFW_VERSION);
+    for (int c = GSFW_OK; c <= GSFW_ERR_INTERNAL; c++) {
+        const char *m = gsfw_error_message((gsfw_error)c);
+        assert_non_null(m);
+        assert_true(m[0] != '\0');
+        assert_null(strstr(m, "unknown"));
+    }
+    assert_string_equal(gsfw_error_message((gsfw_error)-1), "unknown error code");
+    assert_string_equal(gsfw_error_message((gsfw_error)99), "unknown error code");
+    assert_string_equal(gsfw_status_name((gsfw_status)-1), "unknown");
+    assert_string_equal(gsfw_status_name((gsfw_status)99), "unknown");
+    assert_string_equal(gsfw_method_name((gsfw_method)-1), "unknown");
+    assert_string_equal(gsfw_method_name((gsfw_method)99), "unknown");
+    assert_int_equal(gsfw_method_parse(NULL), -1);
+    assert_int_equal(gsfw_method_parse(""), -1);
+    assert_int_equal(gsfw_method_parse("FW"), -1);
+    assert_int_equal(gsfw_method_parse("fw "), -1);
+    assert_int_equal(gsfw_pruning_parse(NULL), -1);
+    assert_int_equal(gsfw_pruning_parse(""), -1);
+    assert_int_equal(gsfw_pruning_parse("gw2"), -1);
+
+    /* the settings defaults have nothing to fill */
+    gsfw_settings_default(NULL);
+    gsfw_proj_settings_default(NULL, GSFW_PROJ_HEAD, 3, 1);
+
+    /* every destructor takes NULL */
+    gsfw_free(NULL);
+    gsfw_graph_free(NULL);
+    gsfw_objective_free(NULL);
+    gsfw_dmo_free(NULL);
+    gsfw_pcsf_free(NULL);
+    gsfw_headtail_free(NULL);
+    gsfw_headtail_reset(NULL);
+    /* a DMO without destroy belongs to its creator: gsfw_dmo_free leaves it alone */
+    toy_select_mode mode = SEL_TOP1;
+    gsfw_dmo user = toy_dmo("user", &mode);
+    gsfw_dmo_free(&user);
+    assert_string_equal(user.name, "user");
+}
+
+/* --------------------------------------------------------------------- graphs */
+
+static void test_graph_constructors(void **state)
+{
+    (void)state;
+    int u[3] = {0, 1, 2}, v[3] = {1, 2, 3};
+    double cost[3] = {1, 1, 1};
+    gsfw_graph *g = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL",
+                gsfw_graph_from_edges(4, 3, u, v, NULL, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "n = -1", gsfw_graph_from_edges(-1, 3, u, v, NULL, &g, ERR));
+    assert_null(g);
+    g = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "m = -3", gsfw_graph_from_edges(4, -3, u, v, NULL, &g, ERR));
+    assert_null(g);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "edge array u is NULL",
+                gsfw_graph_from_edges(4, 3, NULL, v, NULL, &g, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "edge array v is NULL",
+                gsfw_graph_from_edges(4, 3, u, NULL, NULL, &g, ERR));
+    /* ids out of range: too large, negative, any id with n = 0 */
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "edge 2 (2, 3) has a node id outside 0..2",
+                gsfw_graph_from_edges(3, 3, u, v, NULL, &g, ERR));
+    u[1] = -1;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "edge 1 (-1, 2)", gsfw_graph_from_edges(4, 3, u, v, NULL, &g, ERR));
+    u[1] = 1;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "outside", gsfw_graph_from_edges(0, 3, u, v, NULL, &g, ERR));
+    /* costs: NaN, Inf, negative */
+    cost[1] = NAN;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "edge 1 (1, 2) has cost nan",
+                gsfw_graph_from_edges(4, 3, u, v, cost, &g, ERR));
+    cost[1] = INFINITY;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "has cost inf", gsfw_graph_from_edges(4, 3, u, v, cost, &g, ERR));
+    cost[1] = -0.5;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "has cost -0.5", gsfw_graph_from_edges(4, 3, u, v, cost, &g, ERR));
+    assert_null(g);
+
+    g = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL", gsfw_graph_grid(2, 3, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "grid 0 x 3", gsfw_graph_grid(0, 3, &g, ERR));
+    assert_null(g);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "grid 3 x -2", gsfw_graph_grid(3, -2, &g, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "at most 2e8", gsfw_graph_grid(100000, 100000, &g, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "grid 2147483647 x 2147483647",
+                gsfw_graph_grid(INT32_MAX, INT32_MAX, &g, ERR));
+    assert_null(g);
+}
+
+static void test_graph_components(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(2, 3, &g, NULL), GSFW_OK);
+    int label[6] = {-7, -7, -7, -7, -7, -7}, count = -7;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the graph is NULL",
+                gsfw_graph_components(NULL, label, &count, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "label is NULL", gsfw_graph_components(g, NULL, &count, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "count is NULL", gsfw_graph_components(g, label, NULL, ERR));
+    /* hand-made graphs: no adjacency, negative sizes */
+    gsfw_graph bare = hand_graph(6, 7);
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "no adjacency", gsfw_graph_components(&bare, label, &count, ERR));
+    bare = hand_graph(-6, 0);
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "n = -6", gsfw_graph_components(&bare, label, &count, ERR));
+    assert_int_equal(count, -7);
+    for (int i = 0; i < 6; i++) assert_int_equal(label[i], -7);
+    assert_int_equal(gsfw_graph_components(g, label, &count, NULL), GSFW_OK);
+    assert_int_equal(count, 1);
+
+    /* no error channel: -1 answers bad input */
+    unsigned char mask[6] = {1, 0, 1, 0, 0, 0};
+    int work[12];
+    assert_int_equal(gsfw_graph_induced_components(NULL, mask, work), -1);
+    assert_int_equal(gsfw_graph_induced_components(g, mask, NULL), -1);
+    bare = hand_graph(6, 7);
+    assert_int_equal(gsfw_graph_induced_components(&bare, mask, work), -1);
+    assert_int_equal(gsfw_graph_induced_components(g, mask, work), 2);
+    assert_int_equal(gsfw_graph_induced_components(g, NULL, work), 1); /* every node */
+    gsfw_graph_free(g);
+}
+
+/* ----------------------------------------------------------------- objectives */
+
+static void test_objective_constructors(void **state)
+{
+    (void)state;
+    double A[6] = {1, 2, 3, 4, 5, 6}, y[2] = {1, 0};
+    gsfw_objective *obj = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL",
+                gsfw_objective_least_squares(2, 3, A, GSFW_ROW_MAJOR, y, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "0 x 3",
+                gsfw_objective_least_squares(0, 3, A, GSFW_ROW_MAJOR, y, &obj, ERR));
+    assert_null(obj);
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "2 x -3",
+                gsfw_objective_least_squares(2, -3, A, GSFW_ROW_MAJOR, y, &obj, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "A is NULL",
+                gsfw_objective_least_squares(2, 3, NULL, GSFW_ROW_MAJOR, y, &obj, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "y is NULL",
+                gsfw_objective_least_squares(2, 3, A, GSFW_ROW_MAJOR, NULL, &obj, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown layout 7",
+                gsfw_objective_least_squares(2, 3, A, (gsfw_layout)7, y, &obj, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown layout -1",
+                gsfw_objective_least_squares(2, 3, A, (gsfw_layout)-1, y, &obj, ERR));
+    A[5] = NAN; /* row 1, column 2 row-major; row 1, column 2 column-major too */
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "A[1, 2] is nan",
+                gsfw_objective_least_squares(2, 3, A, GSFW_ROW_MAJOR, y, &obj, ERR));
+    A[5] = 6;
+    A[2] = -INFINITY; /* row-major (0, 2), column-major (0, 1) */
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "A[0, 1] is -inf",
+                gsfw_objective_least_squares(2, 3, A, GSFW_COL_MAJOR, y, &obj, ERR));
+    A[2] = 3;
+    y[1] = NAN;
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "y[1] is nan",
+                gsfw_objective_least_squares(2, 3, A, GSFW_ROW_MAJOR, y, &obj, ERR));
+    assert_null(obj);
+
+    obj = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL",
+                gsfw_objective_callback(3, NULL, toy_value, toy_gradient, NULL, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "got 0",
+                gsfw_objective_callback(0, NULL, toy_value, toy_gradient, NULL, &obj, ERR));
+    assert_null(obj);
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "got -4",
+                gsfw_objective_callback(-4, NULL, toy_value, toy_gradient, NULL, &obj, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "value and gradient",
+                gsfw_objective_callback(3, NULL, NULL, toy_gradient, toy_value_grad, &obj, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "value and gradient",
+                gsfw_objective_callback(3, NULL, toy_value, NULL, toy_value_grad, &obj, ERR));
+    assert_null(obj);
+}
+
+/* No error channel: NaN answers bad input; an empty matrix has norm 0. */
+static void test_power_iteration(void **state)
+{
+    (void)state;
+    const double A[4] = {1, 2, 3, 4};
+    double work[2 + 2 * 2];
+    assert_true(isnan(gsfw_power_iteration_col_major(2, 2, NULL, 10, 1e-9, work)));
+    assert_true(isnan(gsfw_power_iteration_col_major(2, 2, A, 10, 1e-9, NULL)));
+    assert_true(isnan(gsfw_power_iteration_col_major(-2, 2, A, 10, 1e-9, work)));
+    assert_true(isnan(gsfw_power_iteration_col_major(2, -2, A, 10, 1e-9, work)));
+    assert_true(isnan(gsfw_power_iteration_col_major(2, 2, A, 0, 1e-9, work)));
+    assert_true(isnan(gsfw_power_iteration_col_major(2, 2, A, -5, 1e-9, work)));
+    assert_true(gsfw_power_iteration_col_major(0, 2, NULL, 10, 1e-9, NULL) == 0.0);
+    assert_true(gsfw_power_iteration_col_major(2, 2, A, 100, 1e-12, work) > 29.0);
+}
+
+/* ---------------------------------------------------------------------- DMOs */
+
+static void test_sparse_oracles(void **state)
+{
+    (void)state;
+    gsfw_dmo *dmo = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL", gsfw_dmo_topk(5, 2, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "dimension must be >= 1 (got 0)",
+                gsfw_dmo_topk(0, 1, &dmo, ERR));
+    assert_null(dmo);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got -5", gsfw_dmo_topk(-5, 1, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = 0", gsfw_dmo_topk(5, 0, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = -2", gsfw_dmo_topk(5, -2, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = 6 exceeds the dimension 5",
+                gsfw_dmo_topk(5, 6, &dmo, ERR));
+
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL",
+                gsfw_dmo_topk_approx(5, 2, 0.5, 1, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 0", gsfw_dmo_topk_approx(0, 1, 0.5, 1, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = 0", gsfw_dmo_topk_approx(5, 0, 0.5, 1, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = 6 exceeds",
+                gsfw_dmo_topk_approx(5, 6, 0.5, 1, &dmo, ERR));
+    const double bad_delta[] = {0.0, -0.5, 1.5, NAN, INFINITY, -INFINITY};
+    for (size_t k = 0; k < sizeof bad_delta / sizeof bad_delta[0]; k++) {
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "delta",
+                    gsfw_dmo_topk_approx(5, 2, bad_delta[k], 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "must be in (0, 1]",
+                    gsfw_dmo_l1(5, bad_delta[k], 1, &dmo, ERR));
+    }
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "delta = nan", gsfw_dmo_l1(5, NAN, 1, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL", gsfw_dmo_l1(5, 1, 1, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "l1 DMO: the dimension must be >= 1 (got 0)",
+                gsfw_dmo_l1(0, 1, 1, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got -3", gsfw_dmo_l1(-3, 1, 1, &dmo, ERR));
+    assert_null(dmo);
+}
+
+typedef gsfw_error (*graph_dmo_ctor)(const gsfw_graph *, int, int, gsfw_dmo **, gsfw_err *);
+
+static void test_graph_oracles(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL, *empty = NULL;
+    assert_int_equal(gsfw_graph_grid(3, 3, &g, NULL), GSFW_OK);
+    assert_int_equal(gsfw_graph_from_edges(0, 0, NULL, NULL, NULL, &empty, NULL), GSFW_OK);
+    gsfw_graph bare = hand_graph(9, 12);
+    const graph_dmo_ctor ctor[4] = {gsfw_dmo_subgraph, gsfw_dmo_brute_force, gsfw_dmo_head,
+                                    gsfw_dmo_tail};
+    const char *who[4] = {"subgraph DMO", "brute-force DMO", "head", "tail"};
+    for (int k = 0; k < 4; k++) {
+        gsfw_dmo *dmo = SENTINEL;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL", ctor[k](g, 3, 1, NULL, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the graph is NULL", ctor[k](NULL, 3, 1, &dmo, ERR));
+        assert_null(dmo);
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, who[k], ctor[k](NULL, 3, 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the graph has no nodes",
+                    ctor[k](empty, 1, 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_GRAPH, "no adjacency", ctor[k](&bare, 3, 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = 0", ctor[k](g, 0, 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = -1", ctor[k](g, -1, 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "s = 10 exceeds the number of nodes 9",
+                    ctor[k](g, 10, 1, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "g = 0", ctor[k](g, 3, 0, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "g = -2", ctor[k](g, 3, -2, &dmo, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "g = 4 exceeds s = 3", ctor[k](g, 3, 4, &dmo, ERR));
+        assert_null(dmo);
+    }
+    gsfw_graph *big = NULL;
+    assert_int_equal(gsfw_graph_grid(10, 10, &big, NULL), GSFW_OK);
+    gsfw_dmo *dmo = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "subsets", gsfw_dmo_brute_force(big, 10, 1, &dmo, ERR));
+    assert_null(dmo);
+    gsfw_graph_free(big);
+    gsfw_graph_free(empty);
+    gsfw_graph_free(g);
+}
+
+/* gsfw_dmo_headtail and gsfw_headtail_create share the settings checks: every bad
+ * setting fails both, with its value in the message. */
+static void expect_bad_settings(const gsfw_graph *g, const gsfw_proj_settings *st,
+                                gsfw_error code, const char *needle)
+{
+    gsfw_dmo *dmo = SENTINEL;
+    gsfw_headtail *ht = SENTINEL;
+    EXPECT_FAIL(code, needle, gsfw_dmo_headtail(g, st, &dmo, ERR));
+    EXPECT_FAIL(code, needle, gsfw_headtail_create(g, st, &ht, ERR));
+    assert_null(dmo);
+    assert_null(ht);
+}
+
+static void test_projection_settings(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL, *empty = NULL;
+    assert_int_equal(gsfw_graph_grid(3, 3, &g, NULL), GSFW_OK);
+    assert_int_equal(gsfw_graph_from_edges(0, 0, NULL, NULL, NULL, &empty, NULL), GSFW_OK);
+    gsfw_proj_settings st;
+    gsfw_dmo *dmo = NULL;
+    gsfw_headtail *ht = NULL;
+    for (int kind = GSFW_PROJ_HEAD; kind <= GSFW_PROJ_TAIL; kind++) {
+        for (int method = GSFW_PROJ_PRACTICAL; method <= GSFW_PROJ_THEORY; method++) {
+#define FRESH()                                                                             \
+    do {                                                                                    \
+        gsfw_proj_settings_default(&st, (gsfw_proj_kind)kind, 3, 1);                        \
+        st.method = (gsfw_proj_method)method;                                               \
+    } while (0)
+            FRESH();
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL",
+                        gsfw_dmo_headtail(g, &st, NULL, ERR));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL",
+                        gsfw_headtail_create(g, &st, NULL, ERR));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "settings is NULL",
+                        gsfw_dmo_headtail(g, NULL, &dmo, ERR));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "settings is NULL",
+                        gsfw_headtail_create(g, NULL, &ht, ERR));
+            expect_bad_settings(NULL, &st, GSFW_ERR_INVALID_ARG, "the graph is NULL");
+            expect_bad_settings(empty, &st, GSFW_ERR_INVALID_ARG, "the graph has no nodes");
+            st.s = 0;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "s = 0");
+            st.s = 10;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "s = 10");
+            FRESH();
+            st.g = 0;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "g = 0");
+            st.g = 4;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "g = 4");
+            FRESH();
+            st.kind = (gsfw_proj_kind)7;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "unknown kind 7");
+            FRESH();
+            st.method = (gsfw_proj_method)3;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "unknown method 3");
+            FRESH();
+            st.pruning = (gsfw_pruning)9;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "unknown pruning 9");
+            st.pruning = (gsfw_pruning)-1;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "unknown pruning -1");
+            FRESH();
+            st.max_calls = 0;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "max_calls = 0");
+            st.max_calls = -4;
+            expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "max_calls = -4");
+            if (method == GSFW_PROJ_PRACTICAL) {
+                FRESH();
+                st.s_low = 0;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "window [0, 3]");
+                FRESH();
+                st.s_low = 3;
+                st.s_high = 2;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "window [3, 2]");
+            } else {
+                FRESH();
+                st.nu = 2.0;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "nu = 2,");
+                st.nu = INFINITY;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "nu = inf");
+                FRESH();
+                st.delta = 0.0;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "delta = 0,");
+                st.delta = NAN;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "delta = nan");
+                st.delta = 2.0;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "delta = 2,");
+                FRESH();
+                st.err_tol = 0.0;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "err_tol = 0)");
+                st.err_tol = NAN;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "err_tol = nan");
+                FRESH();
+                st.budget = INFINITY;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "budget = inf");
+                st.budget = NAN;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "budget = nan");
+            }
+#undef FRESH
+        }
+    }
+    /* hand-made graphs: the DMO wants the adjacency, the projection the edge arrays */
+    gsfw_graph bare = hand_graph(9, 12);
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, 3, 1);
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "no adjacency", gsfw_dmo_headtail(&bare, &st, &dmo, ERR));
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "no edge arrays", gsfw_headtail_create(&bare, &st, &ht, ERR));
+    bare.m = -1;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "m = -1", gsfw_headtail_create(&bare, &st, &ht, ERR));
+    gsfw_graph_free(empty);
+    gsfw_graph_free(g);
+}
+
+static void test_projection_run(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(3, 3, &g, NULL), GSFW_OK);
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, 3, 1);
+    gsfw_headtail *ht = NULL;
+    assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
+    double z[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    int support[9], size = -7;
+    for (int i = 0; i < 9; i++) support[i] = -7;
+    gsfw_proj_info info;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the projection object is NULL",
+                gsfw_headtail_project(NULL, z, support, &size, &info, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "z is NULL",
+                gsfw_headtail_project(ht, NULL, support, &size, &info, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "support is NULL",
+                gsfw_headtail_project(ht, z, NULL, &size, &info, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "size is NULL",
+                gsfw_headtail_project(ht, z, support, NULL, &info, ERR));
+    z[4] = NAN;
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "z[4] = nan",
+                gsfw_headtail_project(ht, z, support, &size, &info, ERR));
+    z[4] = -INFINITY;
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "z[4] = -inf",
+                gsfw_headtail_project(ht, z, support, &size, NULL, ERR));
+    z[4] = 1e200; /* finite, but its square (the prize) is not */
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "squares to infinity",
+                gsfw_headtail_project(ht, z, support, &size, &info, ERR));
+    /* the caller's support and size are untouched by every failure */
+    assert_int_equal(size, -7);
+    for (int i = 0; i < 9; i++) assert_int_equal(support[i], -7);
+    /* and the object still works */
+    z[4] = 5;
+    assert_int_equal(gsfw_headtail_project(ht, z, support, &size, &info, NULL), GSFW_OK);
+    assert_true(size >= 1 && size <= 9);
+    gsfw_headtail_free(ht);
+    gsfw_graph_free(g);
+}
+
+/* ---------------------------------------------------------------------- PCSF */
+
+static void test_pcsf(void **state)
+{
+    (void)state;
+    gsfw_pcsf *ws = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "output pointer is NULL", gsfw_pcsf_create(NULL, ERR));
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    /* path 0 - 1 - 2 - 3 */
+    int eu[3] = {0, 1, 2}, ev[3] = {1, 2, 3};
+    double prizes[4] = {1, 2, 3, 4}, costs[3] = {1, 1, 1};
+    int nodes[4] = {-7, -7, -7, -7}, edges[3] = {-7, -7, -7}, nn = -7, ne = -7;
+    const gsfw_pruning gw = GSFW_PRUNING_GW;
+#define RUN(N, M, U, V, P, C, ROOT, TARGET, PRUNING, ON, NN, OE, NE)                          \
+    gsfw_pcsf_run(ws, N, M, U, V, P, C, ROOT, TARGET, PRUNING, ON, NN, OE, NE, ERR)
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "workspace is NULL",
+                gsfw_pcsf_run(NULL, 4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges,
+                              &ne, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "n_out_nodes is NULL",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, NULL, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "n_out_edges is NULL",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, NULL));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "out_nodes is NULL",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, NULL, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "out_edges is NULL",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, NULL, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "node count -4 is negative",
+                RUN(-4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "edge count -3 is negative",
+                RUN(4, -3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "edge arrays are NULL",
+                RUN(4, 3, NULL, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "prizes are NULL",
+                RUN(4, 3, eu, ev, NULL, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown pruning 4",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, (gsfw_pruning)4, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown pruning -1",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, (gsfw_pruning)-1, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "root 4 is out of range",
+                RUN(4, 3, eu, ev, prizes, costs, 4, 0, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "root -2 is out of range",
+                RUN(4, 3, eu, ev, prizes, costs, -2, 1, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "clusters -1 is negative",
+                RUN(4, 3, eu, ev, prizes, costs, -1, -1, gw, nodes, &nn, edges, &ne));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs target clusters = 0, got 2",
+                RUN(4, 3, eu, ev, prizes, costs, 1, 2, gw, nodes, &nn, edges, &ne));
+    prizes[2] = NAN;
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "prize of node 2 is nan",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    prizes[2] = -3;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "prize of node 2 is -3",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    prizes[2] = 3;
+    costs[1] = INFINITY;
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "cost of edge 1 (1, 2) is inf",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    costs[1] = -1;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "cost of edge 1 (1, 2) is -1",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    costs[1] = 1;
+    ev[2] = 4;
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "edge 2 (2, 4) has a node id outside 0..3",
+                RUN(4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn, edges, &ne));
+    ev[2] = 3;
+#undef RUN
+    /* the output arrays are untouched; the counts say "nothing" */
+    for (int i = 0; i < 4; i++) assert_int_equal(nodes[i], -7);
+    for (int e = 0; e < 3; e++) assert_int_equal(edges[e], -7);
+    assert_int_equal(nn, 0);
+    assert_int_equal(ne, 0);
+    /* the workspace still works */
+    assert_int_equal(gsfw_pcsf_run(ws, 4, 3, eu, ev, prizes, costs, -1, 1, gw, nodes, &nn,
+                                   edges, &ne, NULL), GSFW_OK);
+    assert_true(nn >= 1);
+    gsfw_pcsf_free(ws);
+}
+
+/* ------------------------------------------------------------------- file I/O */
+
+/* The files of a reader/writer test, in a fresh directory: an existing output (which a
+ * failed write must leave intact), a file of the wrong kind, a missing file and a path
+ * in a missing directory. */
+typedef struct {
+    char *dir, *out, *wrong_kind, *missing, *nodir;
+    int files; /* entries in dir before the calls */
+} io_paths;
+
+static io_paths io_paths_make(const char *ext, const char *wrong_contents)
+{
+    io_paths p;
+    char name[32];
+    p.dir = strdup(tmpdir_create());
+    assert_non_null(p.dir);
+    snprintf(name, sizeof name, "out.%s", ext);
+    p.out = strdup(path_in(p.dir, name));
+    snprintf(name, sizeof name, "text.%s", ext);
+    p.wrong_kind = strdup(path_in(p.dir, name));
+    snprintf(name, sizeof name, "missing.%s", ext);
+    p.missing = strdup(path_in(p.dir, name));
+    snprintf(name, sizeof name, "no/such/dir/x.%s", ext);
+    p.nodir = strdup(path_in(p.dir, name));
+    assert_true(p.out && p.wrong_kind && p.missing && p.nodir);
+    assert_int_equal(write_text(p.out, "old contents"), 0);
+    assert_int_equal(write_text(p.wrong_kind, wrong_contents), 0);
+    p.files = dir_count(p.dir);
+    return p;
+}
+
+/* The old output is intact and no temporary file was left behind; then clean up. */
+static void io_paths_check_and_free(io_paths *p)
+{
+    assert_true(file_holds(p->out, "old contents"));
+    assert_int_equal(dir_count(p->dir), p->files);
+    tmpdir_remove(p->dir);
+    free(p->dir);
+    free(p->out);
+    free(p->wrong_kind);
+    free(p->missing);
+    free(p->nodir);
+}
+
+static void test_npy_io(void **state)
+{
+    (void)state;
+    io_paths p = io_paths_make("npy", "not an array\n");
+    const char *dir = p.dir, *out = p.out, *text = p.wrong_kind, *missing = p.missing,
+               *nodir = p.nodir;
+
+    double *data = SENTINEL;
+    int ndim = -7, shape[2] = {-7, -7};
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "path is NULL",
+                gsfw_npy_read(NULL, &data, &ndim, shape, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "data is NULL", gsfw_npy_read(text, NULL, &ndim, shape, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "ndim is NULL", gsfw_npy_read(text, &data, NULL, shape, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "shape is NULL",
+                gsfw_npy_read(text, &data, &ndim, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "missing.npy", gsfw_npy_read(missing, &data, &ndim, shape, ERR));
+    assert_null(data);
+    data = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_IO, "Is a directory", gsfw_npy_read(dir, &data, &ndim, shape, ERR));
+    EXPECT_FAIL(GSFW_ERR_FORMAT, "not a .npy file", gsfw_npy_read(text, &data, &ndim, shape, ERR));
+    assert_null(data);
+    assert_int_equal(ndim, -7);
+    assert_int_equal(shape[0], -7);
+    assert_int_equal(shape[1], -7);
+
+    const double values[4] = {1, 2, 3, 4};
+    int sh[2] = {2, 2};
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "path is NULL", gsfw_npy_write(NULL, values, 2, sh, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "shape is NULL", gsfw_npy_write(out, values, 2, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "ndim must be 1 or 2, got 0",
+                gsfw_npy_write(out, values, 0, sh, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "ndim must be 1 or 2, got 3",
+                gsfw_npy_write(out, values, 3, sh, ERR));
+    /* argument errors are named even where the file could not be created */
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "ndim must be 1 or 2, got -1",
+                gsfw_npy_write(nodir, values, -1, sh, ERR));
+    sh[1] = -2;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "negative shape (2, -2)",
+                gsfw_npy_write(out, values, 2, sh, ERR));
+    sh[0] = -3;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "negative shape (-3,)",
+                gsfw_npy_write(out, values, 1, sh, ERR));
+    sh[0] = 2;
+    sh[1] = 2;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "data is NULL", gsfw_npy_write(out, NULL, 2, sh, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "no/such/dir", gsfw_npy_write(nodir, values, 2, sh, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "directory", gsfw_npy_write(dir, values, 2, sh, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "empty output path", gsfw_npy_write("", values, 2, sh, ERR));
+    io_paths_check_and_free(&p);
+}
+
+static void test_edge_list_io(void **state)
+{
+    (void)state;
+    char *dir = strdup(tmpdir_create());
+    assert_non_null(dir);
+    char *good = strdup(path_in(dir, "good.txt"));
+    char *big_id = strdup(path_in(dir, "big_id.txt"));
+    char *neg_cost = strdup(path_in(dir, "neg_cost.txt"));
+    char *nan_cost = strdup(path_in(dir, "nan_cost.txt"));
+    char *neg_id = strdup(path_in(dir, "neg_id.txt"));
+    char *missing = strdup(path_in(dir, "missing.txt"));
+    assert_int_equal(write_text(good, "0 1\n1 2\n"), 0);
+    assert_int_equal(write_text(big_id, "0 1\n1 5\n"), 0);
+    assert_int_equal(write_text(neg_cost, "0 1 2.5\n1 2 -1\n"), 0);
+    assert_int_equal(write_text(nan_cost, "0 1 nan\n"), 0);
+    assert_int_equal(write_text(neg_id, "0 -1\n"), 0);
+
+    int m = -7, *u = SENTINEL, *v = SENTINEL;
+    double *cost = SENTINEL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "path is NULL",
+                gsfw_edges_read(NULL, 3, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "m is NULL",
+                gsfw_edges_read(good, 3, NULL, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "u is NULL",
+                gsfw_edges_read(good, 3, &m, NULL, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "v is NULL",
+                gsfw_edges_read(good, 3, &m, &u, NULL, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "cost is NULL",
+                gsfw_edges_read(good, 3, &m, &u, &v, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "missing.txt", gsfw_edges_read(missing, 3, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "Is a directory", gsfw_edges_read(dir, 3, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "node id 5 is out of range (graph has 3 nodes)",
+                gsfw_edges_read(big_id, 3, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "node id 0 is out of range (graph has 0 nodes)",
+                gsfw_edges_read(neg_cost, 0, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "node id -1 is negative",
+                gsfw_edges_read(neg_id, -1, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "cost -1 is negative",
+                gsfw_edges_read(neg_cost, 3, &m, &u, &v, &cost, ERR));
+    EXPECT_FAIL(GSFW_ERR_GRAPH, "cost nan is not finite",
+                gsfw_edges_read(nan_cost, 3, &m, &u, &v, &cost, ERR));
+    /* outputs say "nothing read" */
+    assert_int_equal(m, 0);
+    assert_null(u);
+    assert_null(v);
+    assert_null(cost);
+
+    tmpdir_remove(dir);
+    free(dir);
+    free(good);
+    free(big_id);
+    free(neg_cost);
+    free(nan_cost);
+    free(neg_id);
+    free(missing);
+}
+
+static void test_png_io(void **state)
+{
+    (void)state;
+    io_paths p = io_paths_make("png", "not an image at all\n");
+    const char *dir = p.dir, *out = p.out, *text = p.wrong_kind, *missing = p.missing,
+               *nodir = p.nodir;
+
+    double *img = SENTINEL;
+    int h = -7, w = -7;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "path is NULL", gsfw_png_read_gray(NULL, &img, &h, &w, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "img is NULL", gsfw_png_read_gray(text, NULL, &h, &w, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "height is NULL",
+                gsfw_png_read_gray(text, &img, NULL, &w, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "width is NULL",
+                gsfw_png_read_gray(text, &img, &h, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "missing.png", gsfw_png_read_gray(missing, &img, &h, &w, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "Is a directory", gsfw_png_read_gray(dir, &img, &h, &w, ERR));
+    EXPECT_FAIL(GSFW_ERR_FORMAT, "is not a PNG file", gsfw_png_read_gray(text, &img, &h, &w, ERR));
+    assert_null(img);
+    assert_int_equal(h, -7);
+    assert_int_equal(w, -7);
+
+    double pix[6] = {0, 0.2, 0.4, 0.6, 0.8, 1};
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "path is NULL",
+                gsfw_png_write_gray(NULL, pix, 2, 3, 0, 1, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "img is NULL",
+                gsfw_png_write_gray(out, NULL, 2, 3, 0, 1, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 0 x 3", gsfw_png_write_gray(out, pix, 0, 3, 0, 1, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 2 x -3",
+                gsfw_png_write_gray(out, pix, 2, -3, 0, 1, ERR));
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "[nan, 1]", gsfw_png_write_gray(out, pix, 2, 3, NAN, 1, ERR));
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "[0, inf]",
+                gsfw_png_write_gray(out, pix, 2, 3, 0, INFINITY, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "lo = hi = 0.5",
+                gsfw_png_write_gray(out, pix, 2, 3, 0.5, 0.5, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "too wide",
+                gsfw_png_write_gray(out, pix, 2, 3, -DBL_MAX, DBL_MAX, ERR));
+    pix[4] = NAN;
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "pixel 4 (row 1, column 1) is NaN",
+                gsfw_png_write_gray(out, pix, 2, 3, 0, 1, ERR));
+    pix[4] = 0.8;
+    EXPECT_FAIL(GSFW_ERR_IO, "no/such/dir", gsfw_png_write_gray(nodir, pix, 2, 3, 0, 1, ERR));
+    EXPECT_FAIL(GSFW_ERR_IO, "directory", gsfw_png_write_gray(dir, pix, 2, 3, 0, 1, ERR));
+    io_paths_check_and_free(&p);
+}
+
+/* ------------------------------------------------------------ gsfw_solve: input */
+
+static void test_solve_arguments(void **state)
+{
+    (void)state;
+    double A[TOY_D * TOY_D] = {0}, y[TOY_D];
+    for (int i = 0; i < TOY_D; i++) {
+        A[i * TOY_D + i] = 1.0 + i;
+        y[i] = toy_c(i);
+    }
+    gsfw_objective *ls = NULL;
+    gsfw_dmo *topk = NULL, *topk5 = NULL, *tail = NULL;
+    gsfw_graph *path = NULL;
+    int pu[TOY_D - 1], pv[TOY_D - 1];
+    for (int e = 0; e < TOY_D - 1; e++) {
+        pu[e] = e;
+        pv[e] = e + 1;
+    }
+    assert_int_equal(gsfw_objective_least_squares(TOY_D, TOY_D, A, GSFW_ROW_MAJOR, y, &ls,
+                                                  NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_topk(TOY_D, 2, &topk, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_topk(TOY_D - 1, 2, &topk5, NULL), GSFW_OK);
+    assert_int_equal(gsfw_graph_from_edges(TOY_D, TOY_D - 1, pu, pv, NULL, &path, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_tail(path, 2, 1, &tail, NULL), GSFW_OK);
+    gsfw_settings set = settings_for(GSFW_METHOD_FW);
+
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the objective is NULL",
+                gsfw_solve(NULL, topk, &set, NULL, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the oracle is NULL",
+                gsfw_solve(ls, NULL, &set, NULL, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "settings is NULL",
+                gsfw_solve(ls, topk, NULL, NULL, NULL, ERR));
+
+    /* hand-made objectives */
+    toy t;
+    memset(&t, 0, sizeof t);
+    gsfw_objective o = toy_objective(&t, 0);
+    o.value = NULL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "no value or gradient",
+                gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    o = toy_objective(&t, 0);
+    o.gradient = NULL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "no value or gradient",
+                gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    o = toy_objective(&t, HOOK_RESET);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "update is missing",
+                gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    o = toy_objective(&t, HOOK_RESET | HOOK_UPDATE);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "cached_value_grad is missing",
+                gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    o = toy_objective(&t, HOOK_CACHED);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "reset is missing",
+                gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    /* a dimension below 1, with an oracle claiming the same */
+    toy_select_mode mode = SEL_TOP1;
+    gsfw_dmo u = toy_dmo("user", &mode);
+    o = toy_objective(&t, 0);
+    o.d = u.d = 0;
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "d = 0 must be >= 1",
+                gsfw_solve(&o, &u, &set, NULL, NULL, ERR));
+    o.d = u.d = -5;
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "d = -5 must be >= 1",
+                gsfw_solve(&o, &u, &set, NULL, NULL, ERR));
+
+    /* hand-made oracles */
+    u = toy_dmo("user", &mode);
+    u.select = NULL;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "'user' has no select callback",
+                gsfw_solve(ls, &u, &set, NULL, NULL, ERR));
+    u = toy_dmo(NULL, &mode);
+    u.max_support = 0;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "'?' has max_support = 0, outside 1..6",
+                gsfw_solve(ls, &u, &set, NULL, NULL, ERR));
+    u.max_support = TOY_D + 1;
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "max_support = 7", gsfw_solve(ls, &u, &set, NULL, NULL, ERR));
+    /* objects of different sizes: objective d = 6, oracle on 5 entries / on a 9-node graph */
+    EXPECT_FAIL(GSFW_ERR_DIMENSION,
+                "the objective has dimension 6 but the oracle 'topk' works on 5",
+                gsfw_solve(ls, topk5, &set, NULL, NULL, ERR));
+    gsfw_graph *grid = NULL;
+    gsfw_dmo *head9 = NULL;
+    assert_int_equal(gsfw_graph_grid(3, 3, &grid, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_head(grid, 2, 1, &head9, NULL), GSFW_OK);
+    EXPECT_FAIL(GSFW_ERR_DIMENSION, "'head' works on 9 entries",
+                gsfw_solve(ls, head9, &set, NULL, NULL, ERR));
+    gsfw_dmo_free(head9);
+    gsfw_graph_free(grid);
+
+    /* settings out of range */
+    set = settings_for((gsfw_method)-1);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown method -1",
+                gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+    set = settings_for((gsfw_method)(GSFW_METHOD_GEN_MP + 1));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown method 7",
+                gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+    for (int method = GSFW_METHOD_FW; method <= GSFW_METHOD_GEN_MP; method++) {
+        set = settings_for((gsfw_method)method);
+        set.option = (gsfw_option)0;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "option must be I (1) or II (2), got 0",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set.option = (gsfw_option)3;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 3", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set = settings_for((gsfw_method)method);
+        set.L_rule = (gsfw_lipschitz_rule)2;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown L_rule 2",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set.L_rule = (gsfw_lipschitz_rule)-1;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown L_rule -1",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        const double bad_C[] = {0.0, -1.0, NAN, INFINITY, -INFINITY};
+        for (size_t k = 0; k < sizeof bad_C / sizeof bad_C[0]; k++) {
+            set = settings_for((gsfw_method)method);
+            set.C = bad_C[k];
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "C must be finite and > 0",
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        }
+        set = settings_for((gsfw_method)method);
+        set.max_iter = -1;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "max_iter must be >= 0, got -1",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set = settings_for((gsfw_method)method);
+        set.L = NAN;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "L must be finite",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set.L = INFINITY;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got inf", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set = settings_for((gsfw_method)method);
+        set.delta = NAN;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "delta must be in (0, 1]",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set.delta = 1.5;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 1.5", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set = settings_for((gsfw_method)method);
+        set.time_limit = NAN;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "time_limit is NaN",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set = settings_for((gsfw_method)method);
+        double x_true[TOY_D] = {0, 0, 0, 0, 0, 0};
+        x_true[3] = -INFINITY;
+        set.x_true = x_true;
+        EXPECT_FAIL(GSFW_ERR_NONFINITE, "x_true[3] is -inf",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        set = settings_for((gsfw_method)method);
+        gsfw_iterate trace[2];
+        gsfw_result res = {NULL, NULL, trace, -1, 0};
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "negative trace capacity -1",
+                    gsfw_solve(ls, topk, &set, &res, NULL, ERR));
+    }
+    /* method-specific needs */
+    set = settings_for(GSFW_METHOD_FW);
+    set.option = GSFW_OPTION_II; /* the tail oracle proves no delta */
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "Option II needs delta in (0, 1]; the oracle 'tail'",
+                gsfw_solve(ls, tail, &set, NULL, NULL, ERR));
+    o = toy_objective(&t, 0); /* no lipschitz hook */
+    const gsfw_method needs_L[] = {GSFW_METHOD_ACCFW, GSFW_METHOD_IHT, GSFW_METHOD_GRAPH_IHT,
+                                   GSFW_METHOD_GEN_MP};
+    for (size_t k = 0; k < sizeof needs_L / sizeof needs_L[0]; k++) {
+        set = settings_for(needs_L[k]);
+        set.L = 0.0;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs the smoothness constant L",
+                    gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    }
+    const gsfw_method needs_ls[] = {GSFW_METHOD_COSAMP, GSFW_METHOD_GRAPH_COSAMP};
+    for (size_t k = 0; k < 2; k++) {
+        set = settings_for(needs_ls[k]);
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs a least-squares objective",
+                    gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+    }
+    /* the baselines' tail projection */
+    const gsfw_method with_tail[] = {GSFW_METHOD_IHT, GSFW_METHOD_GRAPH_IHT, GSFW_METHOD_COSAMP,
+                                     GSFW_METHOD_GRAPH_COSAMP};
+    for (size_t k = 0; k < 4; k++) {
+        set = settings_for(with_tail[k]);
+        set.tail = topk5;
+        EXPECT_FAIL(GSFW_ERR_DIMENSION, "the tail projection 'topk' works on 5 entries but the "
+                    "objective has dimension 6", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        u = toy_dmo("bad-tail", &mode);
+        u.select = NULL;
+        set.tail = &u;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "'bad-tail' has no select callback",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        u = toy_dmo("bad-tail", &mode);
+        u.max_support = -1;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "'bad-tail' has max_support = -1",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+    }
+    gsfw_dmo_free(tail);
+    gsfw_graph_free(path);
+    gsfw_dmo_free(topk5);
+    gsfw_dmo_free(topk);
+    gsfw_objective_free(ls);
+}
+
+/* A failing solve leaves x_best, x_last, the trace and info as they were: on bad
+ * arguments, and when the first oracle call fails (before any iterate is recorded). */
+static void test_solve_outputs_untouched(void **state)
+{
+    (void)state;
+    toy t;
+    memset(&t, 0, sizeof t);
+    gsfw_objective o = toy_objective(&t, INCREMENTAL | HOOK_VALUE_GRAD);
+    toy_select_mode good = SEL_TOP1, failing = SEL_FAIL;
+    gsfw_dmo ok = toy_dmo("ok", &good), bad = toy_dmo("bad", &failing);
+    const double mark = 42.0;
+    double x_best[TOY_D], x_last[TOY_D];
+    gsfw_iterate trace[4];
+    gsfw_info info, info_before;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < TOY_D; i++) x_best[i] = x_last[i] = mark;
+        memset(trace, 0x5a, sizeof trace);
+        memset(&info, 0x5a, sizeof info);
+        memcpy(&info_before, &info, sizeof info);
+        gsfw_result res = {x_best, x_last, trace, 4, -7};
+        gsfw_settings set = settings_for(GSFW_METHOD_FW);
+        gsfw_err err;
+        gsfw_error rc;
+        if (round == 0) {
+            set.C = -1.0;
+            rc = gsfw_solve(&o, &ok, &set, &res, &info, &err);
+            assert_int_equal(rc, GSFW_ERR_INVALID_ARG);
+        } else if (round == 1) {
+            set.method = (gsfw_method)42;
+            rc = gsfw_solve(&o, &ok, &set, &res, &info, &err);
+            assert_int_equal(rc, GSFW_ERR_INVALID_ARG);
+        } else {
+            rc = gsfw_solve(&o, &bad, &set, &res, &info, &err);
+            assert_int_equal(rc, GSFW_ERR_CALLBACK);
+        }
+        for (int i = 0; i < TOY_D; i++) {
+            assert_true(x_best[i] == mark);
+            assert_true(x_last[i] == mark);
+        }
+        if (round < 2) { /* argument errors touch nothing at all */
+            assert_int_equal(res.trace_len, -7);
+            assert_memory_equal(&info, &info_before, sizeof info);
+        } else {
+            assert_int_equal(res.trace_len, 0); /* no iterate recorded */
+        }
+        gsfw_iterate untouched;
+        memset(&untouched, 0x5a, sizeof untouched);
+        for (int k = 0; k < 4; k++) assert_memory_equal(&trace[k], &untouched, sizeof untouched);
+    }
+}
+
+/* ------------------------------------------------------ gsfw_solve: callbacks */
+
+static void test_solve_oracle_failures(void **state)
+{
+    (void)state;
+    double A[TOY_D * TOY_D] = {0}, y[TOY_D];
+    for (int i = 0; i < TOY_D; i++) {
+        A[i * TOY_D + i] = 1.0;
+        y[i] = toy_c(i);
+    }
+    gsfw_objective *ls = NULL;
+    assert_int_equal(gsfw_objective_least_squares(TOY_D, TOY_D, A, GSFW_ROW_MAJOR, y, &ls,
+                                                  NULL), GSFW_OK);
+    toy_select_mode good = SEL_TOP1;
+    gsfw_dmo ok = toy_dmo("ok", &good);
+    struct {
+        toy_select_mode mode;
+        const char *needle;
+    } cases[] = {
+        {SEL_FAIL, "failed (code 57)"},
+        {SEL_TOO_MANY, "returned 3 ids, outside 0..2"},
+        {SEL_NEGATIVE, "returned -1 ids"},
+        {SEL_OUT_OF_RANGE, "returned id 6 outside 0..5"},
+        {SEL_DUPLICATE, "returned id 0 twice"},
+    };
+    for (int method = GSFW_METHOD_FW; method <= GSFW_METHOD_GEN_MP; method++) {
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            toy_select_mode mode = cases[c].mode;
+            gsfw_dmo bad = toy_dmo("misbehaving", &mode);
+            gsfw_settings set = settings_for((gsfw_method)method);
+            /* as the oracle passed to gsfw_solve (also the tail when none is given) */
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "'misbehaving'",
+                        gsfw_solve(ls, &bad, &set, NULL, NULL, ERR));
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, cases[c].needle,
+                        gsfw_solve(ls, &bad, &set, NULL, NULL, ERR));
+            /* as the baselines' tail projection behind a good head */
+            if (method == GSFW_METHOD_IHT || method == GSFW_METHOD_GRAPH_IHT ||
+                method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP) {
+                set.tail = &bad;
+                EXPECT_FAIL(GSFW_ERR_CALLBACK, cases[c].needle,
+                            gsfw_solve(ls, &ok, &set, NULL, NULL, ERR));
+            }
+        }
+    }
+    /* a library oracle refusing a non-finite input: an AccFW step point that overflows
+     * (L = DBL_MIN makes w = x - grad / (L eta) infinite) is named as such */
+    gsfw_dmo *topk = NULL;
+    assert_int_equal(gsfw_dmo_topk(TOY_D, 2, &topk, NULL), GSFW_OK);
+    gsfw_settings set = settings_for(GSFW_METHOD_ACCFW);
+    set.L = DBL_MIN;
+    EXPECT_FAIL(GSFW_ERR_CALLBACK, "'topk' failed (code 1) on an input with a non-finite entry",
+                gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+    gsfw_dmo_free(topk);
+    gsfw_objective_free(ls);
+}
+
+static void test_solve_objective_failures(void **state)
+{
+    (void)state;
+    toy_select_mode good = SEL_TOP1;
+    gsfw_dmo ok = toy_dmo("ok", &good);
+    toy t;
+    gsfw_objective o;
+    gsfw_settings set;
+    for (int method = GSFW_METHOD_FW; method <= GSFW_METHOD_GEN_MP; method++) {
+        const int ls_method = method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP;
+        const unsigned base = ls_method ? HOOK_LSDATA : 0;
+        set = settings_for((gsfw_method)method);
+        /* plain objective: value, then gradient */
+        memset(&t, 0, sizeof t);
+        o = toy_objective(&t, base);
+        t.fail = HOOK_VALUE;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 41)",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        t.fail = HOOK_GRADIENT;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 42)",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        t.fail = 0;
+        t.nan_value = 1;
+        EXPECT_FAIL(GSFW_ERR_NONFINITE, "the objective value is nan",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        t.nan_value = 0;
+        t.inf_gradient = 1;
+        EXPECT_FAIL(GSFW_ERR_NONFINITE, "entry 2 of the objective's gradient is inf",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        /* value_grad */
+        memset(&t, 0, sizeof t);
+        o = toy_objective(&t, base | HOOK_VALUE_GRAD);
+        t.fail = HOOK_VALUE_GRAD;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 43)",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        /* incremental hooks */
+        memset(&t, 0, sizeof t);
+        o = toy_objective(&t, base | INCREMENTAL);
+        t.fail = HOOK_RESET;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective reset failed (code 44)",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        t.fail = HOOK_UPDATE;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective update failed (code 45)",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        t.fail = HOOK_CACHED;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 46)",
+                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        /* the lipschitz hook, for the methods that estimate L */
+        if (!ls_method && method != GSFW_METHOD_FW) {
+            memset(&t, 0, sizeof t);
+            o = toy_objective(&t, HOOK_LIPSCHITZ);
+            set = settings_for((gsfw_method)method);
+            set.L = 0.0;
+            t.fail = HOOK_LIPSCHITZ;
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "could not estimate L",
+                        gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+            t.fail = 0;
+            const double bad_L[] = {0.0, -2.0, NAN, INFINITY};
+            for (size_t k = 0; k < sizeof bad_L / sizeof bad_L[0]; k++) {
+                t.lipschitz = bad_L[k];
+                EXPECT_FAIL(GSFW_ERR_CALLBACK, "set L explicitly",
+                            gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+            }
+        }
+        /* the least-squares data hook */
+        if (ls_method) {
+            memset(&t, 0, sizeof t);
+            o = toy_objective(&t, HOOK_LSDATA);
+            set = settings_for((gsfw_method)method);
+            t.fail = HOOK_LSDATA;
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "least_squares_data hook failed (code 48)",
+                        gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+            t.fail = 0;
+            t.lsdata_null_A = 1;
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "A = NULL", gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+        }
+    }
+    /* AccFW's curvature rule evaluates f at the first atom through the value hook */
+    memset(&t, 0, sizeof t);
+    o = toy_objective(&t, HOOK_VALUE_GRAD);
+    set = settings_for(GSFW_METHOD_ACCFW);
+    set.L = 0.0;
+    set.L_rule = GSFW_L_ATOM;
+    t.fail = HOOK_VALUE;
+    EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 41)",
+                gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+
+    /* for contrast: the same toys succeed when nothing fails, and a callback asking to
+     * stop is a status, not an error */
+    memset(&t, 0, sizeof t);
+    o = toy_objective(&t, INCREMENTAL | HOOK_VALUE_GRAD);
+    set = settings_for(GSFW_METHOD_FW);
+    gsfw_info info;
+    assert_int_equal(gsfw_solve(&o, &ok, &set, NULL, &info, NULL), GSFW_OK);
+    assert_int_equal(info.status, GSFW_STATUS_MAX_ITER);
+}
+
+static int stop_at_once(const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)it;
+    (void)x;
+    (void)user;
+    return 1;
+}
+
+static void test_callback_stop_is_not_an_error(void **state)
+{
+    (void)state;
+    toy t;
+    memset(&t, 0, sizeof t);
+    gsfw_objective o = toy_objective(&t, 0);
+    toy_select_mode good = SEL_TOP1;
+    gsfw_dmo ok = toy_dmo("ok", &good);
+    gsfw_settings set = settings_for(GSFW_METHOD_FW);
+    set.callback = stop_at_once;
+    gsfw_info info;
+    gsfw_err err;
+    assert_int_equal(gsfw_solve(&o, &ok, &set, NULL, &info, &err), GSFW_OK);
+    assert_int_equal(err.code, GSFW_OK);
+    assert_int_equal(info.status, GSFW_STATUS_CALLBACK_STOP);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_helpers_and_null_noops),
+        cmocka_unit_test(test_graph_constructors),
+        cmocka_unit_test(test_graph_components),
+        cmocka_unit_test(test_objective_constructors),
+        cmocka_unit_test(test_power_iteration),
+        cmocka_unit_test(test_sparse_oracles),
+        cmocka_unit_test(test_graph_oracles),
+        cmocka_unit_test(test_projection_settings),
+        cmocka_unit_test(test_projection_run),
+        cmocka_unit_test(test_pcsf),
+        cmocka_unit_test(test_npy_io),
+        cmocka_unit_test(test_edge_list_io),
+        cmocka_unit_test(test_png_io),
+        cmocka_unit_test(test_solve_arguments),
+        cmocka_unit_test(test_solve_outputs_untouched),
+        cmocka_unit_test(test_solve_oracle_failures),
+        cmocka_unit_test(test_solve_objective_failures),
+        cmocka_unit_test(test_callback_stop_is_not_an_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
