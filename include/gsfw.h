@@ -157,7 +157,8 @@ typedef struct {
 
 /* A (delta-approximate) dual maximisation oracle: given z, select S in the model with
  * ||z_S|| >= delta * max_{S' in M} ||z_S'||. select writes at most max_support distinct
- * node ids into support (caller buffer of max_support ints) and their number into *size.
+ * node ids into support (caller buffer of max_support ints, 1 <= max_support <= d) and
+ * their number into *size.
  * stats may be NULL. Returns 0 on success. delta is the proven guarantee (0 = none);
  * model describes the support model it is proven for. */
 typedef struct gsfw_dmo {
