@@ -90,7 +90,8 @@ typedef struct {
 /* Outcomes seen by a sweep, so that it can check it reached every kind of undo. */
 enum { NEW_AND_BACKUP, NEW_LEFT, MISSING, SPARE_LINK, UNLISTED, KINDS };
 static const char *const kind_phrase[KINDS] = {
-    "holds the new file; its old contents are in", "was new and could not be removed",
+    "holds the new file; its old contents are in",
+    "holds the new file (it was new and could not be removed)",
     "is missing; its old contents are in", "is a spare link to it", "not listed"};
 static struct {
     int trials, failed, kind[KINDS];
@@ -178,19 +179,11 @@ static int check_failure(const trial_files *t, const char *msg, const char *wher
     for (int k = 0; k < NDEST; k++) {
         if (holds(t->to[k], old_text[k])) continue;
         changed++;
-        const char *after = NULL;
-        int kind;
-        if (!holds(t->to[k], new_text[k])) {
-            kind = MISSING; /* existed; absent now */
-            after = account_of(msg, t->to[k], kind_phrase[kind]);
-        } else if (old_text[k]) {
-            kind = NEW_AND_BACKUP;
-            after = account_of(msg, t->to[k], kind_phrase[kind]);
-        } else {
-            kind = NEW_LEFT;
-            after = account_of(msg, t->to[k], "holds the new file (it was new and could not "
-                               "be removed)");
-        }
+        /* existed and is absent now, holds the new file over an old one, or a new one */
+        int kind = !holds(t->to[k], new_text[k]) ? MISSING
+                   : old_text[k]                 ? NEW_AND_BACKUP
+                                                 : NEW_LEFT;
+        const char *after = account_of(msg, t->to[k], kind_phrase[kind]);
         if (!after) {
             unlisted++;
             unlisted_dest[k] = 1;
@@ -250,9 +243,8 @@ static int check_failure(const trial_files *t, const char *msg, const char *wher
     return problems;
 }
 
-/* Run the group with the current injection settings and check the outcome. Returns the
- * number of calls the trial made. */
-static int run_trial(trial_files *t, int first, int second)
+/* Fresh files, then the group moved with calls `first` and `second` failing (0: none). */
+static gsfw_error move_group(trial_files *t, int first, int second, gsfw_err *err)
 {
     prepare(t);
     const char *from[NDEST], *to[NDEST];
@@ -260,14 +252,22 @@ static int run_trial(trial_files *t, int first, int second)
         from[k] = t->from[k];
         to[k] = t->to[k];
     }
-    gsfw_err err;
-    memset(&err, 0, sizeof err);
+    memset(err, 0, sizeof *err);
     fail_at[0] = first;
     fail_at[1] = second;
     calls = failed_unlink = 0;
     armed = 1;
-    gsfw_error rc = gsfw_rename_group(from, to, NDEST, &err);
+    gsfw_error rc = gsfw_rename_group(from, to, NDEST, err);
     armed = 0;
+    return rc;
+}
+
+/* Run the group with the current injection settings and check the outcome. Returns the
+ * number of calls the trial made. */
+static int run_trial(trial_files *t, int first, int second)
+{
+    gsfw_err err;
+    gsfw_error rc = move_group(t, first, second, &err);
     seen.trials++;
 
     char where[96];
@@ -347,19 +347,10 @@ static void test_faults_long_paths(void **state)
 static void test_injection_reaches_library(void **state)
 {
     trial_files *t = *state;
-    prepare(t);
-    const char *from[NDEST], *to[NDEST];
-    for (int k = 0; k < NDEST; k++) {
-        from[k] = t->from[k];
-        to[k] = t->to[k];
-    }
     gsfw_err err;
-    fail_at[0] = 1; /* without hard links: renaming out0 aside */
-    fail_at[1] = 0;
-    calls = 0;
-    links_unsupported = armed = 1;
-    gsfw_error rc = gsfw_rename_group(from, to, NDEST, &err);
-    links_unsupported = armed = 0;
+    links_unsupported = 1; /* the first call is then renaming out0 aside */
+    gsfw_error rc = move_group(t, 1, 0, &err);
+    links_unsupported = 0;
     assert_int_equal(rc, GSFW_ERR_IO);
     assert_non_null(strstr(err.message, strerror(EIO)));
     assert_true(holds(t->to[0], "old0"));

@@ -66,6 +66,12 @@ char *gsfw_dir_of(const char *path)
                  : dup_prefix(".", 1);
 }
 
+const char *gsfw_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err *err);
 
 /* Special files (/dev/null, a FIFO, a terminal) are written in place: replacing them by
@@ -127,8 +133,7 @@ char *gsfw_canonical_path(const char *path)
     char *full = realpath(path, NULL); /* an existing file, links resolved */
     if (full) return full;
     /* a new name: its directory resolved, plus the last component */
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
+    const char *base = gsfw_base_name(path);
     char *dir = gsfw_dir_of(path);
     char *rdir = dir ? realpath(dir, NULL) : NULL;
     free(dir);
@@ -268,7 +273,8 @@ gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err)
     return GSFW_OK;
 }
 
-/* The temporary name no longer exists once renamed: forget it (abort must not unlink). */
+/* Drop both names; after a commit the temporary name no longer exists, so forgetting it
+ * keeps abort from unlinking it. */
 static void forget_names(gsfw_atomic_file *f)
 {
     free(f->tmp_path);
@@ -324,9 +330,5 @@ void gsfw_atomic_abort(gsfw_atomic_file *f)
     if (f->fp) fclose(f->fp);
     f->fp = NULL;
     if (f->tmp_path) unlink(f->tmp_path); /* never the destination itself (in place) */
-    free(f->tmp_path);
-    f->tmp_path = NULL;
-    free(f->final_path);
-    f->final_path = NULL;
-    f->in_place = 0;
+    forget_names(f);
 }

@@ -34,6 +34,8 @@ int gsfw_atomic_in_place(const char *path);
 /* The directory part of path: "." when there is none, "/" for a file in the root.
  * Freed with free(); NULL when out of memory. */
 char *gsfw_dir_of(const char *path);
+/* The last component of path (a pointer into it: path itself when it has no '/'). */
+const char *gsfw_base_name(const char *path);
 /* The absolute name path stands for: symbolic links and "." / ".." resolved for an
  * existing file; for a new one, its directory resolved plus its last component (path
  * itself when the directory does not exist). Freed with free(); NULL when out of memory. */

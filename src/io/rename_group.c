@@ -46,8 +46,7 @@ typedef struct {
  * rename. Returns 0, or -1 with errno set. */
 static int make_backup(const char *path, backup *b)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t dir_len = (size_t)(gsfw_base_name(path) - path); /* with its '/' */
     b->name = malloc(dir_len + 64);
     b->aside = 0;
     if (!b->name) return -1;
@@ -107,14 +106,6 @@ static int append_whole(char *buf, size_t cap, size_t *used, size_t reserve, con
     return 1;
 }
 
-/* The last component of path (a backup lies in its destination's directory, so its
- * base name says where it is in fewer characters). */
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 /* The error after a failed step 2 or 3: names the file that failed, then what the undo
  * could not restore, outputs left changed first and spare links after; when the message
  * cannot hold them all, it ends with how many are not listed. "No output was changed" is
@@ -129,13 +120,10 @@ static gsfw_error group_failure(const char *const *to, const backup *bk, int cou
     }
     char msg[sizeof ((gsfw_err *)0)->message];
     const size_t cap = sizeof msg, tail = 40; /* room for "; and N more not listed)" */
-    size_t used = 0;
-    msg[0] = '\0';
-    if (!append_whole(msg, cap, &used, 0, "%s '%s': %s", what, path, strerror(e))) {
-        /* a path too long for the message: as much of it as fits, and nothing more */
-        snprintf(msg, cap, "%s '%s': %s", what, path, strerror(e));
-        return gsfw_fail(err, GSFW_ERR_IO, "%s", msg);
-    }
+    /* a path too long for the message fills it: nothing more is appended then */
+    int w = snprintf(msg, cap, "%s '%s': %s", what, path, strerror(e));
+    if (w < 0) msg[0] = '\0';
+    size_t used = w < 0 ? 0 : (size_t)w >= cap ? cap - 1 : (size_t)w;
     int opened = append_whole(msg, cap, &used, tail, changed ? "; some outputs could not be "
                               "put back" : " (no output was changed");
     int listed = 0;
@@ -144,7 +132,8 @@ static gsfw_error group_failure(const char *const *to, const backup *bk, int cou
             leftover l = bk[k].left;
             if (l == LEFT_NOTHING || (l == LEFT_EXTRA_LINK) != (pass == 1)) continue;
             const char *sep = listed ? "; " : changed ? ": " : "; ";
-            const char *b = bk[k].name ? base_name(bk[k].name) : "";
+            /* a backup lies beside its destination: its base name says where */
+            const char *b = bk[k].name ? gsfw_base_name(bk[k].name) : "";
             int ok = 0;
             if (l == LEFT_NEW_AND_BACKUP)
                 ok = append_whole(msg, cap, &used, tail, "%s'%s' holds the new file; its old "
