@@ -49,10 +49,6 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Flush stdout; when that or an earlier write to it failed (a full disk; a closed pipe
- * when SIGPIPE is ignored), report it and return CLI_FAIL, else CLI_OK. */
-int cli_flush_stdout(const char *cmd);
-
 /* Report a library error (its detailed message when present) and return CLI_FAIL. */
 int cli_fail_err(const char *cmd, gsfw_error code, const gsfw_err *err);
 

@@ -324,7 +324,6 @@ int cmd_pcsf(int argc, char **argv)
     if (rc == CLI_OK) {
         print_line("nodes:", out_nodes, nn);
         print_line("edges:", out_edges, ne);
-        rc = cli_flush_stdout("pcsf");
         if (stats_s)
             fprintf(stderr, "pcsf: n=%d m=%d root=%d clusters=%d pruning=%s load_s=%.4f "
                     "solve_s=%.4f write_s=%.4f nodes=%d edges=%d\n", n, g->m, root, clusters,

@@ -32,18 +32,6 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     return CLI_FAIL;
 }
 
-int cli_flush_stdout(const char *cmd)
-{
-    errno = 0;
-    int failed = fflush(stdout) != 0;
-    int e = errno;
-    if (!failed && !ferror(stdout)) return CLI_OK;
-    clearerr(stdout); /* reported once */
-    if (failed && e)
-        return cli_fail(cmd, "cannot write to standard output: %s", strerror(e));
-    return cli_fail(cmd, "cannot write to standard output");
-}
-
 int cli_fail_err(const char *cmd, gsfw_error code, const gsfw_err *err)
 {
     if (err && err->message[0]) return cli_fail(cmd, "%s", err->message);

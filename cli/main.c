@@ -41,11 +41,12 @@ static void reserve_standard_descriptors(void)
  * its error: the one message the CLI promises. */
 static int finish(const char *cmd, int rc)
 {
-    if (rc != CLI_OK) {
-        fflush(stdout);
-        return rc;
-    }
-    return cli_flush_stdout(cmd);
+    errno = 0;
+    int failed = fflush(stdout) != 0;
+    int e = errno;
+    if (rc != CLI_OK || (!failed && !ferror(stdout))) return rc;
+    if (failed && e) return cli_fail(cmd, "cannot write to standard output: %s", strerror(e));
+    return cli_fail(cmd, "cannot write to standard output");
 }
 
 int main(int argc, char **argv)

@@ -1139,8 +1139,9 @@ static void test_solve_arguments(void **state)
     for (size_t k = 0; k < 4; k++) {
         set = settings_for(with_tail[k]);
         set.tail = topk5;
-        EXPECT_FAIL(GSFW_ERR_DIMENSION, "the tail projection 'topk' works on 5 entries but the "
-                    "objective has dimension 6", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        EXPECT_FAIL(GSFW_ERR_DIMENSION, "the objective has dimension 6 but the tail "
+                    "projection 'topk' works on 5 entries",
+                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
         u = toy_dmo("bad-tail", &mode);
         u.select = NULL;
         set.tail = &u;

@@ -73,6 +73,7 @@ typedef struct {
     int ok;
     double x_last[D], x_best[D], f[ITERS + 1];
     long oracle_calls, pcsf_calls, gradient_calls;
+    double lambda; /* projections: the last scale found */
     int iterations, callbacks, size;
     int ids[2 * D];                  /* projections: the two supports */
     int nodes[2][D], edges[2][M_MAX]; /* PCSF: the two forests */
@@ -133,7 +134,7 @@ static void run_project(const job *j, outcome *o)
         !gsfw_headtail_project(ht, in.z, o->ids, &o->size, &info, NULL) &&
         !gsfw_headtail_project(ht, in.prob.x_star, o->ids + D, &o->size, &info, NULL)) {
         o->pcsf_calls = info.pcsf_calls;
-        o->x_last[0] = info.lambda;
+        o->lambda = info.lambda;
         o->ok = 1;
     }
     gsfw_headtail_free(ht);

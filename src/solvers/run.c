@@ -45,6 +45,24 @@ const char *gsfw_method_name(gsfw_method method)
     return method_names[method];
 }
 
+gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d,
+                                 gsfw_err *err)
+{
+    const char *name = oracle->name ? oracle->name : "?";
+    if (!oracle->select)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the %s '%s' has no select "
+                         "callback", role, name);
+    if (oracle->d != d)
+        return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective has dimension %d but "
+                         "the %s '%s' works on %d entries", d, role, name, oracle->d);
+    /* At most d distinct ids exist; the solvers allocate max_support entries. */
+    if (oracle->max_support < 1 || oracle->max_support > d)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the %s '%s' has max_support = "
+                         "%d, outside 1..%d (its dimension)", role, name, oracle->max_support,
+                         d);
+    return GSFW_OK;
+}
+
 gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
                          const gsfw_settings *set, gsfw_result *res, gsfw_info *info,
                          gsfw_err *err)
@@ -68,18 +86,8 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     if (obj->d < 1)
         return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective's dimension d = %d must "
                          "be >= 1", obj->d);
-    const char *dmo_name = dmo->name ? dmo->name : "?";
-    if (!dmo->select)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the oracle '%s' has no select "
-                         "callback", dmo_name);
-    if (obj->d != dmo->d)
-        return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective has dimension %d but "
-                         "the oracle '%s' works on %d entries", obj->d, dmo_name, dmo->d);
-    /* At most d distinct ids exist; the solvers allocate max_support entries. */
-    if (dmo->max_support < 1 || dmo->max_support > dmo->d)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the oracle '%s' has max_support = "
-                         "%d, outside 1..%d (its dimension)", dmo_name, dmo->max_support,
-                         dmo->d);
+    gsfw_error rc = gsfw_run_check_oracle("oracle", dmo, obj->d, err);
+    if (rc) return rc;
     if ((int)set->method < GSFW_METHOD_FW || (int)set->method > GSFW_METHOD_GEN_MP)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown method %d",
                          (int)set->method);

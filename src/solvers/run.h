@@ -19,6 +19,10 @@ typedef struct {
 } gsfw_run;
 
 /* Validate what all solvers share; fills run and zeroes info. */
+/* An oracle fit for a solve over d entries: a select callback, dimension d and
+ * 1 <= max_support <= d. role names it in the error ("oracle", "tail projection"). */
+gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d,
+                                 gsfw_err *err);
 gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
                          const gsfw_settings *set, gsfw_result *res, gsfw_info *info,
                          gsfw_err *err);

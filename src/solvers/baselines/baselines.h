@@ -61,8 +61,7 @@ gsfw_ls_method gsfw_ls_choose(int n, int k);
  * (power iteration for least squares). Fills info->L / L_estimated. */
 
 /* The tail projection a baseline uses (settings.tail, else the head oracle run->dmo),
- * checked as gsfw_run_init checks the head: a select callback, the solve's dimension and
- * 1 <= max_support <= d. */
+ * checked like the head (gsfw_run_check_oracle). */
 gsfw_error gsfw_baseline_tail(gsfw_run *run, gsfw_dmo **tail);
 
 /* Replace the iterate x by xnew (both dense, d entries), telling an incremental objective

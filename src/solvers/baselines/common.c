@@ -24,19 +24,6 @@ gsfw_error gsfw_baseline_move(gsfw_run *run, double *x, const double *xnew, int 
 
 gsfw_error gsfw_baseline_tail(gsfw_run *run, gsfw_dmo **tail)
 {
-    gsfw_dmo *t = run->set->tail ? run->set->tail : run->dmo;
-    const char *name = t->name ? t->name : "?";
-    *tail = t;
-    if (!t->select)
-        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: the tail projection '%s' has "
-                         "no select callback", name);
-    if (t->d != run->d)
-        return gsfw_fail(run->err, GSFW_ERR_DIMENSION, "solve: the tail projection '%s' works "
-                         "on %d entries but the objective has dimension %d", name, t->d,
-                         run->d);
-    if (t->max_support < 1 || t->max_support > t->d)
-        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: the tail projection '%s' has "
-                         "max_support = %d, outside 1..%d (its dimension)", name,
-                         t->max_support, t->d);
-    return GSFW_OK;
+    *tail = run->set->tail ? run->set->tail : run->dmo;
+    return gsfw_run_check_oracle("tail projection", *tail, run->d, run->err);
 }
