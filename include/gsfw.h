@@ -27,12 +27,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gsfw/export.h"
+#include "gsfw/operator.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define GSFW_VERSION "0.1.0"
-const char *gsfw_version(void);
+GSFW_API const char *gsfw_version(void);
 
 /* ------------------------------------------------------------------ errors */
 
@@ -50,7 +53,7 @@ typedef enum {
 } gsfw_error;
 
 /* Static English description of an error code. */
-const char *gsfw_error_message(gsfw_error code);
+GSFW_API const char *gsfw_error_message(gsfw_error code);
 
 /* Detailed error report filled by failing calls (optional everywhere). */
 typedef struct {
@@ -59,7 +62,7 @@ typedef struct {
 } gsfw_err;
 
 /* Free memory returned by gsfw readers (gsfw_npy_read, gsfw_edges_read, ...). */
-void gsfw_free(void *ptr);
+GSFW_API void gsfw_free(void *ptr);
 
 /* ------------------------------------------------------------------ graphs */
 
@@ -79,20 +82,20 @@ typedef struct {
 } gsfw_graph;
 
 /* Validates ids (0 <= id < n) and costs (finite, >= 0). cost may be NULL. */
-gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v,
+GSFW_API gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v,
                                  const double *cost, gsfw_graph **out, gsfw_err *err);
 /* H x W 4-neighbour grid, node r*W + c, unit costs. Edge order: nodes in row-major order,
  * each emits (i, i+1) if not in the last column, then (i, i+W) if not in the last row. */
-gsfw_error gsfw_graph_grid(int height, int width, gsfw_graph **out, gsfw_err *err);
-void gsfw_graph_free(gsfw_graph *g);
+GSFW_API gsfw_error gsfw_graph_grid(int height, int width, gsfw_graph **out, gsfw_err *err);
+GSFW_API void gsfw_graph_free(gsfw_graph *g);
 /* Connected components: label[i] in 0..count-1 (labels in order of smallest node). */
-gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gsfw_err *err);
+GSFW_API gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gsfw_err *err);
 /* Number of connected components of the subgraph induced by the nodes with
  * mask[i] != 0 (nodes outside the mask are ignored; mask NULL selects every node).
  * work: 2n ints of scratch; on return work[i] is the component label of node i (-1
  * outside the mask). Returns -1 for a NULL graph or work array, or a graph that was not
  * built by the constructors above (no adjacency arrays). */
-int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned char *mask, int *work);
+GSFW_API int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned char *mask, int *work);
 
 /* --------------------------------------------------------------- objective */
 
@@ -127,24 +130,24 @@ typedef enum { GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1 } gsfw_layout;
  * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
  * two gemv (one with the incremental interface); A^T A is never formed. The lipschitz
  * hook returns ||A||_2^2 estimated by power iteration (deterministic start vector). */
-gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
+GSFW_API gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
                                         const double *y, gsfw_objective **out,
                                         gsfw_err *err);
 /* Wrap user callbacks (value and gradient required, value_grad optional). */
-gsfw_error gsfw_objective_callback(int d, void *ctx,
+GSFW_API gsfw_error gsfw_objective_callback(int d, void *ctx,
                                    int (*value)(void *, const double *, double *),
                                    int (*gradient)(void *, const double *, double *),
                                    int (*value_grad)(void *, const double *, double *, double *),
                                    gsfw_objective **out, gsfw_err *err);
 /* Frees an objective: through its destroy hook, or with free() when it has none (so an
  * objective built by hand must be malloc'ed or carry a destroy hook). NULL is a no-op. */
-void gsfw_objective_free(gsfw_objective *obj);
+GSFW_API void gsfw_objective_free(gsfw_objective *obj);
 
 /* Power-iteration estimate of ||A||_2^2 for a dense n x d matrix (column-major, lda = n).
  * Returns the Rayleigh quotient after `iters` iterations or when the relative change is
  * below tol. work: n + 2d doubles. An empty matrix gives 0; NaN answers bad arguments
  * (negative sizes, iters < 1, A or work NULL). */
-double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, double tol,
+GSFW_API double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, double tol,
                                       double *work);
 
 /* -------------------------------------------------------------------- DMO */
@@ -170,31 +173,42 @@ typedef struct gsfw_dmo {
     void *ctx;
     int (*select)(void *ctx, const double *z, int *support, int *size, gsfw_dmo_stats *stats);
     void (*destroy)(struct gsfw_dmo *self);
+    /* optional: return the oracle to its state right after construction (warm-started
+     * searches, seeded random generators), so that a second solve repeats the first bit
+     * for bit; gsfw_solve calls it before the first iteration. 0 on success. */
+    int (*reset)(void *ctx);
+    /* optional: 1 if support (size distinct ids) is a set of the model, 0 if not (used to
+     * check a starting point x0). */
+    int (*contains)(void *ctx, const int *support, int size);
+    /* the largest number of nodes of a set of the model that delta refers to (s for the
+     * s-sparse and M(G, s, g) models), 0 if unknown: with it the solvers certify
+     * f(x) - f* <= <grad f(x), x> + C ||top_model_size(grad f(x))|| for any oracle */
+    int model_size;
 } gsfw_dmo;
 
 /* Frees an oracle through its destroy hook; an oracle without one belongs to its creator
  * (a user struct, possibly on the stack) and is left alone. NULL is a no-op. */
-void gsfw_dmo_free(gsfw_dmo *dmo);
+GSFW_API void gsfw_dmo_free(gsfw_dmo *dmo);
 
 /* Exact top-s: the s largest |z_i| (linear-time selection). delta = 1. */
-gsfw_error gsfw_dmo_topk(int d, int s, gsfw_dmo **out, gsfw_err *err);
+GSFW_API gsfw_error gsfw_dmo_topk(int d, int s, gsfw_dmo **out, gsfw_err *err);
 /* The delta-approximate top-s oracle of the paper's App. C (Alg. 3), deterministic
  * given seed: starts from the s smallest |z_i| and swaps in top-s entries (in a seeded
  * random order, never removing an inserted one) until ||z_S|| >= delta ||top_s(z)||. */
-gsfw_error gsfw_dmo_topk_approx(int d, int s, double delta, uint64_t seed, gsfw_dmo **out,
+GSFW_API gsfw_error gsfw_dmo_topk_approx(int d, int s, double delta, uint64_t seed, gsfw_dmo **out,
                                 gsfw_err *err);
 /* l1 ball (s = 1). delta = 1 picks argmax |z_i|; delta < 1 scans a seeded random
  * permutation and returns the first i with |z_i| >= delta * max |z| (the reference code's
  * test without its missing factor C). */
-gsfw_error gsfw_dmo_l1(int d, double delta, uint64_t seed, gsfw_dmo **out, gsfw_err *err);
+GSFW_API gsfw_error gsfw_dmo_l1(int d, double delta, uint64_t seed, gsfw_dmo **out, gsfw_err *err);
 /* Top-g seeds + best-neighbour-first growth for M(G, s, g): feasible (<= s nodes in
  * <= g connected pieces), delta = sqrt(g/s) >= sqrt(1/ceil(s/g)). The graph must outlive
  * the oracle. */
-gsfw_error gsfw_dmo_subgraph(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+GSFW_API gsfw_error gsfw_dmo_subgraph(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
                              gsfw_err *err);
 /* Exact oracle over M(G, s, g) by enumeration; for tests on tiny graphs (refuses when
  * the enumeration would exceed about 1e8 subsets). */
-gsfw_error gsfw_dmo_brute_force(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+GSFW_API gsfw_error gsfw_dmo_brute_force(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
                                 gsfw_err *err);
 
 /* ----------------------------------------------------------------- solvers */
@@ -212,8 +226,8 @@ typedef enum {
 } gsfw_method;
 
 /* "fw", "accfw", "iht", "cosamp", "graph-iht", "graph-cosamp", "gen-mp"; -1 if unknown. */
-int gsfw_method_parse(const char *name);
-const char *gsfw_method_name(gsfw_method method);
+GSFW_API int gsfw_method_parse(const char *name);
+GSFW_API const char *gsfw_method_name(gsfw_method method);
 
 typedef enum { GSFW_OPTION_I = 1, GSFW_OPTION_II = 2 } gsfw_option;
 
@@ -224,7 +238,7 @@ typedef enum {
     GSFW_STATUS_ZERO_DIRECTION    /* ||z_S|| = 0: the oracle input vanishes on its support */
 } gsfw_status;
 
-const char *gsfw_status_name(gsfw_status status);
+GSFW_API const char *gsfw_status_name(gsfw_status status);
 
 /* Figures of one iterate x_t, passed to the callback and stored in the trace. */
 typedef struct {
@@ -273,7 +287,7 @@ typedef struct {
     int reference_compat; /* baselines: 1 = the reference scripts' settings (see docs) */
 } gsfw_settings;
 
-void gsfw_settings_default(gsfw_settings *settings);
+GSFW_API void gsfw_settings_default(gsfw_settings *settings);
 
 typedef struct {
     gsfw_status status;
@@ -306,7 +320,7 @@ typedef struct {
 } gsfw_result;
 
 /* Run DMO-FW / DMO-AccFW (the paper's Algorithm 1) from x_0 = 0 with eta_t = 2/(t+2). */
-gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
+GSFW_API gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
                       gsfw_result *result, gsfw_info *info, gsfw_err *err);
 
 /* -------------------------------------------------------------------- PCSF */
@@ -319,20 +333,20 @@ typedef enum {
 } gsfw_pruning;
 
 /* Parse "none" | "simple" | "gw" | "strong"; returns -1 when unknown. */
-int gsfw_pruning_parse(const char *name);
+GSFW_API int gsfw_pruning_parse(const char *name);
 
 /* Reusable PCSF workspace (Goemans-Williamson growth + pruning, compatible with
  * pcst_fast). Memory grows to the largest instance seen and is reused across calls. */
 typedef struct gsfw_pcsf gsfw_pcsf;
 
-gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err);
-void gsfw_pcsf_free(gsfw_pcsf *ws);
+GSFW_API gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err);
+GSFW_API void gsfw_pcsf_free(gsfw_pcsf *ws);
 
 /* Solve one PCSF instance. root = -1 for unrooted (target_clusters active clusters kept),
  * root >= 0 requires target_clusters == 0. costs may be NULL (unit costs); prizes and
  * costs must be finite and >= 0. out_nodes: n ints, out_edges: m ints (edge indices
  * into the input list). Outputs are in the order the pruning visits them. */
-gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const int *edge_v,
+GSFW_API gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const int *edge_v,
                          const double *prizes, const double *costs, int root,
                          int target_clusters, gsfw_pruning pruning, int *out_nodes,
                          int *n_out_nodes, int *out_edges, int *n_out_edges, gsfw_err *err);
@@ -342,25 +356,25 @@ gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const i
 /* .npy (format 1.0/2.0/3.0), float64 little-endian, C or Fortran order, 1-D or 2-D.
  * *data is returned in C (row-major) order and freed with gsfw_free. shape[1] = 1 for
  * 1-D arrays; *ndim tells which. */
-gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
+GSFW_API gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
                          gsfw_err *err);
 /* Writes through a temporary file renamed into place (no partial file on failure). */
-gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
+GSFW_API gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
                           gsfw_err *err);
 
 /* Edge list: one "u v" or "u v cost" per line, 0-based ids, '#' comments and blank lines
  * allowed; all lines must have the same number of fields. *cost is NULL when the file has
  * no costs. When n >= 0, ids must be < n. Arrays freed with gsfw_free. */
-gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, double **cost,
+GSFW_API gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, double **cost,
                            gsfw_err *err);
 
 /* 8-bit or 16-bit grayscale / RGB(A) PNG to doubles in [0, 1] (RGB converted to luma).
  * *img is row-major height x width, freed with gsfw_free. */
-gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *width,
+GSFW_API gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *width,
                               gsfw_err *err);
 /* Write an 8-bit grayscale PNG, mapping [lo, hi] linearly to [0, 255] (clamped).
  * Temporary file + rename. */
-gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, int width,
+GSFW_API gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, int width,
                                double lo, double hi, gsfw_err *err);
 
 /* ------------------------------------------------- Head / tail projections */
@@ -398,7 +412,7 @@ typedef struct {
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */
-void gsfw_proj_settings_default(gsfw_proj_settings *settings, gsfw_proj_kind kind, int s, int g);
+GSFW_API void gsfw_proj_settings_default(gsfw_proj_settings *settings, gsfw_proj_kind kind, int s, int g);
 
 /* What one projection did. */
 typedef struct {
@@ -413,14 +427,14 @@ typedef struct {
 typedef struct gsfw_headtail gsfw_headtail;
 
 /* The graph must outlive the object. Allocates every buffer (n + m sized) up front. */
-gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_settings *settings,
+GSFW_API gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_settings *settings,
                                 gsfw_headtail **out, gsfw_err *err);
-void gsfw_headtail_free(gsfw_headtail *ht);
+GSFW_API void gsfw_headtail_free(gsfw_headtail *ht);
 /* Forget the warm-start state. */
-void gsfw_headtail_reset(gsfw_headtail *ht);
+GSFW_API void gsfw_headtail_reset(gsfw_headtail *ht);
 /* Project z (n entries, finite): support receives the node ids (caller buffer of n
  * ints, ascending), *size their number. info may be NULL. */
-gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
+GSFW_API gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
                                  gsfw_proj_info *info, gsfw_err *err);
 
 /* Head projection as a DMO for M(G, s, g): practical lambda-search with window
@@ -428,14 +442,14 @@ gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *suppor
  * sqrt(1/14), the guarantee of the theory head for the model M(G, 2s + g, g) (the
  * model string says so; the practical search itself has no proven delta).
  * max_support = n. The graph must outlive the oracle. */
-gsfw_error gsfw_dmo_head(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+GSFW_API gsfw_error gsfw_dmo_head(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
                          gsfw_err *err);
 /* Tail projection through the DMO interface (select returns the support; delta = 0):
  * practical lambda-search with window [s, floor(1.05 s)], for Graph-IHT / Graph-CoSaMP. */
-gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+GSFW_API gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
                          gsfw_err *err);
 /* Either projection with explicit settings (method, window, budget, ...). */
-gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
+GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
                              gsfw_dmo **out, gsfw_err *err);
 
 #ifdef __cplusplus
