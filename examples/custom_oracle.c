@@ -91,8 +91,9 @@ int main(void)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    gsfw_dmo window = {D, S, 1.0, "window", "one interval of <= 8 coordinates", NULL,
-                       window_select, NULL};
+    gsfw_dmo window = {.d = D, .max_support = S, .delta = 1.0, .name = "window",
+                       .model = "one interval of <= 8 coordinates", .select = window_select,
+                       .model_size = S};
 
     gsfw_settings settings;
     gsfw_settings_default(&settings);

@@ -257,7 +257,8 @@ static int toy_select(void *ctx, const double *z, int *support, int *size,
 /* A user DMO on the stack (destroy NULL: gsfw_dmo_free leaves it alone). */
 static gsfw_dmo toy_dmo(const char *name, toy_select_mode *mode)
 {
-    gsfw_dmo o = {TOY_D, 2, 1.0, name, "toy", mode, toy_select, NULL};
+    gsfw_dmo o = {.d = TOY_D, .max_support = 2, .delta = 1.0, .name = name, .model = "toy",
+                  .ctx = mode, .select = toy_select};
     return o;
 }
 

@@ -528,7 +528,8 @@ static void test_bad_user_oracle(void **st)
     double A[6] = {1, 2, 3, 4, 5, 6}, y[2] = {1, 0};
     gsfw_objective *obj = NULL;
     assert_int_equal(gsfw_objective_least_squares(2, 3, A, GSFW_ROW_MAJOR, y, &obj, NULL), GSFW_OK);
-    gsfw_dmo dmo = {3, 2, 1.0, "bad", "none", NULL, bad_select, NULL};
+    gsfw_dmo dmo = {.d = 3, .max_support = 2, .delta = 1.0, .name = "bad", .model = "none",
+                    .select = bad_select};
     gsfw_settings set;
     gsfw_settings_default(&set);
     set.method = GSFW_METHOD_FW;
