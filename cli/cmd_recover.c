@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "interrupt.h"
+#include "memory.h"
+#include "outdir.h"
 #include "models.h"
 #include "recover_metrics.h"
 #include "recover_plot.h"
@@ -29,6 +29,7 @@ static const char usage[] =
     "                    [--method accfw|fw|graph-iht|graph-cosamp|cosamp|gen-mp|iht]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
+    "                    [--max-memory SIZE] [--max-pixels N]\n"
     "\n"
     "Recover an image from n = floor(R s) Gaussian measurements y = A x* + SIGMA e.\n"
     "x* is the image flattened row-major, scaled to unit l2 norm; A has i.i.d. N(0, 1/n)\n"
@@ -55,6 +56,12 @@ static const char usage[] =
     "                    (default of the baselines)\n"
     "  --reference-compat  the reference scripts' baseline settings (docs/baselines.md)\n"
     "  --no-plot         skip convergence.png (no gnuplot needed)\n"
+    CLI_MEM_HELP
+    "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
+    "\n"
+    "The outputs appear together or not at all. SIGINT or SIGTERM ends the run with\n"
+    "status 130 or 143 and leaves the directory as it was; a second run into a directory\n"
+    "in use is refused (docs/recover.md).\n"
     "\n"
     "Prints one line of key=value fields: method, model, status, iters, n, d, s, g, time_s\n"
     "(solve), setup_s (drawing A, estimating L, building oracles), f, f_star = f(x*),\n"
@@ -62,6 +69,7 @@ static const char usage[] =
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
+#define RECOVER_MAX_PIXELS 100000000
 
 static int default_iters(int method)
 {
@@ -83,72 +91,6 @@ static int ends_with(const char *s, const char *suffix)
         if (c != suffix[i]) return 0;
     }
     return 1;
-}
-
-/* ---------------------------------------------------------- output directory */
-
-#define MAX_CREATED 64
-
-typedef struct {
-    char *dirs[MAX_CREATED]; /* directories this run created, outermost first */
-    int ndirs;
-} out_state;
-
-/* mkdir -p, remembering which directories were created. */
-static int make_dirs(const char *cmd, const char *path, out_state *st)
-{
-    size_t len = strlen(path);
-    if (len == 0) return cli_usage_error(cmd, "--out-dir is empty");
-    char *buf = malloc(len + 1);
-    if (!buf) return cli_fail(cmd, "out of memory");
-    memcpy(buf, path, len + 1);
-    for (size_t i = 1; i <= len; i++) {
-        if (buf[i] != '/' && buf[i] != '\0') continue;
-        if (buf[i - 1] == '/') continue;
-        char saved = buf[i];
-        buf[i] = '\0';
-        struct stat sb;
-        if (stat(buf, &sb) == 0) {
-            if (!S_ISDIR(sb.st_mode)) {
-                int r = cli_fail(cmd, "--out-dir: '%s' exists and is not a directory", buf);
-                free(buf);
-                return r;
-            }
-        } else if (mkdir(buf, 0777) == 0) {
-            if (st->ndirs < MAX_CREATED) st->dirs[st->ndirs++] = strdup(buf);
-        } else {
-            int r = cli_fail(cmd, "--out-dir: cannot create '%s': %s", buf, strerror(errno));
-            free(buf);
-            return r;
-        }
-        buf[i] = saved;
-    }
-    free(buf);
-    if (access(path, W_OK | X_OK) != 0)
-        return cli_fail(cmd, "--out-dir: '%s' is not writable: %s", path, strerror(errno));
-    return CLI_OK;
-}
-
-static char *join(const char *dir, const char *name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (!p) return NULL;
-    memcpy(p, dir, a);
-    p[a] = '/';
-    memcpy(p + a + 1, name, b + 1);
-    return p;
-}
-
-static void rollback(out_state *st)
-{
-    for (int i = st->ndirs - 1; i >= 0; i--)
-        if (st->dirs[i]) rmdir(st->dirs[i]);
-}
-
-static void out_state_free(out_state *st)
-{
-    for (int i = 0; i < st->ndirs; i++) free(st->dirs[i]);
 }
 
 /* ------------------------------------------------------------------ oracles */
@@ -180,13 +122,14 @@ int cmd_recover(int argc, char **argv)
     const char *image = NULL, *ratio_text = NULL, *noise_text = NULL, *seed_text = NULL,
                *method_text = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
                *c_text = NULL, *iters_text = NULL, *out_dir = NULL, *l_text = NULL,
-               *compat_text = NULL, *noplot_text = NULL;
+               *compat_text = NULL, *noplot_text = NULL, *mem_text = NULL, *pixels_text = NULL;
     cli_opt opts[] = {
         {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--noise", 0, &noise_text},
         {"--seed", 0, &seed_text}, {"--method", 0, &method_text}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--C", 0, &c_text},
         {"--iters", 0, &iters_text}, {"--out-dir", 0, &out_dir}, {"--L", 0, &l_text},
         {"--reference-compat", 1, &compat_text}, {"--no-plot", 1, &noplot_text},
+        {"--max-memory", 0, &mem_text}, {"--max-pixels", 0, &pixels_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -237,6 +180,12 @@ int cmd_recover(int argc, char **argv)
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
     const int compat = compat_text != NULL;
+    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
+    int max_pixels = RECOVER_MAX_PIXELS;
+    if (pixels_text &&
+        (rc = cli_parse_int(cmd, "--max-pixels", pixels_text, 1, 2147483647L, &max_pixels)))
+        return rc;
+    cli_interrupt_install();
 
     /* ---- the image (run-time errors, exit 1) */
     double *img = NULL, *A = NULL, *y = NULL, *x_best = NULL, *x_last = NULL;
@@ -246,11 +195,9 @@ int cmd_recover(int argc, char **argv)
     gsfw_dmo *head = NULL, *tail = NULL;
     unsigned char *mask = NULL;
     int *work = NULL;
-    char *paths[5] = {NULL, NULL, NULL, NULL, NULL};
-    char *staged[5] = {NULL, NULL, NULL, NULL, NULL}; /* written first, renamed at the end */
-    char *stage_dir = NULL;
-    out_state st;
-    memset(&st, 0, sizeof st);
+    cli_outdir od;
+    memset(&od, 0, sizeof od);
+    char **staged = od.staged; /* written first, moved into place at the end */
     int H = 0, W = 0;
     gsfw_err err;
     gsfw_error e;
@@ -269,7 +216,7 @@ int cmd_recover(int argc, char **argv)
         H = shape[0];
         W = shape[1];
     } else if (ends_with(image, ".png")) {
-        e = gsfw_png_read_gray(image, &img, &H, &W, &err);
+        e = gsfw_png_read_gray_limited(image, max_pixels, &img, &H, &W, &err);
         if (e) {
             rc = cli_fail(cmd, "--image: %s", err.message);
             goto done;
@@ -343,50 +290,29 @@ int cmd_recover(int argc, char **argv)
                       "least 1", ratio_text, ratio, s, n_real);
         goto done;
     }
-    if (n_real > 2147483647.0 || n_real * d > 4e9) {
-        rc = cli_fail(cmd, "--ratio %s gives a %.0f x %d matrix, too large", ratio_text, n_real, d);
+    if (n_real > 2147483647.0) {
+        rc = cli_fail(cmd, "--ratio %.6g gives n = %.6g measurements, more than %d", ratio,
+                      n_real, 2147483647);
         goto done;
     }
     const int n = (int)n_real;
+    {
+        /* the peak: A and the objective's copy of it while the objective is built, the
+         * image, the grid, the oracles' workspaces and the trace */
+        double need = 2 * cli_mem_dense(n_real, d) + cli_mem_dense(5.0 * n_real + 8.0 * d, 1) +
+                      cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
+                      cli_mem_trace(iters);
+        char what[160];
+        snprintf(what, sizeof what, "a %d x %d measurement matrix (--ratio %.6g)", n, d, ratio);
+        if ((rc = cli_mem_check(cmd, need, what))) goto done;
+    }
 
     /* ---- output directory (created now so that a bad --out-dir fails before the work) */
-    if ((rc = make_dirs(cmd, out_dir, &st))) goto done;
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png"};
-    /* the outputs are written into a staging directory of this run's own (so that
-     * concurrent runs and files already there cannot collide with them), then moved
-     * into place together */
-    stage_dir = join(out_dir, ".gsfw-staging-XXXXXX");
-    if (!stage_dir) {
-        rc = cli_fail(cmd, "out of memory");
-        goto done;
-    }
-    if (!mkdtemp(stage_dir)) {
-        rc = cli_fail(cmd, "--out-dir: cannot create a staging directory in '%s': %s", out_dir,
-                      strerror(errno));
-        free(stage_dir);
-        stage_dir = NULL;
-        goto done;
-    }
-    for (int k = 0; k < 5; k++) {
-        paths[k] = join(out_dir, names[k]);
-        staged[k] = join(stage_dir, names[k]);
-        if (!paths[k] || !staged[k]) {
-            rc = cli_fail(cmd, "out of memory");
-            goto done;
-        }
-        /* the files are moved into place by rename, which would replace a symbolic link
-         * or a special file by a regular file: refused before the work */
-        struct stat lst;
-        if ((k < 4 || !noplot_text) && lstat(paths[k], &lst) == 0 && !S_ISREG(lst.st_mode)) {
-            rc = cli_fail(cmd, "--out-dir: '%s' is %s; recover writes regular files only "
-                          "(remove it or choose another directory)", paths[k],
-                          S_ISLNK(lst.st_mode)  ? "a symbolic link"
-                          : S_ISDIR(lst.st_mode) ? "a directory"
-                                                 : "a special file");
-            goto done;
-        }
-    }
+    const int n_out = noplot_text ? 4 : 5;
+    if ((rc = cli_outdir_open(&od, cmd, out_dir))) goto done;
+    if ((rc = cli_outdir_files(&od, names, n_out))) goto done;
 
     /* ---- setup: A, y, objective, L, oracles */
     double t_setup = gsfw_now();
@@ -401,6 +327,10 @@ int cmd_recover(int argc, char **argv)
     const double sd = 1.0 / sqrt((double)n);
     /* column-major, drawn column by column: A[:, j] for j = 0..d-1 */
     for (size_t k = 0; k < (size_t)n * (size_t)d; k++) A[k] = sd * gsfw_rng_normal(&rng);
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was changed");
+        goto done;
+    }
     for (int j = 0; j < d; j++)
         if (xs[j] != 0.0)
             for (int i = 0; i < n; i++) y[i] += A[(size_t)j * n + i] * xs[j];
@@ -417,6 +347,19 @@ int cmd_recover(int argc, char **argv)
         rc = cli_fail_err(cmd, e, &err);
         goto done;
     }
+    /* the objective keeps its own column-major copy: one is enough from here on */
+    free(A);
+    A = NULL;
+    const double *A_obj = NULL;
+    {
+        int n_obj = 0;
+        const double *y_obj = NULL;
+        if (!obj->least_squares_data ||
+            obj->least_squares_data(obj->ctx, &n_obj, &A_obj, &y_obj) != 0 || !A_obj) {
+            rc = cli_fail(cmd, "the least-squares objective does not expose its matrix");
+            goto done;
+        }
+    }
     const int needs_L = method != GSFW_METHOD_FW && method != GSFW_METHOD_COSAMP
                         && method != GSFW_METHOD_GRAPH_COSAMP;
     if (needs_L && !(L > 0) && l_rule == GSFW_L_SPECTRAL) {
@@ -429,7 +372,7 @@ int cmd_recover(int argc, char **argv)
             rc = cli_fail(cmd, "out of memory");
             goto done;
         }
-        L = RECOVER_L_MARGIN * gsfw_power_iteration_col_major(n, d, A, RECOVER_POWER_ITERS,
+        L = RECOVER_L_MARGIN * gsfw_power_iteration_col_major(n, d, A_obj, RECOVER_POWER_ITERS,
                                                               1e-6, pw);
         free(pw);
         if (!(L > 0) || !isfinite(L)) {
@@ -437,8 +380,6 @@ int cmd_recover(int argc, char **argv)
             goto done;
         }
     }
-    free(A);
-    A = NULL;
     /* oracles */
     const char *tail_model = model;
     switch (method) {
@@ -482,6 +423,7 @@ int cmd_recover(int argc, char **argv)
     set.x_true = xs;
     set.tail = tail;
     set.reference_compat = compat;
+    set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop the run between iterations */
     x_best = malloc((size_t)d * sizeof(double));
     x_last = malloc((size_t)d * sizeof(double));
     trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
@@ -492,6 +434,10 @@ int cmd_recover(int argc, char **argv)
     gsfw_result res = {x_best, x_last, trace, iters + 1, 0};
     gsfw_info info;
     e = gsfw_solve(obj, head, &set, &res, &info, &err);
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was changed");
+        goto done;
+    }
     if (e) {
         rc = cli_fail_err(cmd, e, &err);
         goto done;
@@ -527,12 +473,7 @@ int cmd_recover(int argc, char **argv)
     /* every output is written: move them into place together, so that a failure here
      * or above leaves the directory as it was (existing files untouched, new ones
      * removed) */
-    const int n_out = noplot_text ? 4 : 5;
-    if (gsfw_rename_group((const char *const *)staged, (const char *const *)paths, n_out,
-                          &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
-        goto done;
-    }
+    if ((rc = cli_outdir_commit(&od, n_out))) goto done;
 
     double pre, rec;
     const double f1 = rec_support_f1(x_best, xs, d, &pre, &rec);
@@ -559,15 +500,7 @@ int cmd_recover(int argc, char **argv)
 
 done:
     /* what is left of the staging directory (everything, after a failure) goes */
-    for (int k = 0; k < 5; k++) {
-        if (stage_dir && staged[k]) unlink(staged[k]);
-        free(paths[k]);
-        free(staged[k]);
-    }
-    if (stage_dir) rmdir(stage_dir);
-    free(stage_dir);
-    if (rc != CLI_OK) rollback(&st);
-    out_state_free(&st);
+    cli_outdir_close(&od, rc != CLI_OK);
     gsfw_free(img);
     free(A);
     free(y);

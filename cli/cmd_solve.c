@@ -1,5 +1,6 @@
 /* gsfw solve: minimise 0.5 ||A x - y||^2 over D(C, M) with DMO-FW / DMO-AccFW. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "interrupt.h"
+#include "memory.h"
 #include "models.h"
 #include "io/atomic.h"
 #include "io/npy.h"
@@ -42,7 +45,11 @@ static const char usage[] =
     "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
     "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
     "  --seed N        seed of randomised oracles (default 0)\n"
-    "  --time-limit S  stop after S seconds\n";
+    "  --time-limit S  stop after S seconds\n"
+    CLI_MEM_HELP
+    "\n"
+    "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
+    "is written then.\n";
 
 /* Two outputs naming one file (however spelt) would overwrite each other: refused before
  * any work. Special files such as /dev/null may be given more than once. */
@@ -105,6 +112,23 @@ static int write_outputs(const char *cmd, const char *out_path, const char *best
     return rc;
 }
 
+/* DMO-AccFW estimates L (the curvature of f along a direction, at most ||A||_F^2) when
+ * it is not given. When ||A||_F^2 itself underflows, so does that estimate, and the steps
+ * 1/L overflow: refused here, naming the cause, rather than where the infinities surface
+ * later (in the oracle's input). */
+static int check_curvature(const char *cmd, const double *A, int n, int d)
+{
+    double fro2 = 0.0;
+    int nonzero = 0;
+    for (size_t k = 0; k < (size_t)n * (size_t)d; k++) {
+        fro2 += A[k] * A[k];
+        nonzero |= A[k] != 0.0;
+    }
+    if (fro2 >= DBL_MIN || !nonzero) return CLI_OK; /* A = 0 is the solver's to report */
+    return cli_fail(cmd, "L <= ||A||_F^2 = %.2g underflows: the objective's curvature is too "
+                    "small to estimate; rescale A or pass --L", fro2);
+}
+
 int cmd_solve(int argc, char **argv)
 {
     const char *cmd = "solve";
@@ -112,7 +136,7 @@ int cmd_solve(int argc, char **argv)
                *grid = NULL, *edges = NULL, *c_text = NULL, *method_text = NULL,
                *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
-               *seed_text = NULL, *time_text = NULL;
+               *seed_text = NULL, *time_text = NULL, *mem_text = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -120,7 +144,7 @@ int cmd_solve(int argc, char **argv)
         {"--option", 0, &option_text}, {"--delta", 0, &delta_text}, {"--L", 0, &l_text},
         {"--iters", 0, &iters_text}, {"--trace", 0, &trace_path}, {"--out", 0, &out_path},
         {"--best-out", 0, &best_path}, {"--x-true", 0, &xtrue_path}, {"--seed", 0, &seed_text},
-        {"--time-limit", 0, &time_text},
+        {"--time-limit", 0, &time_text}, {"--max-memory", 0, &mem_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -158,6 +182,16 @@ int cmd_solve(int argc, char **argv)
     if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
         return rc;
     if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path))) return rc;
+    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
+    {
+        /* A as read, the objective's copy of it, and the trace; the graph and oracle are
+         * checked where the graph is loaded */
+        char what[64];
+        snprintf(what, sizeof what, "--A and %d iterations", iters);
+        double need = 2 * cli_mem_file_size(a_path) + (trace_path ? cli_mem_trace(iters) : 0);
+        if ((rc = cli_mem_check(cmd, need, what))) return rc;
+    }
+    cli_interrupt_install();
 
     double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL;
     gsfw_iterate *trace = NULL;
@@ -172,6 +206,8 @@ int cmd_solve(int argc, char **argv)
                       a_path, n);
         goto done;
     }
+    if (method == GSFW_METHOD_ACCFW && !(L > 0) && (rc = check_curvature(cmd, A, n, d)))
+        goto done;
     if (xtrue_path) {
         if ((rc = cli_load_vector(cmd, "--x-true", xtrue_path, &x_true, &nx))) goto done;
         if (nx != d) {
@@ -210,6 +246,7 @@ int cmd_solve(int argc, char **argv)
     set.max_iter = iters;
     set.time_limit = time_limit;
     set.x_true = x_true;
+    set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop the run between iterations */
 
     x_last = malloc((size_t)d * sizeof(double));
     x_best = malloc((size_t)d * sizeof(double));
@@ -221,6 +258,10 @@ int cmd_solve(int argc, char **argv)
     gsfw_result res = {x_best, x_last, trace, trace ? iters + 1 : 0, 0};
     gsfw_info info;
     e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was written");
+        goto done;
+    }
     if (e) {
         const char *msg = err.message;
         if (!strncmp(msg, "solve: ", 7)) msg += 7; /* the command already says "solve" */

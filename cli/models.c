@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memory.h"
 
 typedef struct {
     const char *name;
@@ -41,6 +42,11 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
         rc = gsfw_dmo_l1(spec->d, spec->delta, spec->seed, out, &err);
     else if (!strcmp(m, "subgraph"))
         rc = gsfw_dmo_subgraph(spec->graph, spec->s, spec->g, out, &err);
+    else if ((!strcmp(m, "head") || !strcmp(m, "tail")) &&
+             cli_mem_check(cmd, cli_mem_pcsf(spec->graph->n, spec->graph->m),
+                           !strcmp(m, "head") ? "the head projection's PCSF workspace"
+                                              : "the tail projection's PCSF workspace"))
+        return CLI_FAIL;
     else if (!strcmp(m, "head"))
         rc = gsfw_dmo_head(spec->graph, spec->s, spec->g, out, &err);
     else if (!strcmp(m, "tail"))
