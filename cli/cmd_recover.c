@@ -256,6 +256,20 @@ int cmd_recover(int argc, char **argv)
     for (int i = 0; i < d; i++) img[i] /= nrm; /* img is x* from here on */
     const double *xs = img;
 
+    {
+        /* checked before the grid is built. The peak: A and the objective's copy of it
+         * while the objective is built, the vectors, the grid, the oracles' workspaces
+         * and the trace */
+        const double n_est = floor(ratio * (s_given ? s_given : nnz));
+        double need = 2 * cli_mem_dense(n_est, d) + cli_mem_dense(5.0 * n_est + 8.0 * d, 1) +
+                      cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
+                      cli_mem_trace(iters);
+        char what[160];
+        snprintf(what, sizeof what, "recovering a %d x %d image from a %.6g x %d matrix "
+                 "(--ratio %.6g)", H, W, n_est, d, ratio);
+        if ((rc = cli_mem_check(cmd, need, what))) goto done;
+    }
+
     /* s, g, n */
     e = gsfw_graph_grid(H, W, &graph, &err);
     if (e) {
@@ -296,17 +310,6 @@ int cmd_recover(int argc, char **argv)
         goto done;
     }
     const int n = (int)n_real;
-    {
-        /* the peak: A and the objective's copy of it while the objective is built, the
-         * image, the grid, the oracles' workspaces and the trace */
-        double need = 2 * cli_mem_dense(n_real, d) + cli_mem_dense(5.0 * n_real + 8.0 * d, 1) +
-                      cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
-                      cli_mem_trace(iters);
-        char what[160];
-        snprintf(what, sizeof what, "a %d x %d measurement matrix (--ratio %.6g)", n, d, ratio);
-        if ((rc = cli_mem_check(cmd, need, what))) goto done;
-    }
-
     /* ---- output directory (created now so that a bad --out-dir fails before the work) */
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png"};
