@@ -502,6 +502,8 @@ int cmd_recover(int argc, char **argv)
     rc = CLI_OK;
 
 done:
+    /* a failure the signal caused (a killed gnuplot, say; its message was held back) */
+    if (rc == CLI_FAIL && cli_interrupted()) rc = cli_interrupted_exit(cmd, "no output was changed");
     /* what is left of the staging directory (everything, after a failure) goes */
     cli_outdir_close(&od, rc != CLI_OK);
     gsfw_free(img);

@@ -1,5 +1,6 @@
 /* Option parsing, error reporting and input loading shared by the subcommands. */
 #include "cli.h"
+#include "interrupt.h"
 #include "memory.h"
 
 #include <ctype.h>
@@ -56,6 +57,9 @@ size_t cli_escape(const char *in, char *out, size_t cap)
  * the screen or retitle the terminal. */
 static void print_message(const char *cmd, const char *fmt, va_list ap)
 {
+    /* after SIGINT / SIGTERM a failure is the interruption's doing (a helper such as
+     * gnuplot got the signal too): the run reports the interruption instead */
+    if (cli_interrupted()) return;
     char raw[2048], shown[4 * sizeof raw];
     vsnprintf(raw, sizeof raw, fmt, ap);
     cli_escape(raw, shown, sizeof shown);
