@@ -267,7 +267,8 @@ int cmd_recover(int argc, char **argv)
         char what[160];
         snprintf(what, sizeof what, "recovering a %d x %d image from a %.6g x %d matrix "
                  "(--ratio %.6g)", H, W, n_est, d, ratio);
-        if ((rc = cli_mem_check(cmd, need, what))) goto done;
+        /* an n beyond int is refused below, with its own message */
+        if (n_est <= 2147483647.0 && (rc = cli_mem_check(cmd, need, what))) goto done;
     }
 
     /* s, g, n */

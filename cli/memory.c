@@ -126,7 +126,7 @@ void cli_mem_format(double bytes, char *buf, size_t cap)
     if (u == 0)
         snprintf(buf, cap, "%.0f bytes", bytes);
     else
-        snprintf(buf, cap, "%.1f %s", bytes, units[u]);
+        snprintf(buf, cap, bytes < 1e4 ? "%.1f %s" : "%.3g %s", bytes, units[u]);
 }
 
 /* --max-memory of this process's command: < 0 unlimited; meaningful when limit_given */

@@ -59,6 +59,8 @@ static int make_dirs(cli_outdir *o, const char *path)
             }
         } else if (mkdir(buf, 0777) == 0) {
             if (o->ncreated < CLI_OUTDIR_MAX_CREATED) o->created[o->ncreated++] = strdup(buf);
+        } else if (errno == EEXIST && stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            /* another run created it in the meantime: it is not ours to remove */
         } else {
             int r = cli_fail(cmd, "--out-dir: cannot create '%s': %s", buf, strerror(errno));
             free(buf);
