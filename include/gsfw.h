@@ -100,27 +100,51 @@ GSFW_API int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned c
 /* --------------------------------------------------------------- objective */
 
 /* A smooth convex objective over R^d. Callbacks return 0 on success, nonzero on failure.
- * value_grad may be NULL (value then gradient are called). The incremental hooks
- * (reset / update / cached_value_grad) are optional and all-or-nothing: when present the
- * solvers tell the objective how the iterate moves, x <- alpha*x + beta*v with a sparse v,
- * so that e.g. least squares can update A x in O(n*nnz(v)) instead of recomputing it.
- * An objective with a cache must not be shared by concurrent solves. */
+ * value_grad may be NULL (value then gradient are called).
+ *
+ * Incremental interface (optional; reset, cached_value_grad, set_direction, along and step
+ * go together). The objective keeps a cached point x_c, so that a loss over a linear
+ * operator keeps A x_c and never recomputes it from scratch:
+ *  - reset(x):                 x_c <- x
+ *  - cached_value_grad(f, g):  f(x_c) and/or its gradient (either pointer may be NULL)
+ *  - set_direction(cx, u):     fix the direction d = cx * x_c + u, u sparse (u[idx[k]] = val[k],
+ *                              k < nnz, distinct ids): a Frank-Wolfe step (cx = -1, u = v), an
+ *                              away step (cx = 1, u = -a), a pairwise step (cx = 0, u = v - a),
+ *                              any move x -> x_new (cx = 0, u = x_new - x_c)
+ *  - along(gamma, f, slope):   f(x_c + gamma d) and its derivative <grad f(x_c + gamma d), d>
+ *                              (either pointer may be NULL), without moving x_c: what a line
+ *                              search needs (O(n) for a loss over an n-row operator)
+ *  - step(gamma):              x_c <- x_c + gamma d
+ * An objective with a cache must not be shared by concurrent solves.
+ *
+ * minimize_on (optional): minimise f over the vectors supported on `support` (k distinct ids),
+ * unconstrained within that span, starting from w (k entries, in/out), for at most max_iter
+ * inner iterations or until the restricted gradient falls below tol times its initial norm;
+ * *f receives the value at the result. Least squares runs CGLS on the columns of the
+ * support. Used by CoSaMP-type baselines and by polishing. quadratic = 1 declares f
+ * quadratic (a line search is then exact from two slopes). */
 typedef struct gsfw_objective {
     int d;
     void *ctx;
     int (*value)(void *ctx, const double *x, double *f);
     int (*gradient)(void *ctx, const double *x, double *grad);
     int (*value_grad)(void *ctx, const double *x, double *f, double *grad);
-    /* incremental interface (optional) */
+    /* incremental interface (optional, all-or-nothing) */
     int (*reset)(void *ctx, const double *x);
-    int (*update)(void *ctx, double alpha, double beta, int nnz, const int *idx,
-                  const double *val);
     int (*cached_value_grad)(void *ctx, double *f, double *grad);
+    int (*set_direction)(void *ctx, double cx, int nnz, const int *idx, const double *val);
+    int (*along)(void *ctx, double gamma, double *f, double *slope);
+    int (*step)(void *ctx, double gamma);
     /* optional: an upper bound on the Lipschitz constant of the gradient */
     int (*lipschitz)(void *ctx, double *L);
-    /* optional, least squares only: expose A (column-major, n x d) and y, for the
-     * baselines that solve least-squares subproblems (CoSaMP, Graph-CoSaMP). */
+    /* optional: restricted minimisation (see above) */
+    int (*minimize_on)(void *ctx, int k, const int *support, double *w, int max_iter,
+                       double tol, double *f);
+    /* transitional, least squares only (goes when CoSaMP moves to minimize_on): A
+     * (column-major, n x d) and y */
     int (*least_squares_data)(void *ctx, int *n, const double **A_col_major, const double **y);
+    int quadratic;     /* 1: f is quadratic */
+    const char *name;  /* "least-squares", "logistic", "huber", "callback", ... */
     void (*destroy)(struct gsfw_objective *self);
 } gsfw_objective;
 

@@ -109,6 +109,7 @@ typedef struct {
     double lipschitz;  /* what the lipschitz hook reports */
     int lsdata_null_A; /* least_squares_data succeeds but gives A = NULL */
     double x[TOY_D];   /* cached point of the incremental interface */
+    double dir[TOY_D]; /* its direction */
     double A[TOY_D * TOY_D], y[TOY_D];
 } toy;
 
@@ -159,13 +160,31 @@ static int toy_reset(void *ctx, const double *x)
     return 0;
 }
 
-static int toy_update(void *ctx, double alpha, double beta, int nnz, const int *idx,
-                      const double *val)
+static int toy_set_direction(void *ctx, double cx, int nnz, const int *idx, const double *val)
 {
     toy *t = ctx;
     if (t->fail & HOOK_UPDATE) return CODE_UPDATE;
-    for (int i = 0; i < TOY_D; i++) t->x[i] *= alpha;
-    for (int k = 0; k < nnz; k++) t->x[idx[k]] += beta * val[k];
+    for (int i = 0; i < TOY_D; i++) t->dir[i] = cx * t->x[i];
+    for (int k = 0; k < nnz; k++) t->dir[idx[k]] += val[k];
+    return 0;
+}
+
+static int toy_along(void *ctx, double gamma, double *f, double *slope)
+{
+    toy *t = ctx;
+    double x[TOY_D], g[TOY_D], sl = 0.0;
+    for (int i = 0; i < TOY_D; i++) x[i] = t->x[i] + gamma * t->dir[i];
+    double v = toy_eval(t, x, g);
+    for (int i = 0; i < TOY_D; i++) sl += g[i] * t->dir[i];
+    if (f) *f = v;
+    if (slope) *slope = sl;
+    return 0;
+}
+
+static int toy_step(void *ctx, double gamma)
+{
+    toy *t = ctx;
+    for (int i = 0; i < TOY_D; i++) t->x[i] += gamma * t->dir[i];
     return 0;
 }
 
@@ -214,7 +233,11 @@ static gsfw_objective toy_objective(toy *t, unsigned has)
     o.gradient = toy_gradient;
     if (has & HOOK_VALUE_GRAD) o.value_grad = toy_value_grad;
     if (has & HOOK_RESET) o.reset = toy_reset;
-    if (has & HOOK_UPDATE) o.update = toy_update;
+    if (has & HOOK_UPDATE) {
+        o.set_direction = toy_set_direction;
+        o.along = toy_along;
+        o.step = toy_step;
+    }
     if (has & HOOK_CACHED) o.cached_value_grad = toy_cached;
     if (has & HOOK_LIPSCHITZ) o.lipschitz = toy_lipschitz;
     if (has & HOOK_LSDATA) o.least_squares_data = toy_lsdata;
@@ -1010,8 +1033,8 @@ static void test_solve_arguments(void **state)
     o.gradient = NULL;
     EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "no value or gradient",
                 gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
-    o = toy_objective(&t, HOOK_RESET);
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "update is missing",
+    o = toy_objective(&t, HOOK_RESET | HOOK_CACHED);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "set_direction is missing",
                 gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
     o = toy_objective(&t, HOOK_RESET | HOOK_UPDATE);
     EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "cached_value_grad is missing",

@@ -16,6 +16,7 @@ typedef struct {
     double *A;        /* n x d column-major */
     double *y;        /* n */
     double *r;        /* residual A x - y at the cached point */
+    double *ad;       /* A d for the current direction */
     double *scratch;  /* n + 2d: power iteration, uncached evaluations */
     double lipschitz; /* cached ||A||_2^2, < 0 until computed */
 } ls_ctx;
@@ -63,19 +64,39 @@ static int ls_reset(void *ctx, const double *x)
     return 0;
 }
 
-/* x <- alpha x + beta v  =>  A x - y <- alpha (A x - y) + beta A v + (alpha - 1) y. */
-static int ls_update(void *ctx, double alpha, double beta, int nnz, const int *idx,
-                     const double *val)
+/* d = cx x_c + u  =>  A d = cx (r + y) + A u (kept in ad; O(n nnz(u))). */
+static int ls_set_direction(void *ctx, double cx, int nnz, const int *idx, const double *val)
 {
     ls_ctx *c = ctx;
-    if (alpha != 1.0) {
-        cblas_dscal(c->n, alpha, c->r, 1);
-        cblas_daxpy(c->n, alpha - 1.0, c->y, 1, c->r, 1);
+    if (cx != 0.0) {
+        for (int i = 0; i < c->n; i++) c->ad[i] = cx * (c->r[i] + c->y[i]);
+    } else {
+        memset(c->ad, 0, (size_t)c->n * sizeof(double));
     }
-    for (int k = 0; k < nnz; k++) {
-        double coef = beta * val[k];
-        if (coef != 0.0) cblas_daxpy(c->n, coef, c->A + (size_t)idx[k] * c->n, 1, c->r, 1);
+    for (int k = 0; k < nnz; k++)
+        if (val[k] != 0.0) cblas_daxpy(c->n, val[k], c->A + (size_t)idx[k] * c->n, 1, c->ad, 1);
+    return 0;
+}
+
+/* f(x_c + gamma d) = 0.5 ||r + gamma A d||^2, slope <r + gamma A d, A d>. */
+static int ls_along(void *ctx, double gamma, double *f, double *slope)
+{
+    ls_ctx *c = ctx;
+    double ff = 0.0, sl = 0.0;
+    for (int i = 0; i < c->n; i++) {
+        double ri = c->r[i] + gamma * c->ad[i];
+        ff += ri * ri;
+        sl += ri * c->ad[i];
     }
+    if (f) *f = 0.5 * ff;
+    if (slope) *slope = sl;
+    return 0;
+}
+
+static int ls_step(void *ctx, double gamma)
+{
+    ls_ctx *c = ctx;
+    if (gamma != 0.0) cblas_daxpy(c->n, gamma, c->ad, 1, c->r, 1);
     return 0;
 }
 
@@ -149,6 +170,7 @@ static void ls_destroy(gsfw_objective *self)
         free(c->A);
         free(c->y);
         free(c->r);
+        free(c->ad);
         free(c->scratch);
         free(c);
     }
@@ -197,8 +219,9 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
     c->A = gsfw_malloc_array(nd, sizeof(double));
     c->y = gsfw_malloc_array((size_t)n, sizeof(double));
     c->r = gsfw_malloc_array((size_t)n, sizeof(double));
+    c->ad = gsfw_calloc_array((size_t)n, sizeof(double));
     c->scratch = gsfw_malloc_array((size_t)n + 2 * (size_t)d, sizeof(double));
-    if (!c->A || !c->y || !c->r || !c->scratch) {
+    if (!c->A || !c->y || !c->r || !c->ad || !c->scratch) {
         ls_destroy(obj);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a %d x %d matrix", n, d);
     }
@@ -222,7 +245,11 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
     obj->gradient = ls_gradient;
     obj->value_grad = ls_value_grad;
     obj->reset = ls_reset;
-    obj->update = ls_update;
+    obj->set_direction = ls_set_direction;
+    obj->along = ls_along;
+    obj->step = ls_step;
+    obj->quadratic = 1;
+    obj->name = "least-squares";
     obj->cached_value_grad = ls_cached_value_grad;
     obj->lipschitz = ls_lipschitz;
     obj->least_squares_data = ls_data;

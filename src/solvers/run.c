@@ -77,11 +77,15 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
                          "gradient callback");
     /* The incremental hooks are all-or-nothing (gsfw.h): a partial set would be ignored
      * silently, so the caller's cache would never be used or kept up to date. */
-    int hooks = !!obj->reset + !!obj->update + !!obj->cached_value_grad;
-    if (hooks != 0 && hooks != 3)
+    int hooks = !!obj->reset + !!obj->cached_value_grad + !!obj->set_direction + !!obj->along +
+                !!obj->step;
+    if (hooks != 0 && hooks != 5)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the objective's incremental hooks "
-                         "reset, update and cached_value_grad go together; %s is missing",
-                         !obj->reset ? "reset" : !obj->update ? "update" : "cached_value_grad");
+                         "reset, cached_value_grad, set_direction, along and step go together; "
+                         "%s is missing",
+                         !obj->reset ? "reset" : !obj->cached_value_grad ? "cached_value_grad"
+                         : !obj->set_direction ? "set_direction" : !obj->along ? "along"
+                         : "step");
     /* A hand-made objective may carry any d; the work arrays are sized by it. */
     if (obj->d < 1)
         return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective's dimension d = %d must "
@@ -127,9 +131,14 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     run->info = info;
     run->err = err;
     run->d = obj->d;
-    run->incremental = obj->reset && obj->update && obj->cached_value_grad;
+    run->incremental = hooks == 5;
     run->mark = calloc((size_t)obj->d, 1);
-    if (!run->mark) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
+    run->scaled = gsfw_malloc_array((size_t)obj->d, sizeof(double));
+    if (!run->mark || !run->scaled) {
+        free(run->mark);
+        free(run->scaled);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
+    }
     memset(info, 0, sizeof *info);
     info->f_best = INFINITY;
     info->best_iter = -1;
@@ -140,7 +149,9 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
 void gsfw_run_free(gsfw_run *run)
 {
     free(run->mark);
+    free(run->scaled);
     run->mark = NULL;
+    run->scaled = NULL;
 }
 
 gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad)
@@ -183,7 +194,15 @@ gsfw_error gsfw_run_update(gsfw_run *run, double alpha, double beta, int nnz, co
 {
     if (!run->incremental) return GSFW_OK;
     double t0 = gsfw_now();
-    int rc = run->obj->update(run->obj->ctx, alpha, beta, nnz, idx, val);
+    /* x <- alpha x + beta v is the step gamma = 1 along d = (alpha - 1) x + beta v */
+    int rc = 0;
+    if (nnz > 0 && beta != 1.0) {
+        /* the direction takes beta v: scale into the run's scratch */
+        for (int k = 0; k < nnz; k++) run->scaled[k] = beta * val[k];
+        val = run->scaled;
+    }
+    rc = run->obj->set_direction(run->obj->ctx, alpha - 1.0, nnz, idx, val);
+    if (!rc) rc = run->obj->step(run->obj->ctx, 1.0);
     run->info->gradient_time += gsfw_now() - t0;
     if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective update failed (code %d)", rc);
     return GSFW_OK;

@@ -15,7 +15,8 @@ typedef struct {
     int d;
     double t_start;        /* start of the iterations */
     unsigned char *mark;   /* d bytes, all zero between oracle calls */
-    int incremental;       /* objective has reset/update/cached_value_grad */
+    double *scaled;        /* d doubles: scratch for a scaled sparse vector */
+    int incremental;       /* objective has the incremental hooks */
 } gsfw_run;
 
 /* Validate what all solvers share; fills run and zeroes info. */
