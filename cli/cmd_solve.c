@@ -155,7 +155,7 @@ int cmd_solve(int argc, char **argv)
     if (!(C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
     int method = gsfw_method_parse(method_text);
     if (method < 0)
-        return cli_usage_error(cmd, "unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
+        return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
                                "iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_text);
     const int baseline = gsfw_method_is_baseline((gsfw_method)method);
     int step = GSFW_STEP_AUTO;

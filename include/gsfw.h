@@ -328,7 +328,8 @@ typedef enum {
                             over the model's supports rather than over all of R^d. The
                             default of gsfw_solve (several times smaller than the spectral
                             bound, and better for AccFW) */
-    GSFW_L_GIVEN = 2     /* reported in info.L_source when settings.L > 0 */
+    GSFW_L_GIVEN = 2,    /* reported in info.L_source when settings.L > 0 */
+    GSFW_L_NONE = 3      /* reported in info.L_source when the run uses no L */
 } gsfw_lipschitz_rule;
 
 /* ---- step rules */

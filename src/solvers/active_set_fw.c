@@ -64,7 +64,11 @@ gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
     gsfw_active_set as;
     long nnz0 = 0;
     for (int i = 0; i < d; i++) nnz0 += x[i] != 0.0;
-    gsfw_error rc = gsfw_active_set_init(&as, set->max_active, nnz0 + 8L * ms, run->err);
+    /* room for a full active set of the oracle's largest atoms, so that the arena does not
+     * grow inside the loop, unless that is unreasonable (then it grows geometrically) */
+    long arena = (long)set->max_active * ms;
+    if (arena > (1L << 22)) arena = 16L * ms > (1L << 22) ? 16L * ms : (1L << 22);
+    gsfw_error rc = gsfw_active_set_init(&as, set->max_active, nnz0 + arena, run->err);
     if (rc) return rc;
     double *grad = gsfw_malloc_array((size_t)d, sizeof(double));
     int *support = gsfw_malloc_array((size_t)ms, sizeof(int));

@@ -96,6 +96,7 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     info->best_iter = -1;
     info->f_polished = NAN;
     info->gap_bound = NAN;
+    info->L_source = GSFW_L_NONE;
     if (res) res->trace_len = 0;
     return GSFW_OK;
 }

@@ -222,9 +222,10 @@ gsfw_error gsfw_fw_atom_curvature(gsfw_run *run, gsfw_fw_plan *plan, double *x, 
         double f1 = 0.0;
         rc = gsfw_run_direction(run, x, -1.0, size, support, atom);
         if (rc) return rc;
-        if (gsfw_run_line(run, 1.0, &f1, NULL))
-            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed evaluating the "
-                             "first atom");
+        int lr = gsfw_run_line(run, 1.0, &f1, NULL);
+        if (lr)
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d) "
+                             "evaluating the first atom", lr);
         double curv = dir2 > 0 ? 2.0 * (f1 - f0 - slope) / dir2 : NAN;
         if (curv > 0 && isfinite(curv)) {
             *L = curv;
