@@ -151,32 +151,32 @@ static void clean_leftovers(cli_outdir *o)
     struct dirent *de;
     while ((de = readdir(dp))) {
         const char *name = de->d_name;
-        long pid = owner_pid(name, STAGING_PREFIX);
-        int kind = 1;
-        if (!pid) pid = owner_pid(name, TMP_PREFIX), kind = 2;
-        if (!pid) pid = owner_pid(name, OLD_PREFIX), kind = 3;
+        const long staging = owner_pid(name, STAGING_PREFIX), tmp = owner_pid(name, TMP_PREFIX),
+                   old = owner_pid(name, OLD_PREFIX);
+        const long pid = staging ? staging : tmp ? tmp : old;
         if (!pid || pid == (long)getpid() || pid_alive(pid)) continue;
         char *p = join(o->path, name);
         struct stat st;
-        if (!p || lstat(p, &st) != 0) {
-            free(p);
-            continue;
-        }
-        if (kind == 1 && S_ISDIR(st.st_mode)) {
-            remove_tree(p);
-            removed++;
-        } else if (kind == 2 && S_ISREG(st.st_mode)) {
-            removed += unlink(p) == 0;
-        } else if (kind == 3 && S_ISREG(st.st_mode)) {
-            if (st.st_nlink > 1 && linked_in_dir(o->path, &st)) {
-                removed += unlink(p) == 0;
-            } else {
+        int gone = 0;
+        if (p && lstat(p, &st) == 0) {
+            if (staging && S_ISDIR(st.st_mode)) {
+                remove_tree(p);
+                gone = 1;
+            } else if (tmp && S_ISREG(st.st_mode)) {
+                gone = unlink(p) == 0;
+            } else if (old && S_ISREG(st.st_mode) && st.st_nlink > 1 &&
+                       linked_in_dir(o->path, &st)) {
+                gone = unlink(p) == 0; /* a spare link: the file is in place */
+            } else if (old && S_ISREG(st.st_mode)) {
                 fprintf(stderr, "gsfw %s: note: '%s' holds the earlier contents of an output "
                         "that a run (pid %ld) was replacing when it was killed; it is kept: "
                         "rename it back over that output, or delete it\n", o->cmd, p, pid);
             }
         }
-        if (removed) removed_pid = pid;
+        if (gone) {
+            removed++;
+            removed_pid = pid;
+        }
         free(p);
     }
     closedir(dp);
