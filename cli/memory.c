@@ -71,9 +71,71 @@ static double mapped_now(void)
     return ok && page > 0 ? (double)pages * (double)page : -1.0;
 }
 
+/* A number from a one-line cgroup file; -1 when missing or "max". */
+static double read_number(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) return -1.0;
+    unsigned long long v = 0;
+    int ok = fscanf(fp, "%llu", &v) == 1;
+    fclose(fp);
+    return ok ? (double)v : -1.0;
+}
+
+/* What the memory cgroups of this process leave (limit minus usage, the smallest over the
+ * cgroup and its ancestors), or -1 when no limit is set: a container's memory limit is
+ * a cgroup limit, which MemAvailable does not show. cgroup v2 (memory.max,
+ * memory.current) and v1 (memory.limit_in_bytes, memory.usage_in_bytes). */
+static double cgroup_available(void)
+{
+    FILE *fp = fopen("/proc/self/cgroup", "r");
+    if (!fp) return -1.0;
+    char line[1024], rel[1024] = "";
+    int v2 = 0, found = 0;
+    while (fgets(line, sizeof line, fp)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2) continue;
+        *c2 = '\0';
+        const char *controllers = c1 + 1, *path = c2 + 1;
+        int is_v1 = !strcmp(controllers, "memory") || strstr(controllers, ",memory") ||
+                    !strncmp(controllers, "memory,", 7);
+        if (is_v1 || (!found && !strcmp(line, "0") && !*controllers)) {
+            snprintf(rel, sizeof rel, "%s", path);
+            v2 = !is_v1;
+            found = 1;
+            if (is_v1) break;
+        }
+    }
+    fclose(fp);
+    if (!found) return -1.0;
+    const char *base = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+    const char *limit_file = v2 ? "memory.max" : "memory.limit_in_bytes";
+    const char *usage_file = v2 ? "memory.current" : "memory.usage_in_bytes";
+    double best = -1.0;
+    /* the cgroup, its ancestors, and the root of the mount (a container sees its own
+     * cgroup there when /proc/self/cgroup names the host's path) */
+    for (;;) {
+        char lim_path[1200], use_path[1200];
+        snprintf(lim_path, sizeof lim_path, "%s%s/%s", base, rel, limit_file);
+        snprintf(use_path, sizeof use_path, "%s%s/%s", base, rel, usage_file);
+        double limit = read_number(lim_path), usage = read_number(use_path);
+        if (limit > 0 && limit < 1e18 && usage >= 0) {
+            double left = limit > usage ? limit - usage : 0.0;
+            if (best < 0 || left < best) best = left;
+        }
+        char *slash = strrchr(rel, '/');
+        if (!slash || rel[0] == '\0') break;
+        *slash = '\0';
+    }
+    return best;
+}
+
 double cli_mem_available(void)
 {
     double avail = meminfo_available();
+    double cg = cgroup_available();
+    if (cg >= 0 && (avail < 0 || cg < avail)) avail = cg;
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
         double mapped = mapped_now();

@@ -21,9 +21,10 @@ double cli_mem_pcsf(double nodes, double edges);
 /* Bytes of a trace of iters + 1 iterates. */
 double cli_mem_trace(double iters);
 
-/* Memory the process may still allocate, in bytes: the smaller of MemAvailable in
- * /proc/meminfo and the address-space limit (RLIMIT_AS) minus what is mapped now.
- * Negative when neither is known (then no check is made). */
+/* Memory the process may still allocate, in bytes: the smallest of MemAvailable in
+ * /proc/meminfo, the memory cgroup's limit minus its usage (containers), and the
+ * address-space limit (RLIMIT_AS) minus what is mapped now. Negative when none is known
+ * (then no check is made). */
 double cli_mem_available(void);
 
 /* Parse --max-memory: a size with an optional K, M, G or T suffix (powers of 1024, an
@@ -49,8 +50,8 @@ double cli_mem_file_size(const char *path);
 /* The --max-memory line of the commands' --help texts. */
 #define CLI_MEM_HELP                                                                        \
     "  --max-memory SIZE  memory the run may use (e.g. 512M, 8G, unlimited); default:\n"    \
-    "                    the available memory (MemAvailable, or the address-space limit\n"  \
-    "                    of ulimit -v / prlimit --as when smaller). A run that would need\n" \
-    "                    more is refused before it allocates\n"
+    "                    the available memory (the smallest of MemAvailable, the memory\n"  \
+    "                    cgroup's room and the address-space limit of ulimit -v). A run\n"  \
+    "                    that would need more is refused before it allocates\n"
 
 #endif

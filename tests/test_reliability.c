@@ -56,6 +56,9 @@ typedef struct {
     char *out, *err;
 } result;
 
+/* When set, children join this cgroup (its cgroup.procs file) before exec. */
+static const char *child_cgroup_procs;
+
 static const char *bin(void)
 {
     const char *b = getenv("GSFW_RELIABILITY_BIN");
@@ -93,6 +96,10 @@ static proc spawn(const char *const *env, long long as_limit, const char *const 
                 *eq = '\0';
                 setenv(kv, eq + 1, 1);
             }
+        }
+        if (child_cgroup_procs) {
+            FILE *cg = fopen(child_cgroup_procs, "w");
+            if (!cg || fprintf(cg, "%ld\n", (long)getpid()) < 0 || fclose(cg) != 0) _exit(126);
         }
         if (as_limit > 0) {
             struct rlimit rl = {(rlim_t)as_limit, (rlim_t)as_limit};
@@ -414,6 +421,36 @@ static void address_space_limit_is_respected(void **state)
     const char *args[] = {"recover", "--image", BIG_IMAGE, "--ratio", "30", "--out-dir", dir,
                           "--no-plot", NULL};
     result r = run(NULL, 1 * GIB, args);
+    assert_memory_refusal(&r);
+    result_free(&r);
+}
+
+/* A container's memory limit is a cgroup limit, invisible in MemAvailable: the run must
+ * see it. Needs a writable cgroup v1 memory hierarchy (root, outside most containers);
+ * skipped otherwise. An unchecked build is killed by the cgroup's OOM killer here. */
+static void cgroup_limit_is_respected(void **state)
+{
+    (void)state;
+    char cg[128], file[192];
+    snprintf(cg, sizeof cg, "/sys/fs/cgroup/memory/gsfw-reliability-%ld", (long)getpid());
+    if (mkdir(cg, 0755) != 0) skip();
+    snprintf(file, sizeof file, "%s/memory.limit_in_bytes", cg);
+    FILE *f = fopen(file, "w");
+    int ok = f && fprintf(f, "%lld\n", (long long)(1536LL << 20)) > 0;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) {
+        rmdir(cg);
+        skip();
+    }
+    tried[KIND_MEMORY]++;
+    snprintf(file, sizeof file, "%s/cgroup.procs", cg);
+    child_cgroup_procs = file;
+    const char *dir = fresh_dir("mem-cgroup");
+    const char *args[] = {"recover", "--image", BIG_IMAGE, "--ratio", "30", "--out-dir", dir,
+                          "--no-plot", NULL};
+    result r = run(NULL, 0, args);
+    child_cgroup_procs = NULL;
+    rmdir(cg);
     assert_memory_refusal(&r);
     result_free(&r);
 }
@@ -898,6 +935,7 @@ int main(void)
     const struct CMUnitTest memory[] = {
         cmocka_unit_test(ratio_beyond_memory_is_refused),
         cmocka_unit_test(address_space_limit_is_respected),
+        cmocka_unit_test(cgroup_limit_is_respected),
         cmocka_unit_test(max_memory_overrides),
         cmocka_unit_test(huge_png_is_refused),
     };
