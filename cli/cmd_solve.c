@@ -11,6 +11,7 @@
 #include "interrupt.h"
 #include "memory.h"
 #include "models.h"
+#include "outdir.h"
 #include "io/atomic.h"
 #include "io/npy.h"
 #include "trace_csv.h"
@@ -89,6 +90,10 @@ static int distinct_outputs(const char *cmd, const char *out_path, const char *b
     return CLI_OK;
 }
 
+/* How long a run waits for another that is moving its outputs into the same directory
+ * (a recover run holds its directory for its whole run) */
+#define SOLVE_LOCK_WAIT_S 30
+
 /* Write the requested outputs together: every file goes to a temporary first and they
  * are renamed into place only when all were written, so a failure leaves neither a
  * partial file nor a mix of old and new outputs, and never deletes a file that existed. */
@@ -120,11 +125,19 @@ static int write_outputs(const char *cmd, const char *out_path, const char *best
             rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
         }
     }
+    /* the move into place: one run at a time per directory, and with SIGINT / SIGTERM
+     * held until it is complete or rolled back */
+    int locks[4], nlocks = 0;
+    if (rc == CLI_OK)
+        rc = cli_outdir_lock_paths(cmd, paths, 4, locks, &nlocks, SOLVE_LOCK_WAIT_S);
     if (rc != CLI_OK) {
         for (k = 0; k < 4; k++) gsfw_atomic_abort(&files[k]);
-    } else if (gsfw_atomic_commit_group(files, 4, &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
+        return rc;
     }
+    cli_interrupt_block(1);
+    if (gsfw_atomic_commit_group(files, 4, &err)) rc = cli_fail(cmd, "%s", err.message);
+    cli_interrupt_block(0);
+    cli_outdir_unlock_paths(locks, nlocks);
     return rc;
 }
 
@@ -360,9 +373,16 @@ int cmd_solve(int argc, char **argv)
         rc = cli_fail(cmd, "%s", msg[0] ? msg : gsfw_error_message(e));
         goto done;
     }
-    if ((rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best,
-                            x_pol, d, trace, res.trace_len, x_true != NULL)))
+    rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best, x_pol, d,
+                       trace, res.trace_len, x_true != NULL);
+    if (cli_interrupted()) { /* during the wait for a lock, or the move */
+        rc = cli_interrupted_exit(cmd, rc == CLI_OK ? "it came during the final move, which "
+                                                      "was completed: the outputs are the new "
+                                                      "ones"
+                                                    : "no output was changed");
         goto done;
+    }
+    if (rc) goto done;
     printf("method=%s option=%s step=%s model=%s status=%s iters=%d f_last=%.17g f_best=%.17g "
            "best_iter=%d gap_bound=%.6g f_polished=%.17g polished_nnz=%d window_missed=%ld "
            "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "

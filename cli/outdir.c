@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -265,6 +266,72 @@ int cli_outdir_commit(cli_outdir *o, int count)
         return cli_interrupted_exit(o->cmd, "it came during the final move, which was "
                                     "completed: the outputs are the new ones");
     return CLI_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_outdir_lock_paths(const char *cmd, const char *const *paths, int count, int *fds,
+                          int *nfds, int timeout_s)
+{
+    char *dirs[CLI_OUTDIR_MAX_FILES];
+    int nd = 0, rc = CLI_OK;
+    *nfds = 0;
+    for (int k = 0; k < count && k < CLI_OUTDIR_MAX_FILES; k++) {
+        if (!paths[k] || gsfw_atomic_in_place(paths[k])) continue;
+        char *dir = gsfw_dir_of(paths[k]);
+        char *real = dir ? realpath(dir, NULL) : NULL;
+        free(dir);
+        if (!real) continue; /* a directory that is not there: the write reports it */
+        int seen = 0;
+        for (int j = 0; j < nd; j++) seen |= !strcmp(dirs[j], real);
+        if (seen)
+            free(real);
+        else
+            dirs[nd++] = real;
+    }
+    qsort(dirs, (size_t)nd, sizeof dirs[0], cmp_str);
+    for (int j = 0; j < nd && rc == CLI_OK; j++) {
+        int fd = open(dirs[j], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) continue; /* unreadable: no lock, as before locks existed */
+        int got = 0, e = 0;
+        for (int tries = 0;; tries++) { /* every 50 ms */
+            if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+                got = 1;
+                break;
+            }
+            e = errno;
+            if (e != EWOULDBLOCK || tries >= timeout_s * 20 || cli_interrupted()) break;
+            struct timespec ts = {0, 50000000L};
+            nanosleep(&ts, NULL);
+        }
+        if (got) {
+            fds[(*nfds)++] = fd;
+        } else {
+            close(fd);
+            if (e == EWOULDBLOCK) {
+                long pid = live_owner(dirs[j]);
+                char who[48] = "";
+                if (pid) snprintf(who, sizeof who, " (pid %ld)", pid);
+                rc = cli_fail(cmd, "another gsfw run%s is writing into '%s' (waited %d s); no "
+                              "output was changed", who, dirs[j], timeout_s);
+            }
+            /* other errors (a file system without flock): no lock, as before */
+        }
+    }
+    for (int j = 0; j < nd; j++) free(dirs[j]);
+    if (rc != CLI_OK) {
+        cli_outdir_unlock_paths(fds, *nfds);
+        *nfds = 0;
+    }
+    return rc;
+}
+
+void cli_outdir_unlock_paths(int *fds, int nfds)
+{
+    for (int k = 0; k < nfds; k++) close(fds[k]);
 }
 
 void cli_outdir_close(cli_outdir *o, int failed)

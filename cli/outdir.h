@@ -52,4 +52,15 @@ int cli_outdir_commit(cli_outdir *o, int count);
  * release the lock. Safe on a zeroed or partly opened struct. */
 void cli_outdir_close(cli_outdir *o, int failed);
 
+/* The directories of a command's separate output files (solve's --out, --trace, ...),
+ * locked for the short moment of their group move: each directory once, in name order
+ * (so that two runs cannot wait for each other), waiting up to timeout_s seconds for a
+ * run that holds one. Paths that are NULL or written in place (/dev/stdout) are skipped.
+ * Returns CLI_OK with the lock descriptors in fds[0..*nfds-1] (fds has room for count),
+ * or CLI_FAIL with a message and nothing held. */
+int cli_outdir_lock_paths(const char *cmd, const char *const *paths, int count, int *fds,
+                          int *nfds, int timeout_s);
+/* Release what cli_outdir_lock_paths took. */
+void cli_outdir_unlock_paths(int *fds, int nfds);
+
 #endif

@@ -675,6 +675,77 @@ static void concurrent_runs_do_not_interleave(void **state)
     result_free(&rb);
 }
 
+/* A small least-squares instance for solve (A 30 x 40, y), written once. */
+static void write_solve_instance(const char *a_path, const char *y_path)
+{
+    enum { N = 30, D = 40 };
+    double A[N * D], y[N];
+    uint64_t s = 777;
+    for (int k = 0; k < N * D; k++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        A[k] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    }
+    for (int i = 0; i < N; i++) y[i] = A[i * D] + 2 * A[i * D + 3];
+    int shape[2] = {N, D};
+    assert_int_equal(gsfw_npy_write(a_path, A, 2, shape, NULL), GSFW_OK);
+    shape[0] = N;
+    shape[1] = 1;
+    assert_int_equal(gsfw_npy_write(y_path, y, 1, shape, NULL), GSFW_OK);
+}
+
+/* solve's outputs (--out, --trace) move under a lock on their directory too: run B,
+ * started while run A pauses inside its move, waits for A and then replaces both files,
+ * instead of leaving its x beside A's trace. */
+static void concurrent_solve_runs_do_not_interleave(void **state)
+{
+    (void)state;
+    tried[KIND_CONCURRENCY]++;
+    const char *a_path = in(root, "solve-A.npy"), *y_path = in(root, "solve-y.npy");
+    write_solve_instance(a_path, y_path);
+    const char *dir = fresh_dir("conc-solve");
+    remove_tree(dir);
+    mkdir(dir, 0755);
+    char x_path[300], t_path[300], ref_x[300];
+    snprintf(x_path, sizeof x_path, "%s/x.npy", dir);
+    snprintf(t_path, sizeof t_path, "%s/trace.csv", dir);
+    snprintf(ref_x, sizeof ref_x, "%s/ref-x.npy", root);
+    /* B's x, from a run alone */
+    const char *ref[] = {"solve", "--A", a_path, "--y", y_path, "--model", "topk", "--s", "2",
+                         "--C", "3", "--method", "fw", "--iters", "9", "--out", ref_x, NULL};
+    result r = run(NULL, 0, ref);
+    assert_int_equal(r.code, 0);
+    result_free(&r);
+    const char *mark = in(root, "solve-mark");
+    unlink(mark);
+    char mark_env[300];
+    snprintf(mark_env, sizeof mark_env, "GSFW_HOOK_MARK=%s", mark);
+    const char *env[] = {"LD_PRELOAD=" GSFW_MOVE_HOOK, "GSFW_HOOK_STEP=2",
+                         "GSFW_HOOK_ACTION=sleep:2000", mark_env,
+                         "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0", NULL};
+    const char *args_a[] = {"solve", "--A", a_path, "--y", y_path, "--model", "topk", "--s",
+                            "2", "--C", "3", "--method", "fw", "--iters", "4", "--out", x_path,
+                            "--trace", t_path, NULL};
+    const char *args_b[] = {"solve", "--A", a_path, "--y", y_path, "--model", "topk", "--s",
+                            "2", "--C", "3", "--method", "fw", "--iters", "9", "--out", x_path,
+                            "--trace", t_path, NULL};
+    proc a = spawn(env, 0, args_a);
+    assert_true(wait_for_file(mark, 60000));
+    result rb = run(NULL, 0, args_b);
+    result ra = finish(&a, 60);
+    char *trace = slurp(t_path);
+    int lines = count_lines(trace);
+    free(trace);
+    /* B's outputs both, or (had B given up) A's both: 1 + 5 or 1 + 10 trace lines */
+    int b_both = same_file(x_path, ref_x) && lines == 11;
+    int a_both = !same_file(x_path, ref_x) && lines == 6 && rb.code != 0;
+    if (!(ra.code == 0 && (b_both || a_both)))
+        fail_msg("concurrent solve runs: A exited %d (%s), B exited %d (%s); x from B: %d, "
+                 "trace lines %d", ra.code, ra.err, rb.code, rb.err, same_file(x_path, ref_x),
+                 lines);
+    result_free(&ra);
+    result_free(&rb);
+}
+
 /* The second run names the first one's pid while it computes, and changes nothing. */
 static void second_run_is_refused(void **state)
 {
@@ -947,6 +1018,7 @@ int main(void)
     const struct CMUnitTest concurrency[] = {
         cmocka_unit_test(concurrent_runs_do_not_interleave),
         cmocka_unit_test(second_run_is_refused),
+        cmocka_unit_test(concurrent_solve_runs_do_not_interleave),
     };
     const struct CMUnitTest messages[] = {
         cmocka_unit_test(bad_L_gives_one_message),
