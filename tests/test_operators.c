@@ -228,11 +228,11 @@ static void test_dense_f32(void **state)
             ops[o]->apply(ops[o]->ctx, x, yf);
             assert_true(norm(yd, n) > 0);
             for (int i = 0; i < n; i++) yf[i] -= yd[i];
-            assert_true(norm(yf, n) <= 1e-6 * norm(x, d) * sqrt((double)n * d));
+            assert_true(norm(yf, n) <= 1e-6 * norm(yd, n));
             dbl->adjoint(dbl->ctx, r, zd);
             ops[o]->adjoint(ops[o]->ctx, r, zf);
             for (int j = 0; j < d; j++) zf[j] -= zd[j];
-            assert_true(norm(zf, d) <= 1e-6 * norm(r, n) * sqrt((double)n * d));
+            assert_true(norm(zf, d) <= 1e-6 * norm(zd, d));
             check_contract(ops[o], 20 + s, 1e-6);
         }
         gsfw_operator_free(dbl);
