@@ -33,35 +33,7 @@
 extern "C" {
 #endif
 
-#define GSFW_VERSION "0.1.0"
-GSFW_API const char *gsfw_version(void);
-
-/* ------------------------------------------------------------------ errors */
-
-typedef enum {
-    GSFW_OK = 0,
-    GSFW_ERR_NOMEM,        /* allocation failed */
-    GSFW_ERR_INVALID_ARG,  /* a parameter is out of range (s > d, C <= 0, g > s, ...) */
-    GSFW_ERR_DIMENSION,    /* sizes of two inputs disagree */
-    GSFW_ERR_NONFINITE,    /* NaN or Inf where a finite number is required */
-    GSFW_ERR_IO,           /* a file could not be opened, read or written */
-    GSFW_ERR_FORMAT,       /* a file is malformed or of an unsupported kind */
-    GSFW_ERR_GRAPH,        /* an invalid graph (id out of range, bad cost) */
-    GSFW_ERR_CALLBACK,     /* a user callback (objective, DMO) reported failure */
-    GSFW_ERR_INTERNAL      /* a broken invariant: please report */
-} gsfw_error;
-
-/* Static English description of an error code. */
-GSFW_API const char *gsfw_error_message(gsfw_error code);
-
-/* Detailed error report filled by failing calls (optional everywhere). */
-typedef struct {
-    gsfw_error code;
-    char message[512];
-} gsfw_err;
-
-/* Free memory returned by gsfw readers (gsfw_npy_read, gsfw_edges_read, ...). */
-GSFW_API void gsfw_free(void *ptr);
+#include "gsfw/core.h"
 
 /* ------------------------------------------------------------------ graphs */
 
@@ -147,9 +119,6 @@ typedef struct gsfw_objective {
     void (*destroy)(struct gsfw_objective *self);
 } gsfw_objective;
 
-typedef enum { GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1 } gsfw_layout;
-
-/* Linear operators and their constructors (they use gsfw_error, gsfw_err, gsfw_layout). */
 #include "gsfw/operator.h"
 
 /* f(x) = 0.5 * ||A x - y||^2 with a dense n x d matrix A (copied; the caller's arrays
