@@ -5,11 +5,6 @@
 
 #include <string.h>
 
-typedef struct {
-    double p;
-    int id;
-} prize_rank;
-
 struct gsfw_size_repair {
     int n;
     const int *edge_u, *edge_v;
@@ -27,7 +22,7 @@ struct gsfw_size_repair {
     const double *prize; /* the prizes of the current call */
     int *deg;            /* n: degree in the forest being pruned */
     int *fptr, *fnode;   /* n + 1, 2n: adjacency of that forest */
-    prize_rank *order;   /* n: nodes by prize, descending */
+    int *all;            /* n: binary heap of every node, largest prize on top (grow) */
 };
 
 void gsfw_size_repair_free(gsfw_size_repair *r)
@@ -46,7 +41,7 @@ void gsfw_size_repair_free(gsfw_size_repair *r)
     free(r->deg);
     free(r->fptr);
     free(r->fnode);
-    free(r->order);
+    free(r->all);
     free(r);
 }
 
@@ -145,9 +140,9 @@ gsfw_error gsfw_size_repair_create(const gsfw_graph *g, gsfw_size_repair **out, 
     r->deg = gsfw_malloc_array(n, sizeof(int));
     r->fptr = gsfw_malloc_array(n + 1, sizeof(int));
     r->fnode = gsfw_malloc_array(2 * n, sizeof(int));
-    r->order = gsfw_malloc_array(n, sizeof(prize_rank));
+    r->all = gsfw_malloc_array(n, sizeof(int));
     int ok = r->label && r->member && r->uf && r->heap && r->pos && r->deg && r->fptr &&
-             r->fnode && r->order;
+             r->fnode && r->all;
     if (ok && g->adj_ptr && (g->m == 0 || (g->adj_node && g->adj_edge))) {
         r->adj_ptr = g->adj_ptr;
         r->adj_node = g->adj_node;
@@ -274,11 +269,24 @@ static int join(gsfw_size_repair *r, int v)
     return delta;
 }
 
-static int cmp_prize_desc(const void *a, const void *b)
+/* Largest prize first, ties by smallest id. */
+static int larger(const double *prize, int a, int b)
 {
-    const prize_rank *x = a, *y = b;
-    if (x->p != y->p) return x->p > y->p ? -1 : 1;
-    return (x->id > y->id) - (x->id < y->id);
+    return prize[a] != prize[b] ? prize[a] > prize[b] : a < b;
+}
+
+static void all_sift_down(int *h, int len, int i, const double *prize)
+{
+    int v = h[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= len) break;
+        if (c + 1 < len && larger(prize, h[c + 1], h[c])) c++;
+        if (!larger(prize, h[c], v)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
 }
 
 int gsfw_size_repair_grow(gsfw_size_repair *r, const double *prize, const int *nodes, int nn,
@@ -288,7 +296,7 @@ int gsfw_size_repair_grow(gsfw_size_repair *r, const double *prize, const int *n
     if (nn >= target) return nn;
     memset(r->member, 0, (size_t)r->n);
     heap_reset(r, prize, 1);
-    int comps = 0, size = 0, sorted = 0, next = 0;
+    int comps = 0, size = 0, all_n = -1; /* the heap of all nodes is built when needed */
     for (int i = 0; i < nn; i++) {
         comps += join(r, out[i]);
         size++;
@@ -296,17 +304,18 @@ int gsfw_size_repair_grow(gsfw_size_repair *r, const double *prize, const int *n
     while (size < target) {
         int best = -1;
         if (comps < gc) {
-            /* a new component may start anywhere: the best node outside the set */
-            if (!sorted) {
-                for (int i = 0; i < r->n; i++) {
-                    r->order[i].p = prize[i];
-                    r->order[i].id = i;
-                }
-                qsort(r->order, (size_t)r->n, sizeof *r->order, cmp_prize_desc);
-                sorted = 1;
+            /* a new component may start anywhere: the best node outside the set (members
+             * are dropped from the heap's top as they surface) */
+            if (all_n < 0) {
+                all_n = r->n;
+                for (int i = 0; i < all_n; i++) r->all[i] = i;
+                for (int i = all_n / 2 - 1; i >= 0; i--) all_sift_down(r->all, all_n, i, prize);
             }
-            while (next < r->n && r->member[r->order[next].id]) next++;
-            if (next < r->n) best = r->order[next].id;
+            while (all_n > 0 && r->member[r->all[0]]) {
+                r->all[0] = r->all[--all_n];
+                if (all_n > 0) all_sift_down(r->all, all_n, 0, prize);
+            }
+            if (all_n > 0) best = r->all[0];
         } else if (r->heap_n > 0) {
             best = r->heap[0];
         }
