@@ -86,6 +86,7 @@ int cmd_tail(int argc, char **argv)
         rc = cli_fail_err("tail", e, &err);
     } else {
         cli_print_ids(support, size);
+        if (pm == GSFW_PROJ_PRACTICAL) cli_warn_short_support("tail", "tail", graph, size, s, g);
         if (stats)
             fprintf(stderr, "tail: size=%d pcsf_calls=%d window_missed=%d lambda=%.9g "
                     "energy=%.9g\n", size, info.pcsf_calls, info.window_missed, info.lambda,
