@@ -425,7 +425,9 @@ GSFW_API void gsfw_proj_settings_default(gsfw_proj_settings *settings, gsfw_proj
 typedef struct {
     int pcsf_calls;       /* PCSF runs of this call */
     int window_missed;    /* practical: 1 if the lambda-search alone found no lambda whose
-                             forest has a size in [s_low, s_high] (k(lambda) jumped over it) */
+                             forest has a size in [s_low, s_high] (k(lambda) jumped over it,
+                             or, with repair_size = 1, no set of that size exists: the
+                             search is then skipped, pcsf_calls = 0) */
     double lambda;        /* the final scale (costs for practical / tail, prizes for head) */
     int size;             /* number of support nodes */
     double cost;          /* cost of the returned forest (graph costs) */
@@ -435,7 +437,8 @@ typedef struct {
     int target_met;       /* practical: 1 if size lies in [s_low, s_high]. With repair_size
                              = 1 it is 0 only when no set of s_low nodes in g components
                              exists (the g largest components of G are too small); the
-                             support is then the best set found, smaller than s_low.
+                             support is then the g components of largest energy, whole:
+                             the exact maximum over sets in g components.
                              Theory: always 1 (no size window) */
 } gsfw_proj_info;
 

@@ -241,7 +241,8 @@ static void test_small_graphs_against_brute_force(void **state)
 }
 
 /* A graph of several components: the repair never leaves the g allowed pieces, and
- * reaches the window whenever the g largest components hold s_low nodes. */
+ * reaches the window whenever the g largest components hold s_low nodes; otherwise the
+ * answer is the exact optimum over M(G, s, g). */
 static gsfw_graph *components_graph(void)
 {
     /* paths 0-1-2 (3 nodes), 3..7 (5 nodes), 8..11 (4 nodes); isolated 12, 13, 14 */
@@ -278,10 +279,13 @@ static void test_components(void **state)
                 if (reach >= ps.s_low) {
                     assert_true(k >= ps.s_low);
                     assert_int_equal(info.target_met, 1);
-                } else {
+                } else { /* no such set: the exact best of the model, without a search */
                     assert_int_equal(info.target_met, 0);
                     assert_int_equal(info.size_repaired, 1);
+                    assert_int_equal(info.pcsf_calls, 0);
                     assert_true(k <= reach);
+                    double opt = optimum(g, z, s, gc);
+                    assert_true(fabs(info.energy - opt) <= 1e-12 * opt);
                 }
             }
         }

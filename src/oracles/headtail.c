@@ -405,6 +405,16 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
 #define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
     double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
     ht->below_nn = ht->above_nn = -1;
+    if (ht->repair && gsfw_size_repair_reachable(ht->repair, ht->st.g) < lo_k) {
+        /* No forest of g trees has s_low nodes, so no lambda hits the window; the best
+         * set of the model is known exactly (whole components): skip the search. */
+        ht->nn = gsfw_size_repair_best_components(ht->repair, ht->prize, ht->st.g, ht->nodes);
+        ht->ne = gsfw_size_repair_spanning_forest(ht->repair, ht->nodes, ht->nn, ht->edges);
+        info->window_missed = 1;
+        info->size_repaired = 1;
+        info->lambda = 0.0;
+        return GSFW_OK;
+    }
     double max_prize = 0.0;
     for (int i = 0; i < ht->n; i++) max_prize = fmax(max_prize, ht->prize[i]);
     if (max_prize == 0.0) { /* z = 0: every lambda gives the same answer */

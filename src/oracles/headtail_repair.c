@@ -23,6 +23,7 @@ struct gsfw_size_repair {
     int *deg;            /* n: degree in the forest being pruned */
     int *fptr, *fnode;   /* n + 1, 2n: adjacency of that forest */
     int *all;            /* n: binary heap of every node, largest prize on top (grow) */
+    double *comp_sum;    /* ncomp: prize sum per component */
 };
 
 void gsfw_size_repair_free(gsfw_size_repair *r)
@@ -42,6 +43,7 @@ void gsfw_size_repair_free(gsfw_size_repair *r)
     free(r->fptr);
     free(r->fnode);
     free(r->all);
+    free(r->comp_sum);
     free(r);
 }
 
@@ -106,8 +108,9 @@ static int rank_components(gsfw_size_repair *r)
     r->ncomp = c;
     int *pairs = gsfw_calloc_array(2 * (size_t)c, sizeof(int));
     r->comp_rank = gsfw_malloc_array((size_t)c, sizeof(int));
+    r->comp_sum = gsfw_malloc_array((size_t)c, sizeof(double));
     r->reach = gsfw_malloc_array((size_t)c + 1, sizeof(long));
-    if (!pairs || !r->comp_rank || !r->reach) {
+    if (!pairs || !r->comp_rank || !r->reach || !r->comp_sum) {
         free(pairs);
         return 0;
     }
@@ -340,6 +343,29 @@ int gsfw_size_repair_grow_seeded(gsfw_size_repair *r, const double *prize, int t
     }
     for (int k = 0; k < seeds; k++) out[k] = best[k];
     return gsfw_size_repair_grow(r, prize, out, seeds, target, gc, out);
+}
+
+int gsfw_size_repair_best_components(gsfw_size_repair *r, const double *prize, int gc,
+                                     int *out)
+{
+    const int nc = r->ncomp;
+    for (int c = 0; c < nc; c++) r->comp_sum[c] = 0.0;
+    for (int v = 0; v < r->n; v++) r->comp_sum[r->label[v]] += prize[v];
+    /* the gc largest sums: a heap of the component ids, popped gc times */
+    int *h = r->all, len = nc;
+    unsigned char *chosen = r->member;
+    for (int c = 0; c < nc; c++) h[c] = c;
+    for (int i = len / 2 - 1; i >= 0; i--) all_sift_down(h, len, i, r->comp_sum);
+    for (int k = 0; k < gc && len > 0; k++) {
+        chosen[h[0]] = 1; /* component flags, in the member array (cleared below) */
+        h[0] = h[--len];
+        if (len > 0) all_sift_down(h, len, 0, r->comp_sum);
+    }
+    int size = 0;
+    for (int v = 0; v < r->n; v++)
+        if (chosen[r->label[v]]) out[size++] = v;
+    memset(chosen, 0, (size_t)nc);
+    return size;
 }
 
 /* ------------------------------------------------------------------ prune */

@@ -39,6 +39,13 @@ int gsfw_size_repair_grow(gsfw_size_repair *r, const double *prize, const int *n
 int gsfw_size_repair_grow_seeded(gsfw_size_repair *r, const double *prize, int target, int gc,
                                  int *out);
 
+/* The best set when no set of the window's size exists: the gc components of largest
+ * prize sum (ties by smallest label), whole. Every set with at most gc components lies
+ * in at most gc components, and prizes are >= 0, so this is the exact maximum over such
+ * sets. Returns its size (<= gsfw_size_repair_reachable(gc)). */
+int gsfw_size_repair_best_components(gsfw_size_repair *r, const double *prize, int gc,
+                                     int *out);
+
 /* Prune the forest (nodes[0..nn), edges[0..ne) of the graph) down to target nodes by
  * removing leaves of smallest prize. out (n ints) must not alias nodes. Returns the new
  * size (= target when nn > target, else nn). */
