@@ -15,6 +15,8 @@
  * Last rows: the 10 x 10 grid with s = 10, g = 1 (too large for the brute force: the
  * window only).
  *
+ * Then the cost of the repair in a warm-started sequence (see repair_cost).
+ *
  * Columns: runs; in-window: how many outputs have a size in [s, floor(1.05 s)] (= s
  * here) and at most g components; the energy ratio sum_{i in S} z_i^2 / OPT, OPT the
  * exact maximum over M(G, s, g) (gsfw_dmo_brute_force), mean and worst. The head DMO
@@ -137,6 +139,57 @@ static void draw_z(uint64_t *st, double *z, int n, int ties)
     }
 }
 
+/* What the repair costs in an iterative solver: a warm-started head DMO on the 100 x 100
+ * grid with s = 622 projects 30 slowly changing vectors x + 0.02 t w (as bench_head),
+ * with the repair off and on, alternating, best of `reps` timings of the sequence. */
+static int repair_cost(int reps)
+{
+    gsfw_graph *g = NULL;
+    if (gsfw_graph_grid(100, 100, &g, NULL)) return 1;
+    const int n = g->n, steps = 30;
+    double *x = malloc((size_t)n * sizeof *x), *w = malloc((size_t)n * sizeof *w),
+           *y = malloc((size_t)n * sizeof *y);
+    int *S = malloc((size_t)n * sizeof *S), k;
+    if (!x || !w || !y || !S) return 1;
+    uint64_t st = 20220101ULL;
+    for (int i = 0; i < n; i++) x[i] = gsfw_splitmix_normal(&st);
+    for (int i = 0; i < n; i++) w[i] = gsfw_splitmix_normal(&st);
+    double best[2] = {INFINITY, INFINITY};
+    long missed[2] = {0, 0}, in_window[2] = {0, 0};
+    if (reps > 5) reps = 5;
+    for (int r = 0; r < reps; r++)
+        for (int repair = 0; repair < 2; repair++) {
+            gsfw_proj_settings ps;
+            gsfw_proj_settings_default(&ps, GSFW_PROJ_HEAD, 622, 1);
+            ps.repair_size = repair;
+            gsfw_dmo *dmo = NULL;
+            if (gsfw_dmo_headtail(g, &ps, &dmo, NULL)) return 1;
+            missed[repair] = in_window[repair] = 0;
+            double t0 = gsfw_now();
+            for (int t = 0; t < steps; t++) {
+                for (int i = 0; i < n; i++) y[i] = x[i] + 0.02 * t * w[i];
+                gsfw_dmo_stats ds = {0, 0};
+                if (dmo->select(dmo->ctx, y, S, &k, &ds)) return 1;
+                missed[repair] += ds.window_missed;
+                in_window[repair] += k >= ps.s_low && k <= ps.s_high;
+            }
+            double dt = gsfw_now() - t0;
+            if (dt < best[repair]) best[repair] = dt;
+            gsfw_dmo_free(dmo);
+        }
+    printf("\nwarm head DMO, 100x100 grid, s = 622, %d steps (best of %d):\n", steps, reps);
+    for (int repair = 0; repair < 2; repair++)
+        printf("  repair %-3s  window missed %2ld  in window %2ld  time %.4f s\n",
+               repair ? "on" : "off", missed[repair], in_window[repair], best[repair]);
+    printf("  time ratio on / off %.3f\n", best[1] / best[0]);
+    free(x);
+    free(w);
+    free(y);
+    free(S);
+    gsfw_graph_free(g);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int seeds = 20;
@@ -233,5 +286,5 @@ int main(int argc, char **argv)
                "-", "-");
     gsfw_graph_free(grid);
     gsfw_graph_free(lesmis);
-    return 0;
+    return repair_cost(seeds);
 }
