@@ -1,7 +1,7 @@
 /* The warning of `gsfw dmo --model head|tail` and `gsfw tail` when a projection returns
  * fewer than s nodes. With the size repair that happens only when the graph has no set of
- * s nodes in g connected pieces, so the message says how many its g largest components
- * hold. */
+ * s nodes in g connected pieces (the projection then returns the g pieces of largest
+ * energy, whole), so the message says how many nodes its g largest components hold. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -40,11 +40,11 @@ void cli_warn_short_support(const char *cmd, const char *what, const gsfw_graph 
     long reach = reachable_nodes(g, gc);
     if (reach >= 0 && reach < s) {
         if (gc == 1)
-            fprintf(stderr, ": the graph has no larger set in 1 component (its largest "
-                    "component has %ld node%s)", reach, reach == 1 ? "" : "s");
+            fprintf(stderr, ": the graph has no set of %d nodes in 1 component (its largest "
+                    "component has %ld node%s)", s, reach, reach == 1 ? "" : "s");
         else
-            fprintf(stderr, ": the graph has no larger set in %d components (its %d largest "
-                    "components have %ld nodes)", gc, gc, reach);
+            fprintf(stderr, ": the graph has no set of %d nodes in %d components (its %d "
+                    "largest components have %ld nodes)", s, gc, gc, reach);
     }
     fputc('\n', stderr);
 }
