@@ -49,8 +49,8 @@ struct gsfw_headtail {
     /* size repair (practical, repair_size = 1): the forests closest to the window seen by
      * this call's search, below (most nodes < s_low) and above (fewest nodes > s_high) */
     gsfw_size_repair *repair;
-    int *below_nodes, *below_edges, *above_nodes, *above_edges;
-    int below_nn, below_ne, above_nn, above_ne; /* -1: none seen */
+    int *below_nodes, *above_nodes, *above_edges; /* growth needs no edges */
+    int below_nn, above_nn, above_ne; /* -1: none seen */
     int *cand;              /* n: a repair candidate */
 };
 
@@ -105,7 +105,6 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht->out);
     gsfw_size_repair_free(ht->repair);
     free(ht->below_nodes);
-    free(ht->below_edges);
     free(ht->above_nodes);
     free(ht->above_edges);
     free(ht->cand);
@@ -215,12 +214,10 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     rc = gsfw_pcsf_create(&ht->ws, err);
     if (!rc && settings->method == GSFW_PROJ_PRACTICAL && settings->repair_size) {
         ht->below_nodes = gsfw_malloc_array(n, sizeof(int));
-        ht->below_edges = gsfw_malloc_array(m, sizeof(int));
         ht->above_nodes = gsfw_malloc_array(n, sizeof(int));
-        ht->above_edges = gsfw_malloc_array(m, sizeof(int));
+        ht->above_edges = gsfw_malloc_array(n, sizeof(int)); /* a forest: < n edges */
         ht->cand = gsfw_malloc_array(n, sizeof(int));
-        if (!ht->below_nodes || !ht->below_edges || !ht->above_nodes || !ht->above_edges ||
-            !ht->cand)
+        if (!ht->below_nodes || !ht->above_nodes || !ht->above_edges || !ht->cand)
             rc = gsfw_fail(err, GSFW_ERR_NOMEM, "projection: out of memory for %d nodes",
                            graph->n);
         else
@@ -329,17 +326,15 @@ static double top_mean_prize(gsfw_headtail *ht, int k)
 static void track_closest(gsfw_headtail *ht)
 {
     if (!ht->repair) return;
-    int k = ht->nn;
+    int k = ht->nn, ne = ht->ne < ht->n ? ht->ne : ht->n; /* a forest: ne < n */
     if (k < ht->st.s_low && k > ht->below_nn) {
         memcpy(ht->below_nodes, ht->nodes, (size_t)k * sizeof(int));
-        memcpy(ht->below_edges, ht->edges, (size_t)ht->ne * sizeof(int));
         ht->below_nn = k;
-        ht->below_ne = ht->ne;
     } else if (k > ht->st.s_high && (ht->above_nn < 0 || k < ht->above_nn)) {
         memcpy(ht->above_nodes, ht->nodes, (size_t)k * sizeof(int));
-        memcpy(ht->above_edges, ht->edges, (size_t)ht->ne * sizeof(int));
+        memcpy(ht->above_edges, ht->edges, (size_t)ne * sizeof(int));
         ht->above_nn = k;
-        ht->above_ne = ht->ne;
+        ht->above_ne = ne;
     }
 }
 
