@@ -344,7 +344,7 @@ static void track_closest(gsfw_headtail *ht)
  * candidate in the window with the largest energy wins (ties: the earlier candidate);
  * when none is in the window (the graph has no such set), the one of largest energy.
  * The result replaces ht->nodes, with a spanning forest of it as ht->edges. */
-static void repair_size(gsfw_headtail *ht)
+static void repair_into_window(gsfw_headtail *ht)
 {
     const int lo = ht->st.s_low, hi = ht->st.s_high, gc = ht->st.g;
     int best_nn = -1, best_in = 0;
@@ -546,7 +546,7 @@ missed:
     ht->prev_missed = 1;
     info->window_missed = 1;
     if (ht->repair) {
-        repair_size(ht);
+        repair_into_window(ht);
         info->size_repaired = 1;
     }
     lam = lam_hi;
@@ -986,7 +986,7 @@ static int ht_contains(void *ctx, const int *support, int size)
         int comps = gsfw_graph_induced_components(c->graph, c->mask, c->work);
         ok = comps >= 0 && comps <= c->g;
     }
-    /* k ids were marked (the last one only if it was valid) */
+    /* unmark the first k ids (an invalid one was not marked; a repeated one was, once) */
     for (int i = 0; i < k; i++) {
         int v = support[i];
         if (v >= 0 && v < c->graph->n) c->mask[v] = 0;
