@@ -84,8 +84,9 @@ enum { SIDE = 10, D = SIDE * SIDE, N = 70 };
 static gsfw_graph *grid;
 static planted_problem prob;
 
-/* Allocations made inside gsfw_solve for a run of max_iter iterations, with fresh
- * objects (so that oracles and objectives start from the same state every time). */
+/* Allocations made inside gsfw_solve (gsfw_baseline_solve for the baselines) for a run
+ * of max_iter iterations, with fresh objects (so that oracles and objectives start from
+ * the same state every time). */
 static long allocations_of_solve(gsfw_method method, gsfw_option option, const char *model,
                                  const char *tail_model, int max_iter, int *iterations)
 {
@@ -102,16 +103,24 @@ static long allocations_of_solve(gsfw_method method, gsfw_option option, const c
     st.C = 1.0;
     st.max_iter = max_iter;
     st.x_true = prob.x_star;
-    st.tail = tail;
+    gsfw_baseline_settings bst;
+    gsfw_baseline_settings_default(&bst);
+    bst.method = method;
+    bst.C = 1.0;
+    bst.max_iter = max_iter;
+    bst.x_true = prob.x_star;
+    const int baseline = gsfw_method_is_baseline(method);
+    assert_true(baseline || !tail); /* only the baselines take a tail projection */
     double x_best[D], x_last[D];
     gsfw_iterate trace[64];
-    gsfw_result res = {x_best, x_last, trace, 64, 0};
+    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace, .trace_capacity = 64, .trace_len = 0};
     gsfw_info info;
     gsfw_err err;
 #if COUNTING
     long before = allocations;
 #endif
-    gsfw_error e = gsfw_solve(obj, dmo, &st, &res, &info, &err);
+    gsfw_error e = baseline ? gsfw_baseline_solve(obj, dmo, tail, &bst, &res, &info, &err)
+                            : gsfw_solve(obj, dmo, &st, &res, &info, &err);
 #if COUNTING
     long made = allocations - before;
 #else

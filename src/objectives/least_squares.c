@@ -16,6 +16,8 @@ typedef struct {
     double *A;        /* n x d column-major */
     double *y;        /* n */
     double *r;        /* residual A x - y at the cached point */
+    double *ad;       /* A d for the current direction */
+    double *cg;       /* 2n + 2d: CGLS on a support (minimize_on) */
     double *scratch;  /* n + 2d: power iteration, uncached evaluations */
     double lipschitz; /* cached ||A||_2^2, < 0 until computed */
 } ls_ctx;
@@ -63,19 +65,39 @@ static int ls_reset(void *ctx, const double *x)
     return 0;
 }
 
-/* x <- alpha x + beta v  =>  A x - y <- alpha (A x - y) + beta A v + (alpha - 1) y. */
-static int ls_update(void *ctx, double alpha, double beta, int nnz, const int *idx,
-                     const double *val)
+/* d = cx x_c + u  =>  A d = cx (r + y) + A u (kept in ad; O(n nnz(u))). */
+static int ls_set_direction(void *ctx, double cx, int nnz, const int *idx, const double *val)
 {
     ls_ctx *c = ctx;
-    if (alpha != 1.0) {
-        cblas_dscal(c->n, alpha, c->r, 1);
-        cblas_daxpy(c->n, alpha - 1.0, c->y, 1, c->r, 1);
+    if (cx != 0.0) {
+        for (int i = 0; i < c->n; i++) c->ad[i] = cx * (c->r[i] + c->y[i]);
+    } else {
+        memset(c->ad, 0, (size_t)c->n * sizeof(double));
     }
-    for (int k = 0; k < nnz; k++) {
-        double coef = beta * val[k];
-        if (coef != 0.0) cblas_daxpy(c->n, coef, c->A + (size_t)idx[k] * c->n, 1, c->r, 1);
+    for (int k = 0; k < nnz; k++)
+        if (val[k] != 0.0) cblas_daxpy(c->n, val[k], c->A + (size_t)idx[k] * c->n, 1, c->ad, 1);
+    return 0;
+}
+
+/* f(x_c + gamma d) = 0.5 ||r + gamma A d||^2, slope <r + gamma A d, A d>. */
+static int ls_along(void *ctx, double gamma, double *f, double *slope)
+{
+    ls_ctx *c = ctx;
+    double ff = 0.0, sl = 0.0;
+    for (int i = 0; i < c->n; i++) {
+        double ri = c->r[i] + gamma * c->ad[i];
+        ff += ri * ri;
+        sl += ri * c->ad[i];
     }
+    if (f) *f = 0.5 * ff;
+    if (slope) *slope = sl;
+    return 0;
+}
+
+static int ls_step(void *ctx, double gamma)
+{
+    ls_ctx *c = ctx;
+    if (gamma != 0.0) cblas_daxpy(c->n, gamma, c->ad, 1, c->r, 1);
     return 0;
 }
 
@@ -142,6 +164,40 @@ static int ls_data(void *ctx, int *n, const double **A, const double **y)
     return 0;
 }
 
+/* min 0.5 ||A_S w - y||^2 by CGLS on the columns S, from w. */
+static int ls_minimize_on(void *ctx, int k, const int *S, double *w, int max_iter, double tol,
+                          double *f)
+{
+    ls_ctx *c = ctx;
+    const int n = c->n;
+    double *r = c->cg, *q = r + n, *p = q + n, *g = p + c->d;
+    /* r = y - A_S w */
+    memcpy(r, c->y, (size_t)n * sizeof(double));
+    for (int j = 0; j < k; j++)
+        if (w[j] != 0.0) cblas_daxpy(n, -w[j], c->A + (size_t)S[j] * n, 1, r, 1);
+    for (int j = 0; j < k; j++) g[j] = cblas_ddot(n, c->A + (size_t)S[j] * n, 1, r, 1);
+    memcpy(p, g, (size_t)k * sizeof(double));
+    double gamma = cblas_ddot(k, g, 1, g, 1);
+    const double stop = tol * sqrt(gamma);
+    for (int it = 0; it < max_iter && sqrt(gamma) > stop && gamma > 0; it++) {
+        memset(q, 0, (size_t)n * sizeof(double));
+        for (int j = 0; j < k; j++)
+            if (p[j] != 0.0) cblas_daxpy(n, p[j], c->A + (size_t)S[j] * n, 1, q, 1);
+        double qq = cblas_ddot(n, q, 1, q, 1);
+        if (!(qq > 0)) break;
+        double alpha = gamma / qq;
+        cblas_daxpy(k, alpha, p, 1, w, 1);
+        cblas_daxpy(n, -alpha, q, 1, r, 1);
+        for (int j = 0; j < k; j++) g[j] = cblas_ddot(n, c->A + (size_t)S[j] * n, 1, r, 1);
+        double gnew = cblas_ddot(k, g, 1, g, 1);
+        double beta = gnew / gamma;
+        gamma = gnew;
+        for (int j = 0; j < k; j++) p[j] = g[j] + beta * p[j];
+    }
+    if (f) *f = half_sq_norm(r, n);
+    return 0;
+}
+
 static void ls_destroy(gsfw_objective *self)
 {
     ls_ctx *c = self->ctx;
@@ -149,6 +205,8 @@ static void ls_destroy(gsfw_objective *self)
         free(c->A);
         free(c->y);
         free(c->r);
+        free(c->ad);
+        free(c->cg);
         free(c->scratch);
         free(c);
     }
@@ -197,8 +255,10 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
     c->A = gsfw_malloc_array(nd, sizeof(double));
     c->y = gsfw_malloc_array((size_t)n, sizeof(double));
     c->r = gsfw_malloc_array((size_t)n, sizeof(double));
+    c->ad = gsfw_calloc_array((size_t)n, sizeof(double));
+    c->cg = gsfw_malloc_array(2 * (size_t)n + 2 * (size_t)d, sizeof(double));
     c->scratch = gsfw_malloc_array((size_t)n + 2 * (size_t)d, sizeof(double));
-    if (!c->A || !c->y || !c->r || !c->scratch) {
+    if (!c->A || !c->y || !c->r || !c->ad || !c->cg || !c->scratch) {
         ls_destroy(obj);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a %d x %d matrix", n, d);
     }
@@ -222,7 +282,12 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
     obj->gradient = ls_gradient;
     obj->value_grad = ls_value_grad;
     obj->reset = ls_reset;
-    obj->update = ls_update;
+    obj->set_direction = ls_set_direction;
+    obj->along = ls_along;
+    obj->step = ls_step;
+    obj->minimize_on = ls_minimize_on;
+    obj->quadratic = 1;
+    obj->name = "least-squares";
     obj->cached_value_grad = ls_cached_value_grad;
     obj->lipschitz = ls_lipschitz;
     obj->least_squares_data = ls_data;
