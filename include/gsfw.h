@@ -551,6 +551,10 @@ GSFW_API gsfw_error gsfw_png_write_gray(const char *path, const double *img, int
  *  - GSFW_PROJ_PRACTICAL: the lambda-search of the paper's experiments: PCSF with costs
  *    lambda * c, lambda searched until the number of output nodes lies in
  *    [s_low, s_high]; "window missed" is reported when k(lambda) jumps over the window.
+ *    The support then comes from the size repair (repair_size = 1, default): the closest
+ *    forests on either side are grown best-neighbour-first or pruned leaf by leaf into
+ *    the window and the one of larger energy is kept, so the output has between s_low and
+ *    s_high nodes in at most g components whenever the graph has such a set.
  *    warm_start = 0: the reference search (first guess 2 x the s_high-th largest prize,
  *    doubling, then bisection until the interval collapses), cold on every call.
  *    warm_start = 1 (default): a safeguarded secant search on log k against log lambda,
@@ -576,6 +580,9 @@ typedef struct {
     double delta;         /* theory head: bisection tolerance factor (default 1/169) */
     double nu;            /* theory tail: nu > 2 (default 2.5) */
     double err_tol;       /* theory: lower clamp of the smallest positive prize (1e-6) */
+    int repair_size;      /* practical: 1 (default) = when the lambda-search misses the
+                             window, grow or prune the closest forests into it (see
+                             gsfw_proj_info.size_repaired); 0 = return the search's answer */
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */
@@ -584,11 +591,22 @@ GSFW_API void gsfw_proj_settings_default(gsfw_proj_settings *settings, gsfw_proj
 /* What one projection did. */
 typedef struct {
     int pcsf_calls;       /* PCSF runs of this call */
-    int window_missed;    /* practical: 1 if the output size is outside [s_low, s_high] */
+    int window_missed;    /* practical: 1 if the lambda-search alone found no lambda whose
+                             forest has a size in [s_low, s_high] (k(lambda) jumped over it,
+                             or, with repair_size = 1, no set of that size exists: the
+                             search is then skipped, pcsf_calls = 0) */
     double lambda;        /* the final scale (costs for practical / tail, prizes for head) */
     int size;             /* number of support nodes */
     double cost;          /* cost of the returned forest (graph costs) */
     double energy;        /* sum of z_i^2 over the support */
+    int size_repaired;    /* practical: 1 if the window was missed and the support is the
+                             repair's (grown or pruned forest), not a PCSF forest */
+    int target_met;       /* practical: 1 if size lies in [s_low, s_high]. With repair_size
+                             = 1 it is 0 only when no set of s_low nodes in g components
+                             exists (the g largest components of G are too small); the
+                             support is then the g components of largest energy, whole:
+                             the exact maximum over sets in g components.
+                             Theory: always 1 (no size window) */
 } gsfw_proj_info;
 
 typedef struct gsfw_headtail gsfw_headtail;
