@@ -106,6 +106,7 @@ int cmd_dmo(int argc, char **argv)
         }
     }
     cli_print_ids(support, size);
+    if (squares) cli_warn_short_support(cmd, dmo->name, graph, size, spec.s, spec.g);
     if (stats_flag)
         fprintf(stderr, "size=%d norm=%.17g delta=%.17g pcsf_calls=%ld window_missed=%d\n", size,
                 nrm, dmo->delta, stats.pcsf_calls, stats.window_missed);
