@@ -28,7 +28,6 @@
 #include <stdint.h>
 
 #include "gsfw/export.h"
-#include "gsfw/operator.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -149,6 +148,9 @@ typedef struct gsfw_objective {
 } gsfw_objective;
 
 typedef enum { GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1 } gsfw_layout;
+
+/* Linear operators and their constructors (they use gsfw_error, gsfw_err, gsfw_layout). */
+#include "gsfw/operator.h"
 
 /* f(x) = 0.5 * ||A x - y||^2 with a dense n x d matrix A (copied; the caller's arrays
  * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
@@ -429,6 +431,21 @@ GSFW_API gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, in
 /* Writes through a temporary file renamed into place (no partial file on failure). */
 GSFW_API gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
                           gsfw_err *err);
+
+/* .npy of any common numeric dtype, converted to double: float64, float32, int8/16/32/64,
+ * uint8/16/32/64, either byte order, C or Fortran order, 1-D or 2-D. Otherwise as
+ * gsfw_npy_read (which keeps accepting float64 only). Integers above 2^53 in magnitude
+ * are rounded to the nearest double. *data freed with gsfw_free. */
+GSFW_API gsfw_error gsfw_npy_read_numeric(const char *path, double **data, int *ndim, int shape[2],
+                                          gsfw_err *err);
+/* Matrix Market coordinate file ("%%MatrixMarket matrix coordinate real|integer|pattern
+ * general|symmetric") as 0-based triplets: *n rows, *d columns, *nnz entries (pattern
+ * entries are 1; a symmetric file's off-diagonal entries are mirrored, so *nnz counts
+ * both). Refuses array format, complex and hermitian fields, indices past the header's
+ * size, non-finite values and a header whose entry count is wrong. Arrays freed with
+ * gsfw_free (the three are NULL when *nnz is 0). */
+GSFW_API gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows, int **cols,
+                                  double **vals, gsfw_err *err);
 
 /* Edge list: one "u v" or "u v cost" per line, 0-based ids, '#' comments and blank lines
  * allowed; all lines must have the same number of fields. *cost is NULL when the file has
