@@ -155,7 +155,9 @@ typedef enum { GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1 } gsfw_layout;
 /* f(x) = 0.5 * ||A x - y||^2 with a dense n x d matrix A (copied; the caller's arrays
  * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
  * two gemv (one with the incremental interface); A^T A is never formed. The lipschitz
- * hook returns ||A||_2^2 estimated by power iteration (deterministic start vector). */
+ * hook returns ||A||_2^2 estimated by power iteration (deterministic start vector);
+ * minimize_on runs CGLS. It is the squared loss of gsfw_objective_linear over a dense
+ * column-major copy of A that the objective owns. */
 GSFW_API gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
                                         const double *y, gsfw_objective **out,
                                         gsfw_err *err);
