@@ -26,8 +26,10 @@
 
 static const char usage[] =
     "usage: gsfw recover --image FILE(.npy|.png) --ratio R --out-dir DIR\n"
-    "                    [--method accfw|fw|graph-iht|graph-cosamp|cosamp|gen-mp|iht]\n"
+    "                    [--method accfw|fw|afw|pfw|bpcg|graph-iht|graph-cosamp|cosamp|\n"
+    "                              gen-mp|iht]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
+    "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
     "\n"
     "Recover an image from n = floor(R s) Gaussian measurements y = A x* + SIGMA e.\n"
@@ -46,7 +48,17 @@ static const char usage[] =
     "                    supp(x*) on the 4-neighbour grid)\n"
     "  --C C             radius of D(C, M) for fw/accfw (default ||x*|| = 1)\n"
     "  --iters T         iterations (default: accfw 300, fw 500, cosamp and graph-cosamp\n"
-    "                    50, iht, graph-iht and gen-mp 300)\n"
+    "                    50, the others 300)\n"
+    "  --step RULE       step rule of the Frank-Wolfe methods: auto (default), agnostic,\n"
+    "                    short, adaptive, line\n"
+    "  --tol TOL         stop the Frank-Wolfe methods when the certified bound on\n"
+    "                    f(x_t) - f* falls below TOL (status=converged)\n"
+    "  --tol-rel R       ... or below R times the bound at x_0. Default when polishing and\n"
+    "                    none of --iters, --tol, --tol-rel is given: 1e-3 (the polished\n"
+    "                    answer needs no long run), with --iters' default as the cap\n"
+    "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"
+    "                    model and refitted on that support (default on); the raw_* fields\n"
+    "                    describe the unpolished best iterate\n"
     "  --noise SIGMA     noise level (default 0)\n"
     "  --seed N          seed of A and e (default 0)\n"
     "  --L L|spectral|atom  smoothness constant (accfw's step point and the baselines'\n"
@@ -151,42 +163,22 @@ static void out_state_free(out_state *st)
     for (int i = 0; i < st->ndirs; i++) free(st->dirs[i]);
 }
 
-/* ------------------------------------------------------------------ oracles */
-
-/* Build the oracle of `model` for (s, g), clamping s to d and g to s. The tail
- * variant of head is `tail`. */
-static int make_oracle(const char *cmd, const char *model, int tail, int d, int s, int g,
-                       const gsfw_graph *graph, gsfw_dmo **out)
-{
-    cli_model_spec spec;
-    memset(&spec, 0, sizeof spec);
-    if (s > d) s = d;
-    if (s < 1) s = 1;
-    if (g > s) g = s;
-    if (g < 1) g = 1;
-    spec.model = model;
-    if (!strcmp(model, "head") && tail) spec.model = "tail";
-    spec.d = d;
-    spec.s = s;
-    spec.g = g;
-    spec.graph = graph;
-    spec.delta = 1.0;
-    return cli_make_dmo(cmd, &spec, out);
-}
-
 int cmd_recover(int argc, char **argv)
 {
     const char *cmd = "recover";
     const char *image = NULL, *ratio_text = NULL, *noise_text = NULL, *seed_text = NULL,
                *method_text = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
                *c_text = NULL, *iters_text = NULL, *out_dir = NULL, *l_text = NULL,
-               *compat_text = NULL, *noplot_text = NULL;
+               *compat_text = NULL, *noplot_text = NULL, *step_text = NULL, *tol_text = NULL,
+               *polish_text = NULL, *tol_rel_text = NULL;
     cli_opt opts[] = {
         {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--noise", 0, &noise_text},
         {"--seed", 0, &seed_text}, {"--method", 0, &method_text}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--C", 0, &c_text},
         {"--iters", 0, &iters_text}, {"--out-dir", 0, &out_dir}, {"--L", 0, &l_text},
         {"--reference-compat", 1, &compat_text}, {"--no-plot", 1, &noplot_text},
+        {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--polish", 0, &polish_text},
+        {"--tol-rel", 0, &tol_rel_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -207,8 +199,37 @@ int cmd_recover(int argc, char **argv)
         return rc;
     int method = gsfw_method_parse(method_text ? method_text : "accfw");
     if (method < 0)
-        return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, graph-iht, "
-                               "graph-cosamp, cosamp, gen-mp, iht)", method_text);
+        return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, afw, pfw, bpcg, "
+                               "graph-iht, graph-cosamp, cosamp, gen-mp, iht)", method_text);
+    const int baseline = gsfw_method_is_baseline((gsfw_method)method);
+    int step = GSFW_STEP_AUTO;
+    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
+        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
+                               "adaptive, line)", step_text);
+    double tol = 0.0;
+    if (tol_text) {
+        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
+        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
+    }
+    double tol_rel = 0.0;
+    if (tol_rel_text) {
+        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
+        if (!(tol_rel > 0 && tol_rel < 1))
+            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
+    }
+    int polish = !baseline;
+    if (polish_text) {
+        if (!strcmp(polish_text, "on"))
+            polish = 1;
+        else if (!strcmp(polish_text, "off"))
+            polish = 0;
+        else
+            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
+    }
+    if (polish && !tol_text && !tol_rel_text && !iters_text) tol_rel = 1e-3;
+    if (baseline && (step_text || tol_text || tol_rel_text || polish))
+        return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
+                               "methods, not to %s", gsfw_method_name((gsfw_method)method));
     if (!model) model = cli_model_available("head") ? "head" : "subgraph";
     if (strcmp(model, "head") && strcmp(model, "subgraph") && strcmp(model, "topk"))
         return cli_usage_error(cmd, "unknown model '%s' (recover knows head, subgraph, topk)",
@@ -228,18 +249,18 @@ int cmd_recover(int argc, char **argv)
     /* DMO-AccFW's default L is the curvature along its first atom (GSFW_L_ATOM): on the
      * paper's images it beats both L = 1 and ||A||_2^2 (docs/recover.md); the baselines'
      * 1/L steps keep the spectral bound. */
-    gsfw_lipschitz_rule l_rule = method == GSFW_METHOD_ACCFW ? GSFW_L_ATOM : GSFW_L_SPECTRAL;
+    gsfw_lipschitz_rule l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
     if (l_text && (rc = cli_parse_L(cmd, l_text, &L, &l_rule))) return rc;
-    if (l_rule == GSFW_L_ATOM && method != GSFW_METHOD_ACCFW)
-        return cli_usage_error(cmd, "--L atom is DMO-AccFW's rule; %s takes a number or "
-                               "'spectral'", method_text);
+    if (l_rule == GSFW_L_ATOM && baseline)
+        return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe methods; %s takes a "
+                               "number or 'spectral'", method_text);
     iters = default_iters(method);
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
     const int compat = compat_text != NULL;
 
     /* ---- the image (run-time errors, exit 1) */
-    double *img = NULL, *A = NULL, *y = NULL, *x_best = NULL, *x_last = NULL;
+    double *img = NULL, *A = NULL, *y = NULL, *x_best = NULL, *x_last = NULL, *x_pol = NULL;
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
     gsfw_objective *obj = NULL;
@@ -417,8 +438,10 @@ int cmd_recover(int argc, char **argv)
         rc = cli_fail_err(cmd, e, &err);
         goto done;
     }
-    const int needs_L = method != GSFW_METHOD_FW && method != GSFW_METHOD_COSAMP
-                        && method != GSFW_METHOD_GRAPH_COSAMP;
+    /* L of AccFW's step point (by default the library's atom rule) and of the baselines'
+     * 1/L steps (the spectral estimate below) */
+    const int needs_L = method == GSFW_METHOD_ACCFW || method == GSFW_METHOD_IHT ||
+                        method == GSFW_METHOD_GRAPH_IHT || method == GSFW_METHOD_GEN_MP;
     if (needs_L && !(L > 0) && l_rule == GSFW_L_SPECTRAL) {
         /* ||A||_2^2 by at most RECOVER_POWER_ITERS power iterations (Rayleigh quotient,
          * from below), inflated by RECOVER_L_MARGIN: on angio (n = 1555) 50 iterations take
@@ -439,59 +462,56 @@ int cmd_recover(int argc, char **argv)
     }
     free(A);
     A = NULL;
-    /* oracles */
-    const char *tail_model = model;
-    switch (method) {
-    case GSFW_METHOD_IHT:
-        rc = make_oracle(cmd, "topk", 0, d, s, 1, graph, &head);
-        tail_model = "topk";
-        break;
-    case GSFW_METHOD_COSAMP:
-        rc = make_oracle(cmd, "topk", 0, d, 2 * s, 1, graph, &head);
-        if (!rc) rc = make_oracle(cmd, "topk", 1, d, s, 1, graph, &tail);
-        tail_model = "topk";
-        break;
-    case GSFW_METHOD_GRAPH_IHT:
-        /* head on the gradient: M(G, 2s, 2g) (AM-IHT's M + M_T); the reference scripts use
-         * a window of d/2 nodes with g components */
-        rc = compat ? make_oracle(cmd, model, 0, d, d / 2, g, graph, &head)
-                    : make_oracle(cmd, model, 0, d, 2 * s, 2 * g, graph, &head);
-        if (!rc) rc = make_oracle(cmd, model, 1, d, s, g, graph, &tail);
-        break;
-    case GSFW_METHOD_GRAPH_COSAMP:
-        /* identify in M(G, 2s, 2g) (the Minkowski sum of the model with itself); the
-         * reference scripts keep g components */
-        rc = make_oracle(cmd, model, 0, d, 2 * s, compat ? g : 2 * g, graph, &head);
-        if (!rc) rc = make_oracle(cmd, model, 1, d, s, g, graph, &tail);
-        break;
-    default: /* fw, accfw, gen-mp: one DMO over M(G, s, g) */
-        rc = make_oracle(cmd, model, 0, d, s, g, graph, &head);
-        break;
-    }
+    /* oracles: the baselines' head/tail recipes, or the model's DMO */
+    const char *tail_model =
+        method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP ? "topk" : model;
+    gsfw_model_spec mspec = {.model = model, .d = d, .s = s, .g = g, .graph = graph,
+                             .delta = 1.0};
+    if (gsfw_method_is_baseline((gsfw_method)method))
+        e = gsfw_baseline_oracles((gsfw_method)method, &mspec, compat, &head, &tail, &err);
+    else
+        e = gsfw_dmo_from_model(&mspec, &head, &err);
+    if (e) rc = cli_fail(cmd, "--model %s: %s", model, err.message);
     if (rc) goto done;
     double setup_s = gsfw_now() - t_setup;
 
     /* ---- solve */
-    gsfw_settings set;
-    gsfw_settings_default(&set);
-    set.method = (gsfw_method)method;
-    set.C = C;
-    set.L = needs_L ? L : 0.0;
-    set.L_rule = l_rule;
-    set.max_iter = iters;
-    set.x_true = xs;
-    set.tail = tail;
-    set.reference_compat = compat;
     x_best = malloc((size_t)d * sizeof(double));
     x_last = malloc((size_t)d * sizeof(double));
     trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
-    if (!x_best || !x_last || !trace) {
+    if (polish) x_pol = malloc((size_t)d * sizeof(double));
+    if (!x_best || !x_last || !trace || (polish && !x_pol)) {
         rc = cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
         goto done;
     }
-    gsfw_result res = {x_best, x_last, trace, iters + 1, 0};
+    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace,
+                       .trace_capacity = iters + 1, .x_polished = x_pol};
     gsfw_info info;
-    e = gsfw_solve(obj, head, &set, &res, &info, &err);
+    if (gsfw_method_is_baseline((gsfw_method)method)) {
+        gsfw_baseline_settings bset;
+        gsfw_baseline_settings_default(&bset);
+        bset.method = (gsfw_method)method;
+        bset.C = C;
+        bset.L = needs_L ? L : 0.0;
+        bset.max_iter = iters;
+        bset.x_true = xs;
+        bset.reference_compat = compat;
+        e = gsfw_baseline_solve(obj, head, tail, &bset, &res, &info, &err);
+    } else {
+        gsfw_settings set;
+        gsfw_settings_default(&set);
+        set.method = (gsfw_method)method;
+        set.C = C;
+        set.L = needs_L ? L : 0.0;
+        set.L_rule = l_rule;
+        set.step = (gsfw_step)step;
+        set.tol = tol;
+        set.tol_rel = tol_rel;
+        set.polish = polish;
+        set.max_iter = iters;
+        set.x_true = xs;
+        e = gsfw_solve(obj, head, &set, &res, &info, &err);
+    }
     if (e) {
         rc = cli_fail_err(cmd, e, &err);
         goto done;
@@ -503,11 +523,13 @@ int cmd_recover(int argc, char **argv)
     double peak = 0.0;
     for (int i = 0; i < d; i++) peak = fmax(peak, xs[i]);
     if (!(peak > 0)) peak = 1.0;
-    if (gsfw_npy_write(staged[0], x_best, 2, shape, &err)) {
+    /* the returned answer: the polished point, else the best iterate */
+    const double *x_ret = polish ? x_pol : x_best;
+    if (gsfw_npy_write(staged[0], x_ret, 2, shape, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    if (gsfw_png_write_gray(staged[1], x_best, H, W, 0.0, peak, &err)) {
+    if (gsfw_png_write_gray(staged[1], x_ret, H, W, 0.0, peak, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
@@ -519,7 +541,7 @@ int cmd_recover(int argc, char **argv)
     if (!noplot_text) {
         char title[256];
         snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
-                 gsfw_method_name(set.method), model, n, d, s, g, seed);
+                 gsfw_method_name((gsfw_method)method), model, n, d, s, g, seed);
         if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
             goto done;
     }
@@ -535,24 +557,35 @@ int cmd_recover(int argc, char **argv)
     }
 
     double pre, rec;
-    const double f1 = rec_support_f1(x_best, xs, d, &pre, &rec);
+    const double f1 = rec_support_f1(x_ret, xs, d, &pre, &rec);
+    const double raw_f1 = rec_support_f1(x_best, xs, d, NULL, NULL);
+    int nnz_ret = 0, nnz_raw = 0;
+    for (int i = 0; i < d; i++) {
+        nnz_ret += x_ret[i] != 0.0;
+        nnz_raw += x_best[i] != 0.0;
+    }
     /* where L came from: a number given with --L, the spectral estimate (made here for
      * the baselines, or the solver's fallback), or the first atom's curvature */
     const int L_given = l_text && strcmp(l_text, "spectral") && strcmp(l_text, "atom");
     const char *L_source = !needs_L ? "unused"
                            : L_given ? "given"
-                           : info.L_estimated == 2 ? "atom" : "spectral";
-    printf("method=%s model=%s status=%s iters=%d returned=best best_iter=%d n=%d d=%d s=%d "
-           "g=%d C=%.17g seed=%d ratio=%.17g noise=%.17g time_s=%.6f setup_s=%.6f f=%.17g "
+                           : info.L_source == GSFW_L_ATOM ? "atom" : "spectral";
+    printf("method=%s model=%s status=%s iters=%d returned=%s best_iter=%d n=%d d=%d s=%d "
+           "g=%d C=%.17g seed=%d ratio=%.17g noise=%.17g time_s=%.6f setup_s=%.6f "
+           "polish_s=%.6f f=%.17g "
            "f_last=%.17g f_star=%.17g est_err=%.17g rel_err=%.17g psnr=%.6f support_f1=%.6f "
-           "precision=%.6f recall=%.6f nnz=%d oracle_calls=%ld pcsf_calls=%ld L=%.17g L_source=%s "
+           "precision=%.6f recall=%.6f nnz=%d raw_f=%.17g raw_rel_err=%.17g "
+           "raw_support_f1=%.6f raw_nnz=%d gap_bound=%.6g step=%s window_missed=%ld "
+           "oracle_calls=%ld pcsf_calls=%ld L=%.17g L_source=%s "
            "oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name(set.method),
+           gsfw_method_name((gsfw_method)method),
            method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP ? "topk" : tail_model,
-           gsfw_status_name(info.status), info.iterations, info.best_iter, n, d, s, g, C, seed,
-           ratio, noise, info.solve_time, setup_s, info.f_best, info.f_last, f_star,
-           rec_dist(x_best, xs, d), rec_rel_err(x_best, xs, d), rec_psnr(x_best, xs, d), f1,
-           pre, rec, trace[info.best_iter < res.trace_len ? info.best_iter : 0].support,
+           gsfw_status_name(info.status), info.iterations, polish ? "polished" : "best",
+           info.best_iter, n, d, s, g, C, seed, ratio, noise, info.solve_time, setup_s,
+           info.polish_time, polish ? info.f_polished : info.f_best, info.f_last, f_star,
+           rec_dist(x_ret, xs, d), rec_rel_err(x_ret, xs, d), rec_psnr(x_ret, xs, d), f1,
+           pre, rec, nnz_ret, info.f_best, rec_rel_err(x_best, xs, d), raw_f1, nnz_raw,
+           info.gap_bound, baseline ? "none" : gsfw_step_name(info.step), info.window_missed,
            info.oracle_calls, info.pcsf_calls, info.L > 0 ? info.L : (needs_L ? L : 0.0),
            L_source, info.oracle_time, info.gradient_time);
     rc = CLI_OK;
@@ -572,6 +605,7 @@ done:
     free(A);
     free(y);
     free(x_best);
+    free(x_pol);
     free(x_last);
     free(trace);
     free(mask);

@@ -15,14 +15,17 @@
 
 static const char usage[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
-    "                  [--graph grid:HxW | --edges FILE] --C C --method fw|accfw\n"
-    "                  [--option I|II] [--delta D] [--L L] --iters T\n"
+    "                  [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
+    "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
+    "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
-    "                  [--x-true xstar.npy] [--seed N] [--time-limit SEC]\n"
-    "                  [--loss ls|logistic|huber] [--huber-delta D] [--intercept]\n"
+    "                  [--polished-out x.npy] [--x-true xstar.npy] [--seed N]\n"
+    "                  [--time-limit SEC] [--loss ls|logistic|huber] [--huber-delta D]\n"
+    "                  [--intercept]\n"
     "\n"
     "Minimise f(x) = loss(A x, y) over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}\n"
-    "with the paper's Algorithm 1 from x_0 = 0 and eta_t = 2/(t+2).\n"
+    "with a Frank-Wolfe method (the paper's Algorithm 1 and active-set variants) or a\n"
+    "baseline, from x_0 = 0 (or --x0).\n"
     "\n"
     "  --A FILE        n x d matrix: .npy (float64, float32 or integer; dense) or .mtx\n"
     "                  (Matrix Market coordinate; kept sparse, CSR)\n"
@@ -38,15 +41,27 @@ static const char usage[] =
     "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
     "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes)\n"
     "  --C C           radius (> 0)\n"
-    "  --method M      fw (DMO-FW) or accfw (DMO-AccFW, nearest extreme point)\n"
+    "  --method M      fw (DMO-FW), accfw (DMO-AccFW, nearest extreme point), afw (away\n"
+    "                  steps), pfw (pairwise), bpcg (blended pairwise); baselines: iht,\n"
+    "                  cosamp, graph-iht, graph-cosamp, gen-mp (head/tail oracles built\n"
+    "                  from --model by the library's recipes)\n"
+    "  --step RULE     auto (default: agnostic 2/(t+2) for fw/accfw, line for the active-set\n"
+    "                  methods), agnostic, short, adaptive, line\n"
+    "  --tol TOL       stop (status=converged) when the certified bound on f(x_t) - f*\n"
+    "                  falls below TOL\n"
+    "  --tol-rel R     ... or below R times the bound at x_0\n"
+    "  --x0 FILE       starting point (.npy, d entries), in D: ||x0|| <= C, support in M\n"
+    "  --polish on|off end by projecting onto the model and refitting on that support\n"
+    "                  (default off); --polished-out writes the polished x\n"
     "  --option I|II   I: iterates in D; II: atoms scaled by 1/delta (iterates in D/delta)\n"
     "  --delta D       delta for Option II (default: the oracle's proven delta) and the\n"
     "                  target of topk-approx / l1\n"
-    "  --L L|spectral|atom  smoothness constant for accfw; spectral (default): ||A||_2^2 by\n"
-    "                  power iteration; atom: the curvature ||A v_0||^2/||v_0||^2 along the\n"
-    "                  first atom\n"
+    "  --L L|spectral|atom  smoothness constant for accfw, the short step and the baselines;\n"
+    "                  atom (default for the FW family): the curvature ||A v_0||^2/||v_0||^2\n"
+    "                  along the first atom; spectral (the baselines' default): ||A||_2^2\n"
     "  --iters T       number of iterations; iterates x_0..x_T are produced\n"
-    "  --trace FILE    CSV, one row per iterate: iter,time_s,f,gap,[est_err,]support\n"
+    "  --trace FILE    CSV, one row per iterate:\n"
+    "                  iter,time_s,f,gap,[est_err,]support,gap_bound,step,active\n"
     "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
     "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
     "  --seed N        seed of randomised oracles (default 0)\n"
@@ -55,11 +70,11 @@ static const char usage[] =
 /* Two outputs naming one file (however spelt) would overwrite each other: refused before
  * any work. Special files such as /dev/null may be given more than once. */
 static int distinct_outputs(const char *cmd, const char *out_path, const char *best_path,
-                            const char *trace_path)
+                            const char *trace_path, const char *pol_path)
 {
-    const char *flags[3] = {"--out", "--best-out", "--trace"};
-    const char *paths[3] = {out_path, best_path, trace_path};
-    for (int i = 0; i < 3; i++) {
+    const char *flags[4] = {"--out", "--best-out", "--trace", "--polished-out"};
+    const char *paths[4] = {out_path, best_path, trace_path, pol_path};
+    for (int i = 0; i < 4; i++) {
         for (int j = 0; j < i; j++) {
             if (!paths[i] || !paths[j]) continue;
             /* written in place (/dev/null may repeat), or a directory (refused at open) */
@@ -79,35 +94,36 @@ static int distinct_outputs(const char *cmd, const char *out_path, const char *b
  * are renamed into place only when all were written, so a failure leaves neither a
  * partial file nor a mix of old and new outputs, and never deletes a file that existed. */
 static int write_outputs(const char *cmd, const char *out_path, const char *best_path,
-                         const char *trace_path, const double *x_last, const double *x_best,
-                         int d, const gsfw_iterate *trace, int trace_len, int with_est_err)
+                         const char *trace_path, const char *pol_path, const double *x_last,
+                         const double *x_best, const double *x_pol, int d,
+                         const gsfw_iterate *trace, int trace_len, int with_est_err)
 {
-    const char *flags[3] = {"--out", "--best-out", "--trace"};
-    const char *paths[3] = {out_path, best_path, trace_path};
-    gsfw_atomic_file files[3];
+    const char *flags[4] = {"--out", "--best-out", "--trace", "--polished-out"};
+    const char *paths[4] = {out_path, best_path, trace_path, pol_path};
+    const double *vecs[4] = {x_last, x_best, NULL, x_pol};
+    gsfw_atomic_file files[4];
     memset(files, 0, sizeof files);
     gsfw_err err;
     int shape[2] = {d, 1};
     int rc = CLI_OK, k;
     /* open every output before writing any: an output written in place (/dev/stdout)
      * cannot be taken back when a later one turns out unusable */
-    for (k = 0; k < 3 && rc == CLI_OK; k++) {
+    for (k = 0; k < 4 && rc == CLI_OK; k++) {
         if (paths[k] && gsfw_atomic_open(&files[k], paths[k], &err))
             rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
     }
-    for (k = 0; k < 3 && rc == CLI_OK; k++) {
+    for (k = 0; k < 4 && rc == CLI_OK; k++) {
         if (!paths[k]) continue;
-        if (k < 2) {
-            if (gsfw_npy_write_stream(files[k].fp, paths[k], k == 0 ? x_last : x_best, 1, shape,
-                                      &err))
+        if (k != 2) {
+            if (gsfw_npy_write_stream(files[k].fp, paths[k], vecs[k], 1, shape, &err))
                 rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
         } else if (cli_write_trace_stream(files[k].fp, trace, trace_len, with_est_err)) {
             rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
         }
     }
     if (rc != CLI_OK) {
-        for (k = 0; k < 3; k++) gsfw_atomic_abort(&files[k]);
-    } else if (gsfw_atomic_commit_group(files, 3, &err)) {
+        for (k = 0; k < 4; k++) gsfw_atomic_abort(&files[k]);
+    } else if (gsfw_atomic_commit_group(files, 4, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
     }
     return rc;
@@ -187,8 +203,9 @@ int cmd_solve(int argc, char **argv)
                *grid = NULL, *edges = NULL, *c_text = NULL, *method_text = NULL,
                *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
-               *seed_text = NULL, *time_text = NULL, *loss_text = NULL,
-               *huber_text = NULL, *intercept_flag = NULL;
+               *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
+               *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
+               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -196,8 +213,11 @@ int cmd_solve(int argc, char **argv)
         {"--option", 0, &option_text}, {"--delta", 0, &delta_text}, {"--L", 0, &l_text},
         {"--iters", 0, &iters_text}, {"--trace", 0, &trace_path}, {"--out", 0, &out_path},
         {"--best-out", 0, &best_path}, {"--x-true", 0, &xtrue_path}, {"--seed", 0, &seed_text},
-        {"--time-limit", 0, &time_text}, {"--loss", 0, &loss_text},
-        {"--huber-delta", 0, &huber_text}, {"--intercept", 1, &intercept_flag},
+        {"--time-limit", 0, &time_text}, {"--step", 0, &step_text}, {"--tol", 0, &tol_text},
+        {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
+        {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
+        {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
+        {"--intercept", 1, &intercept_flag},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -213,8 +233,37 @@ int cmd_solve(int argc, char **argv)
     if ((rc = cli_parse_double(cmd, "--C", c_text, &C))) return rc;
     if (!(C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
     int method = gsfw_method_parse(method_text);
-    if (method != GSFW_METHOD_FW && method != GSFW_METHOD_ACCFW)
-        return cli_usage_error(cmd, "--method must be fw or accfw, got '%s'", method_text);
+    if (method < 0)
+        return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
+                               "iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_text);
+    const int baseline = gsfw_method_is_baseline((gsfw_method)method);
+    int step = GSFW_STEP_AUTO;
+    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
+        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
+                               "adaptive, line)", step_text);
+    double tol = 0.0;
+    if (tol_text) {
+        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
+        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
+    }
+    double tol_rel = 0.0;
+    if (tol_rel_text) {
+        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
+        if (!(tol_rel > 0 && tol_rel < 1))
+            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
+    }
+    int polish = 0;
+    if (polish_text) {
+        if (!strcmp(polish_text, "on"))
+            polish = 1;
+        else if (strcmp(polish_text, "off"))
+            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
+    }
+    if (pol_path && !polish)
+        return cli_usage_error(cmd, "--polished-out needs --polish on");
+    if (baseline && (step_text || tol_text || tol_rel_text || x0_path || polish || option_text))
+        return cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
+                               "Frank-Wolfe methods, not to %s", method_text);
     gsfw_option option = GSFW_OPTION_I;
     if (option_text) {
         if (!strcmp(option_text, "I") || !strcmp(option_text, "1"))
@@ -224,7 +273,7 @@ int cmd_solve(int argc, char **argv)
         else
             return cli_usage_error(cmd, "--option must be I or II, got '%s'", option_text);
     }
-    gsfw_lipschitz_rule l_rule = GSFW_L_SPECTRAL;
+    gsfw_lipschitz_rule l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
     if (l_text && (rc = cli_parse_L(cmd, l_text, &L, &l_rule))) return rc;
     if ((rc = cli_parse_int(cmd, "--iters", iters_text, 0, 100000000L, &iters))) return rc;
     if (time_text) {
@@ -236,14 +285,18 @@ int cmd_solve(int argc, char **argv)
     cli_model_spec spec;
     if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
         return rc;
-    if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path))) return rc;
+    if (baseline && l_rule == GSFW_L_ATOM)
+        return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
+                               "number or 'spectral'", method_text);
+    if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path, pol_path))) return rc;
 
-    double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL;
+    double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL, *x0 = NULL,
+           *x_pol = NULL;
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
     gsfw_objective *obj = NULL;
     gsfw_operator *op = NULL;
-    gsfw_dmo *dmo = NULL;
+    gsfw_dmo *dmo = NULL, *tail = NULL;
     int n, d, ny, nx;
     if ((rc = load_operator(cmd, a_path, &A, &op, &n, &d))) goto done;
     if ((rc = cli_load_vector(cmd, "--y", y_path, &y, &ny))) goto done;
@@ -267,6 +320,14 @@ int cmd_solve(int argc, char **argv)
             }
         }
     }
+    if (x0_path) {
+        int n0;
+        if ((rc = cli_load_vector(cmd, "--x0", x0_path, &x0, &n0))) goto done;
+        if (n0 != d) {
+            rc = cli_fail(cmd, "--x0: '%s' has %d entries but A has %d columns", x0_path, n0, d);
+            goto done;
+        }
+    }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
 
     gsfw_err err;
@@ -285,38 +346,65 @@ int cmd_solve(int argc, char **argv)
     }
     gsfw_free(A);
     A = NULL;
-    if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
-
-    gsfw_settings set;
-    gsfw_settings_default(&set);
-    set.method = (gsfw_method)method;
-    set.option = option;
-    set.C = C;
-    set.L = L;
-    set.L_rule = l_rule;
-    set.delta = delta_text ? spec.delta : 0.0;
-    set.max_iter = iters;
-    set.time_limit = time_limit;
-    set.x_true = x_true;
+    if (baseline) {
+        gsfw_model_spec m = {.model = spec.model, .d = spec.d, .s = spec.s, .g = spec.g,
+                             .graph = spec.graph, .delta = spec.delta, .seed = spec.seed};
+        if (gsfw_baseline_oracles((gsfw_method)method, &m, 0, &dmo, &tail, &err)) {
+            rc = cli_fail(cmd, "--model %s: %s", spec.model, err.message);
+            goto done;
+        }
+    } else if ((rc = cli_make_dmo(cmd, &spec, &dmo))) {
+        goto done;
+    }
 
     x_last = malloc((size_t)d * sizeof(double));
     x_best = malloc((size_t)d * sizeof(double));
+    if (polish) x_pol = malloc((size_t)d * sizeof(double));
     if (trace_path) trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
-    if (!x_last || !x_best || (trace_path && !trace)) {
+    if (!x_last || !x_best || (polish && !x_pol) || (trace_path && !trace)) {
         rc = cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
         goto done;
     }
-    gsfw_result res = {x_best, x_last, trace, trace ? iters + 1 : 0, 0};
+    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace,
+                       .trace_capacity = trace ? iters + 1 : 0, .x_polished = x_pol};
     gsfw_info info;
-    e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
+    if (baseline) {
+        gsfw_baseline_settings bset;
+        gsfw_baseline_settings_default(&bset);
+        bset.method = (gsfw_method)method;
+        bset.C = C;
+        bset.L = L;
+        bset.max_iter = iters;
+        bset.time_limit = time_limit;
+        bset.x_true = x_true;
+        e = gsfw_baseline_solve(obj, dmo, tail, &bset, &res, &info, &err);
+    } else {
+        gsfw_settings set;
+        gsfw_settings_default(&set);
+        set.method = (gsfw_method)method;
+        set.option = option;
+        set.step = (gsfw_step)step;
+        set.C = C;
+        set.L = L;
+        set.L_rule = l_rule;
+        set.delta = delta_text ? spec.delta : 0.0;
+        set.max_iter = iters;
+        set.time_limit = time_limit;
+        set.tol = tol;
+        set.tol_rel = tol_rel;
+        set.x0 = x0;
+        set.polish = polish;
+        set.x_true = x_true;
+        e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
+    }
     if (e) {
         const char *msg = err.message;
         if (!strncmp(msg, "solve: ", 7)) msg += 7; /* the command already says "solve" */
         rc = cli_fail(cmd, "%s", msg[0] ? msg : gsfw_error_message(e));
         goto done;
     }
-    if ((rc = write_outputs(cmd, out_path, best_path, trace_path, x_last, x_best, d, trace,
-                            res.trace_len, x_true != NULL)))
+    if ((rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best,
+                            x_pol, d, trace, res.trace_len, x_true != NULL)))
         goto done;
     char intercept[64] = "";
     if (loss.intercept) {
@@ -327,16 +415,19 @@ int cmd_solve(int argc, char **argv)
         }
         snprintf(intercept, sizeof intercept, " intercept=%.17g", b);
     }
-    printf("method=%s option=%s model=%s loss=%s%s status=%s iters=%d f_last=%.17g f_best=%.17g "
-           "best_iter=%d L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
-           "time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name(set.method), option == GSFW_OPTION_I ? "I" : "II", model,
-           gsfw_loss_name(loss.loss), intercept, gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
-           info.best_iter, info.L,
-           set.method == GSFW_METHOD_FW ? "unused"
-           : info.L_estimated == 2      ? "atom"
-           : info.L_estimated == 1      ? "spectral"
-                                        : "given",
+    printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d f_last=%.17g "
+           "f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g polished_nnz=%d "
+           "window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld "
+           "setup_s=%.6f time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
+           gsfw_method_name((gsfw_method)method), option == GSFW_OPTION_I ? "I" : "II",
+           baseline ? "none" : gsfw_step_name(info.step), model, gsfw_loss_name(loss.loss),
+           intercept, gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
+           info.best_iter, info.gap_bound, info.f_polished, info.polished_size,
+           info.window_missed, info.L,
+           !(info.L > 0)                        ? "unused"
+           : info.L_source == GSFW_L_ATOM       ? "atom"
+           : info.L_source == GSFW_L_SPECTRAL   ? "spectral"
+                                                : "given",
            info.delta,
            info.oracle_calls, info.pcsf_calls, info.setup_time, info.solve_time,
            info.oracle_time, info.gradient_time);
@@ -346,6 +437,9 @@ done:
     gsfw_free(A);
     gsfw_free(y);
     gsfw_free(x_true);
+    gsfw_free(x0);
+    free(x_pol);
+    gsfw_dmo_free(tail);
     free(x_last);
     free(x_best);
     free(trace);

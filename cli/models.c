@@ -30,25 +30,11 @@ const char *cli_model_names(void) { return "topk, topk-approx, l1, subgraph, hea
 int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
 {
     gsfw_err err;
-    gsfw_error rc;
-    const char *m = spec->model;
+    gsfw_model_spec m = {.model = spec->model, .d = spec->d, .s = spec->s, .g = spec->g,
+                         .graph = spec->graph, .delta = spec->delta, .seed = spec->seed};
     *out = NULL;
-    if (!strcmp(m, "topk"))
-        rc = gsfw_dmo_topk(spec->d, spec->s, out, &err);
-    else if (!strcmp(m, "topk-approx"))
-        rc = gsfw_dmo_topk_approx(spec->d, spec->s, spec->delta, spec->seed, out, &err);
-    else if (!strcmp(m, "l1"))
-        rc = gsfw_dmo_l1(spec->d, spec->delta, spec->seed, out, &err);
-    else if (!strcmp(m, "subgraph"))
-        rc = gsfw_dmo_subgraph(spec->graph, spec->s, spec->g, out, &err);
-    else if (!strcmp(m, "head"))
-        rc = gsfw_dmo_head(spec->graph, spec->s, spec->g, out, &err);
-    else if (!strcmp(m, "tail"))
-        rc = gsfw_dmo_tail(spec->graph, spec->s, spec->g, out, &err);
-    else
-        return cli_fail(cmd, "model '%s' is not available in this build (known: %s)", m,
-                        cli_model_names());
-    if (rc) return cli_fail(cmd, "--model %s: %s", m, err.message);
+    if (gsfw_dmo_from_model(&m, out, &err))
+        return cli_fail(cmd, "--model %s: %s", spec->model, err.message);
     return CLI_OK;
 }
 

@@ -8,13 +8,15 @@
 
 int cli_write_trace_stream(FILE *fp, const gsfw_iterate *trace, int len, int with_est_err)
 {
-    fprintf(fp, with_est_err ? "iter,time_s,f,gap,est_err,support\n"
-                             : "iter,time_s,f,gap,support\n");
+    /* new columns go at the end, so that scripts reading columns by position keep
+     * working */
+    fprintf(fp, with_est_err ? "iter,time_s,f,gap,est_err,support,gap_bound,step,active\n"
+                             : "iter,time_s,f,gap,support,gap_bound,step,active\n");
     for (int t = 0; t < len; t++) {
         const gsfw_iterate *it = &trace[t];
         fprintf(fp, "%d,%.17g,%.17g,%.17g,", it->iter, it->time_s, it->f, it->gap);
         if (with_est_err) fprintf(fp, "%.17g,", it->est_err);
-        fprintf(fp, "%d\n", it->support);
+        fprintf(fp, "%d,%.17g,%.17g,%d\n", it->support, it->gap_bound, it->step, it->active);
     }
     return ferror(fp) ? -1 : 0;
 }

@@ -42,9 +42,11 @@ int main(void)
     }
     double e = 0;
     for (int j = 0; j < d; j++) e += (x[j] - x_true[j]) * (x[j] - x_true[j]);
-    printf("status=%s iterations=%d f=%.3e ||x - x*||=%.3e L=%.3f (estimated: %d) "
+    printf("status=%s iterations=%d f=%.3e ||x - x*||=%.3e L=%.3f (%s) "
            "oracle calls=%ld\n", gsfw_status_name(info.status), info.iterations, info.f_best,
-           sqrt(e), info.L, info.L_estimated, info.oracle_calls);
+           sqrt(e), info.L,
+           info.L_source == GSFW_L_GIVEN ? "given" : info.L_source == GSFW_L_ATOM ? "atom" : "spectral",
+           info.oracle_calls);
     gsfw_dmo_free(oracle);
     gsfw_objective_free(f);
     return sqrt(e) < 1e-3 ? 0 : 1;          /* the example checks its own result */

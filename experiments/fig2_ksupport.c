@@ -152,7 +152,7 @@ int main(int argc, char **argv)
             set.max_iter = iters;
             set.callback = record_sample;
             set.callback_data = &sp;
-            gsfw_result res = {NULL, NULL, trace, iters + 1, 0};
+            gsfw_result res = {.trace = trace, .trace_capacity = iters + 1};
             gsfw_info info;
             if (gsfw_solve(obj, dmo, &set, &res, &info, &err)) {
                 fprintf(stderr, "fig2_ksupport: %s\n", err.message);

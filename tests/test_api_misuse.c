@@ -108,6 +108,8 @@ typedef struct {
     int inf_gradient;  /* gradient hooks put +Inf into entry 2 */
     double lipschitz;  /* what the lipschitz hook reports */
     int lsdata_null_A; /* least_squares_data succeeds but gives A = NULL */
+    int value_grad_ok; /* > 0: value_grad fails (CODE_VALUE_GRAD) after this many calls */
+    int value_grad_calls;
     double x[TOY_D];   /* cached point of the incremental interface */
     double dir[TOY_D]; /* its direction */
     double A[TOY_D * TOY_D], y[TOY_D];
@@ -147,6 +149,7 @@ static int toy_value_grad(void *ctx, const double *x, double *f, double *grad)
 {
     toy *t = ctx;
     if (t->fail & HOOK_VALUE_GRAD) return CODE_VALUE_GRAD;
+    if (t->value_grad_ok > 0 && ++t->value_grad_calls > t->value_grad_ok) return CODE_VALUE_GRAD;
     double v = toy_eval(t, x, grad);
     if (f) *f = v;
     return 0;
@@ -295,6 +298,42 @@ static gsfw_settings settings_for(gsfw_method method)
     return set;
 }
 
+static gsfw_baseline_settings baseline_for(gsfw_method method)
+{
+    gsfw_baseline_settings set;
+    gsfw_baseline_settings_default(&set);
+    set.method = method;
+    set.L = 1.0;
+    set.max_iter = 3;
+    return set;
+}
+
+/* Every method value, the Frank-Wolfe family and the baselines alike. */
+#define N_METHODS (GSFW_METHOD_BPCG + 1)
+
+/* Runs set->method through its entry point: gsfw_solve for the Frank-Wolfe family, and
+ * gsfw_baseline_solve for the baselines, with the fields both settings share (L, C,
+ * max_iter, time_limit, x_true, callback) and the tail projection `tail` (NULL: the head;
+ * only the baselines take one). */
+static gsfw_error solve_method(gsfw_objective *obj, gsfw_dmo *dmo, gsfw_dmo *tail,
+                               const gsfw_settings *set, gsfw_result *res, gsfw_info *info,
+                               gsfw_err *err)
+{
+    if (!gsfw_method_is_baseline(set->method)) {
+        assert_null(tail);
+        return gsfw_solve(obj, dmo, set, res, info, err);
+    }
+    gsfw_baseline_settings b = baseline_for(set->method);
+    b.L = set->L;
+    b.C = set->C;
+    b.max_iter = set->max_iter;
+    b.time_limit = set->time_limit;
+    b.x_true = set->x_true;
+    b.callback = set->callback;
+    b.callback_data = set->callback_data;
+    return gsfw_baseline_solve(obj, dmo, tail, &b, res, info, err);
+}
+
 /* ------------------------------------------ static helpers, no-ops on NULL */
 
 static void test_helpers_and_null_noops(void **state)
@@ -317,12 +356,15 @@ static void test_helpers_and_null_noops(void **state)
     assert_int_equal(gsfw_method_parse(""), -1);
     assert_int_equal(gsfw_method_parse("FW"), -1);
     assert_int_equal(gsfw_method_parse("fw "), -1);
+    assert_int_equal(gsfw_method_is_baseline((gsfw_method)-1), 0);
+    assert_int_equal(gsfw_method_is_baseline((gsfw_method)99), 0);
     assert_int_equal(gsfw_pruning_parse(NULL), -1);
     assert_int_equal(gsfw_pruning_parse(""), -1);
     assert_int_equal(gsfw_pruning_parse("gw2"), -1);
 
     /* the settings defaults have nothing to fill */
     gsfw_settings_default(NULL);
+    gsfw_baseline_settings_default(NULL);
     gsfw_proj_settings_default(NULL, GSFW_PROJ_HEAD, 3, 1);
 
     /* every destructor takes NULL */
@@ -1079,64 +1121,126 @@ static void test_solve_arguments(void **state)
 
     /* settings out of range */
     set = settings_for((gsfw_method)-1);
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown method -1",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "method -1 (unknown) is not a Frank-Wolfe method",
                 gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-    set = settings_for((gsfw_method)(GSFW_METHOD_GEN_MP + 1));
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown method 7",
+    set = settings_for((gsfw_method)N_METHODS);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "method 10 (unknown) is not a Frank-Wolfe method",
                 gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-    for (int method = GSFW_METHOD_FW; method <= GSFW_METHOD_GEN_MP; method++) {
-        set = settings_for((gsfw_method)method);
-        set.option = (gsfw_option)0;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "option must be I (1) or II (2), got 0",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-        set.option = (gsfw_option)3;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 3", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-        set = settings_for((gsfw_method)method);
-        set.L_rule = (gsfw_lipschitz_rule)2;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown L_rule 2",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-        set.L_rule = (gsfw_lipschitz_rule)-1;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown L_rule -1",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+    gsfw_baseline_settings bset = baseline_for((gsfw_method)-1);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "method -1 (unknown) is not a baseline",
+                gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, ERR));
+    bset = baseline_for((gsfw_method)N_METHODS);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "method 10 (unknown) is not a baseline",
+                gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, ERR));
+    {
+        /* an unknown method is not sent to the other entry point */
+        gsfw_err e;
+        set = settings_for((gsfw_method)-1);
+        assert_int_equal(gsfw_solve(ls, topk, &set, NULL, NULL, &e), GSFW_ERR_INVALID_ARG);
+        assert_null(strstr(e.message, "gsfw_baseline_solve"));
+        bset = baseline_for((gsfw_method)N_METHODS);
+        assert_int_equal(gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, &e),
+                         GSFW_ERR_INVALID_ARG);
+        assert_null(strstr(e.message, "gsfw_solve"));
+    }
+    /* each method through the other family's entry point: refused, naming the right one */
+    for (int method = 0; method < N_METHODS; method++) {
+        char needle[96];
+        if (gsfw_method_is_baseline((gsfw_method)method)) {
+            set = settings_for((gsfw_method)method);
+            snprintf(needle, sizeof needle, "method %d (%s) is not a Frank-Wolfe method", method,
+                     gsfw_method_name((gsfw_method)method));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, needle,
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the baselines run through gsfw_baseline_solve",
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        } else {
+            bset = baseline_for((gsfw_method)method);
+            snprintf(needle, sizeof needle, "method %d (%s) is not a baseline", method,
+                     gsfw_method_name((gsfw_method)method));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, needle,
+                        gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, ERR));
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "the Frank-Wolfe family runs through gsfw_solve",
+                        gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, ERR));
+        }
+    }
+    for (int method = 0; method < N_METHODS; method++) {
+        const int fw_family = !gsfw_method_is_baseline((gsfw_method)method);
+        if (fw_family) { /* settings only the Frank-Wolfe family has */
+            set = settings_for((gsfw_method)method);
+            set.option = (gsfw_option)0;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "option must be I (1) or II (2), got 0",
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+            set.option = (gsfw_option)3;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 3", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+            set = settings_for((gsfw_method)method);
+            set.L_rule = (gsfw_lipschitz_rule)2; /* GSFW_L_GIVEN is reported, not a rule */
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown L_rule 2",
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+            set.L_rule = (gsfw_lipschitz_rule)-1;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "unknown L_rule -1",
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+            set = settings_for((gsfw_method)method);
+            set.delta = NAN;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "delta must be in (0, 1]",
+                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+            set.delta = 1.5;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 1.5", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        } else { /* settings only the baselines have */
+            bset = baseline_for((gsfw_method)method);
+            bset.inner_iters = 0;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "inner_iters must be >= 1, got 0",
+                        gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, ERR));
+            bset.inner_iters = -3;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "inner_iters must be >= 1, got -3",
+                        gsfw_baseline_solve(ls, topk, NULL, &bset, NULL, NULL, ERR));
+        }
+        /* settings both have */
         const double bad_C[] = {0.0, -1.0, NAN, INFINITY, -INFINITY};
         for (size_t k = 0; k < sizeof bad_C / sizeof bad_C[0]; k++) {
             set = settings_for((gsfw_method)method);
             set.C = bad_C[k];
             EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "C must be finite and > 0",
-                        gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                        solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
         }
         set = settings_for((gsfw_method)method);
         set.max_iter = -1;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "max_iter must be >= 0, got -1",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
         set = settings_for((gsfw_method)method);
         set.L = NAN;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "L must be finite",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
         set.L = INFINITY;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got inf", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-        set = settings_for((gsfw_method)method);
-        set.delta = NAN;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "delta must be in (0, 1]",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
-        set.delta = 1.5;
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 1.5", gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got inf",
+                    solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
+        set.L = -INFINITY;
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got -inf",
+                    solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
         set = settings_for((gsfw_method)method);
         set.time_limit = NAN;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "time_limit is NaN",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
         set = settings_for((gsfw_method)method);
         double x_true[TOY_D] = {0, 0, 0, 0, 0, 0};
         x_true[3] = -INFINITY;
         set.x_true = x_true;
         EXPECT_FAIL(GSFW_ERR_NONFINITE, "x_true[3] is -inf",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
         set = settings_for((gsfw_method)method);
         gsfw_iterate trace[2];
-        gsfw_result res = {NULL, NULL, trace, -1, 0};
+        gsfw_result res = {.x_best = NULL, .x_last = NULL, .trace = trace, .trace_capacity = -1, .trace_len = 0};
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "negative trace capacity -1",
-                    gsfw_solve(ls, topk, &set, &res, NULL, ERR));
+                    solve_method(ls, topk, NULL, &set, &res, NULL, ERR));
     }
+    /* gsfw_baseline_solve's own NULL arguments */
+    bset = baseline_for(GSFW_METHOD_IHT);
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: the objective is NULL",
+                gsfw_baseline_solve(NULL, topk, NULL, &bset, NULL, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: the head oracle is NULL",
+                gsfw_baseline_solve(ls, NULL, topk, &bset, NULL, NULL, ERR));
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: settings is NULL",
+                gsfw_baseline_solve(ls, topk, NULL, NULL, NULL, NULL, ERR));
     /* method-specific needs */
     set = settings_for(GSFW_METHOD_FW);
     set.option = GSFW_OPTION_II; /* the tail oracle proves no delta */
@@ -1148,33 +1252,41 @@ static void test_solve_arguments(void **state)
     for (size_t k = 0; k < sizeof needs_L / sizeof needs_L[0]; k++) {
         set = settings_for(needs_L[k]);
         set.L = 0.0;
+        set.L_rule = GSFW_L_SPECTRAL; /* AccFW: the rule that asks the lipschitz hook */
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs the smoothness constant L",
-                    gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+                    solve_method(&o, topk, NULL, &set, NULL, NULL, ERR));
+    }
+    {
+        /* for contrast: AccFW's default atom rule needs no lipschitz hook */
+        set = settings_for(GSFW_METHOD_ACCFW);
+        set.L = 0.0;
+        gsfw_info info;
+        assert_int_equal(gsfw_solve(&o, topk, &set, NULL, &info, NULL), GSFW_OK);
+        assert_int_equal(info.L_source, GSFW_L_ATOM);
+        assert_true(info.L > 0);
     }
     const gsfw_method needs_ls[] = {GSFW_METHOD_COSAMP, GSFW_METHOD_GRAPH_COSAMP};
     for (size_t k = 0; k < 2; k++) {
         set = settings_for(needs_ls[k]);
-        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs a least-squares objective",
-                    gsfw_solve(&o, topk, &set, NULL, NULL, ERR));
+        EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs an objective with a minimize_on hook",
+                    solve_method(&o, topk, NULL, &set, NULL, NULL, ERR));
     }
     /* the baselines' tail projection */
     const gsfw_method with_tail[] = {GSFW_METHOD_IHT, GSFW_METHOD_GRAPH_IHT, GSFW_METHOD_COSAMP,
                                      GSFW_METHOD_GRAPH_COSAMP};
     for (size_t k = 0; k < 4; k++) {
         set = settings_for(with_tail[k]);
-        set.tail = topk5;
         EXPECT_FAIL(GSFW_ERR_DIMENSION, "the objective has dimension 6 but the tail "
                     "projection 'topk' works on 5 entries",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, topk5, &set, NULL, NULL, ERR));
         u = toy_dmo("bad-tail", &mode);
         u.select = NULL;
-        set.tail = &u;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "'bad-tail' has no select callback",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, &u, &set, NULL, NULL, ERR));
         u = toy_dmo("bad-tail", &mode);
         u.max_support = -1;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "'bad-tail' has max_support = -1",
-                    gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
+                    solve_method(ls, topk, &u, &set, NULL, NULL, ERR));
     }
     gsfw_dmo_free(tail);
     gsfw_graph_free(path);
@@ -1184,7 +1296,8 @@ static void test_solve_arguments(void **state)
 }
 
 /* A failing solve leaves x_best, x_last, the trace and info as they were: on bad
- * arguments, and when the first oracle call fails (before any iterate is recorded). */
+ * arguments (to gsfw_solve and to gsfw_baseline_solve), and when the first oracle call
+ * fails (before any iterate is recorded). */
 static void test_solve_outputs_untouched(void **state)
 {
     (void)state;
@@ -1197,12 +1310,13 @@ static void test_solve_outputs_untouched(void **state)
     double x_best[TOY_D], x_last[TOY_D];
     gsfw_iterate trace[4];
     gsfw_info info, info_before;
-    for (int round = 0; round < 3; round++) {
+    const int oracle_round = 2;
+    for (int round = 0; round < 6; round++) {
         for (int i = 0; i < TOY_D; i++) x_best[i] = x_last[i] = mark;
         memset(trace, 0x5a, sizeof trace);
         memset(&info, 0x5a, sizeof info);
         memcpy(&info_before, &info, sizeof info);
-        gsfw_result res = {x_best, x_last, trace, 4, -7};
+        gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace, .trace_capacity = 4, .trace_len = -7};
         gsfw_settings set = settings_for(GSFW_METHOD_FW);
         gsfw_err err;
         gsfw_error rc;
@@ -1214,15 +1328,27 @@ static void test_solve_outputs_untouched(void **state)
             set.method = (gsfw_method)42;
             rc = gsfw_solve(&o, &ok, &set, &res, &info, &err);
             assert_int_equal(rc, GSFW_ERR_INVALID_ARG);
-        } else {
+        } else if (round == oracle_round) {
             rc = gsfw_solve(&o, &bad, &set, &res, &info, &err);
             assert_int_equal(rc, GSFW_ERR_CALLBACK);
+        } else if (round == 3) { /* a baseline through gsfw_solve */
+            set.method = GSFW_METHOD_IHT;
+            rc = gsfw_solve(&o, &ok, &set, &res, &info, &err);
+            assert_int_equal(rc, GSFW_ERR_INVALID_ARG);
+        } else {
+            gsfw_baseline_settings bset = baseline_for(GSFW_METHOD_COSAMP);
+            if (round == 4)
+                bset.inner_iters = 0;
+            else
+                bset.method = GSFW_METHOD_FW; /* a Frank-Wolfe method through the baselines */
+            rc = gsfw_baseline_solve(&o, &ok, NULL, &bset, &res, &info, &err);
+            assert_int_equal(rc, GSFW_ERR_INVALID_ARG);
         }
         for (int i = 0; i < TOY_D; i++) {
             assert_true(x_best[i] == mark);
             assert_true(x_last[i] == mark);
         }
-        if (round < 2) { /* argument errors touch nothing at all */
+        if (round != oracle_round) { /* argument errors touch nothing at all */
             assert_int_equal(res.trace_len, -7);
             assert_memory_equal(&info, &info_before, sizeof info);
         } else {
@@ -1259,22 +1385,21 @@ static void test_solve_oracle_failures(void **state)
         {SEL_OUT_OF_RANGE, "returned id 6 outside 0..5"},
         {SEL_DUPLICATE, "returned id 0 twice"},
     };
-    for (int method = GSFW_METHOD_FW; method <= GSFW_METHOD_GEN_MP; method++) {
+    for (int method = 0; method < N_METHODS; method++) {
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
             toy_select_mode mode = cases[c].mode;
             gsfw_dmo bad = toy_dmo("misbehaving", &mode);
             gsfw_settings set = settings_for((gsfw_method)method);
-            /* as the oracle passed to gsfw_solve (also the tail when none is given) */
+            /* as the oracle passed to the solve (also the tail when none is given) */
             EXPECT_FAIL(GSFW_ERR_CALLBACK, "'misbehaving'",
-                        gsfw_solve(ls, &bad, &set, NULL, NULL, ERR));
+                        solve_method(ls, &bad, NULL, &set, NULL, NULL, ERR));
             EXPECT_FAIL(GSFW_ERR_CALLBACK, cases[c].needle,
-                        gsfw_solve(ls, &bad, &set, NULL, NULL, ERR));
+                        solve_method(ls, &bad, NULL, &set, NULL, NULL, ERR));
             /* as the baselines' tail projection behind a good head */
             if (method == GSFW_METHOD_IHT || method == GSFW_METHOD_GRAPH_IHT ||
                 method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP) {
-                set.tail = &bad;
                 EXPECT_FAIL(GSFW_ERR_CALLBACK, cases[c].needle,
-                            gsfw_solve(ls, &ok, &set, NULL, NULL, ERR));
+                            solve_method(ls, &ok, &bad, &set, NULL, NULL, ERR));
             }
         }
     }
@@ -1298,7 +1423,7 @@ static void test_solve_objective_failures(void **state)
     toy t;
     gsfw_objective o;
     gsfw_settings set;
-    for (int method = GSFW_METHOD_FW; method <= GSFW_METHOD_GEN_MP; method++) {
+    for (int method = 0; method < N_METHODS; method++) {
         const int ls_method = method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP;
         const unsigned base = ls_method ? HOOK_LSDATA : 0;
         set = settings_for((gsfw_method)method);
@@ -1307,51 +1432,54 @@ static void test_solve_objective_failures(void **state)
         o = toy_objective(&t, base);
         t.fail = HOOK_VALUE;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 41)",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         t.fail = HOOK_GRADIENT;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 42)",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         t.fail = 0;
         t.nan_value = 1;
         EXPECT_FAIL(GSFW_ERR_NONFINITE, "the objective value is nan",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         t.nan_value = 0;
         t.inf_gradient = 1;
         EXPECT_FAIL(GSFW_ERR_NONFINITE, "entry 2 of the objective's gradient is inf",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         /* value_grad */
         memset(&t, 0, sizeof t);
         o = toy_objective(&t, base | HOOK_VALUE_GRAD);
         t.fail = HOOK_VALUE_GRAD;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 43)",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         /* incremental hooks */
         memset(&t, 0, sizeof t);
         o = toy_objective(&t, base | INCREMENTAL);
         t.fail = HOOK_RESET;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective reset failed (code 44)",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         t.fail = HOOK_UPDATE;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective update failed (code 45)",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         t.fail = HOOK_CACHED;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 46)",
-                    gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
-        /* the lipschitz hook, for the methods that estimate L */
-        if (!ls_method && method != GSFW_METHOD_FW) {
+                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+        /* the lipschitz hook, for the methods that estimate L (AccFW with the spectral
+         * rule; fw and the active-set methods' default steps need no L) */
+        if (method == GSFW_METHOD_ACCFW || method == GSFW_METHOD_IHT ||
+            method == GSFW_METHOD_GRAPH_IHT || method == GSFW_METHOD_GEN_MP) {
             memset(&t, 0, sizeof t);
             o = toy_objective(&t, HOOK_LIPSCHITZ);
             set = settings_for((gsfw_method)method);
             set.L = 0.0;
+            set.L_rule = GSFW_L_SPECTRAL;
             t.fail = HOOK_LIPSCHITZ;
             EXPECT_FAIL(GSFW_ERR_CALLBACK, "could not estimate L",
-                        gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
             t.fail = 0;
             const double bad_L[] = {0.0, -2.0, NAN, INFINITY};
             for (size_t k = 0; k < sizeof bad_L / sizeof bad_L[0]; k++) {
                 t.lipschitz = bad_L[k];
                 EXPECT_FAIL(GSFW_ERR_CALLBACK, "set L explicitly",
-                            gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                            solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
             }
         }
         /* the least-squares data hook */
@@ -1361,21 +1489,30 @@ static void test_solve_objective_failures(void **state)
             set = settings_for((gsfw_method)method);
             t.fail = HOOK_LSDATA;
             EXPECT_FAIL(GSFW_ERR_CALLBACK, "least_squares_data hook failed (code 48)",
-                        gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
             t.fail = 0;
             t.lsdata_null_A = 1;
-            EXPECT_FAIL(GSFW_ERR_CALLBACK, "A = NULL", gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "A = NULL", solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         }
     }
-    /* AccFW's curvature rule evaluates f at the first atom through the value hook */
+    /* AccFW's curvature rule evaluates f at the first atom (the objective's second
+     * evaluation, after the one at x_0): its failure is reported as such */
     memset(&t, 0, sizeof t);
     o = toy_objective(&t, HOOK_VALUE_GRAD);
     set = settings_for(GSFW_METHOD_ACCFW);
     set.L = 0.0;
     set.L_rule = GSFW_L_ATOM;
-    t.fail = HOOK_VALUE;
-    EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 41)",
-                gsfw_solve(&o, &ok, &set, NULL, NULL, ERR));
+    {
+        gsfw_err e;
+        t.value_grad_ok = 1;
+        t.value_grad_calls = 0;
+        assert_int_equal(gsfw_solve(&o, &ok, &set, NULL, NULL, &e), GSFW_ERR_CALLBACK);
+        assert_non_null(strstr(e.message, "evaluating the first atom"));
+        assert_int_equal(t.value_grad_calls, 2);
+        t.value_grad_calls = 0;
+        assert_int_equal(gsfw_solve(&o, &ok, &set, NULL, NULL, NULL), GSFW_ERR_CALLBACK);
+        t.value_grad_ok = 0;
+    }
 
     /* for contrast: the same toys succeed when nothing fails, and a callback asking to
      * stop is a status, not an error */

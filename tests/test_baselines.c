@@ -71,20 +71,19 @@ static run_out run_method(const problem *p, gsfw_method method, gsfw_dmo *head,
     gsfw_objective *obj = NULL;
     assert_int_equal(gsfw_objective_least_squares(p->n, p->d, p->A, GSFW_ROW_MAJOR, p->y, &obj,
                                                   NULL), GSFW_OK);
-    gsfw_settings set;
-    gsfw_settings_default(&set);
+    gsfw_baseline_settings set;
+    gsfw_baseline_settings_default(&set);
     set.method = method;
     set.max_iter = iters;
     set.L = L;
-    set.tail = tail;
     set.x_true = p->x_star;
     set.reference_compat = compat;
     set.C = C;
     o.x_best = malloc((size_t)p->d * sizeof(double));
     o.x_last = malloc((size_t)p->d * sizeof(double));
     o.trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
-    gsfw_result res = {o.x_best, o.x_last, o.trace, iters + 1, 0};
-    o.rc = gsfw_solve(obj, head, &set, &res, &o.info, &o.err);
+    gsfw_result res = {.x_best = o.x_best, .x_last = o.x_last, .trace = o.trace, .trace_capacity = iters + 1, .trace_len = 0};
+    o.rc = gsfw_baseline_solve(obj, head, tail, &set, &res, &o.info, &o.err);
     if (o.rc == GSFW_OK) {
         assert_int_equal(res.trace_len, o.info.iterations + 1);
         for (int t = 0; t < res.trace_len; t++) {
@@ -258,15 +257,14 @@ static void test_ls_rank_deficient(void **state)
     assert_int_equal(gsfw_objective_least_squares(n, d, A, GSFW_COL_MAJOR, y, &obj, NULL), GSFW_OK);
     assert_int_equal(gsfw_dmo_topk(d, 12, &head, NULL), GSFW_OK);
     assert_int_equal(gsfw_dmo_topk(d, 6, &tail, NULL), GSFW_OK);
-    gsfw_settings set;
-    gsfw_settings_default(&set);
+    gsfw_baseline_settings set;
+    gsfw_baseline_settings_default(&set);
     set.method = GSFW_METHOD_COSAMP;
-    set.tail = tail;
     set.max_iter = 5;
     double xl[64];
-    gsfw_result res = {NULL, xl, NULL, 0, 0};
+    gsfw_result res = {.x_best = NULL, .x_last = xl, .trace = NULL, .trace_capacity = 0, .trace_len = 0};
     gsfw_info info;
-    assert_int_equal(gsfw_solve(obj, head, &set, &res, &info, NULL), GSFW_OK);
+    assert_int_equal(gsfw_baseline_solve(obj, head, tail, &set, &res, &info, NULL), GSFW_OK);
     double yy = 0;
     for (int r = 0; r < n; r++) yy += y[r] * y[r];
     assert_true(info.f_last <= 0.5 * yy);
@@ -329,7 +327,7 @@ static void test_iht_recovers(void **state)
     assert_int_equal(gsfw_dmo_topk(d, s, &topk, NULL), GSFW_OK);
     run_out o = run_method(&p, GSFW_METHOD_IHT, topk, NULL, 1500, 0, 0, 1.0);
     assert_int_equal(o.rc, GSFW_OK);
-    assert_int_equal(o.info.L_estimated, 1);
+    assert_int_equal(o.info.L_source, GSFW_L_SPECTRAL);
     assert_true(o.info.L > 1.0);
     assert_true(dist(o.x_last, p.x_star, d) <= 1e-8);
     assert_int_equal(o.info.oracle_calls, o.info.iterations);
@@ -474,17 +472,17 @@ static void test_bookkeeping_and_errors(void **state)
     const gsfw_method methods[] = {GSFW_METHOD_IHT, GSFW_METHOD_COSAMP, GSFW_METHOD_GRAPH_IHT,
                                    GSFW_METHOD_GRAPH_COSAMP, GSFW_METHOD_GEN_MP};
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
-        gsfw_settings set;
-        gsfw_settings_default(&set);
+        gsfw_baseline_settings set;
+        gsfw_baseline_settings_default(&set);
         set.method = methods[m];
         set.max_iter = 10;
         int calls = 0;
         set.callback = stop_at_3;
         set.callback_data = &calls;
         gsfw_iterate trace[11];
-        gsfw_result res = {NULL, NULL, trace, 11, 0};
+        gsfw_result res = {.x_best = NULL, .x_last = NULL, .trace = trace, .trace_capacity = 11, .trace_len = 0};
         gsfw_info info;
-        assert_int_equal(gsfw_solve(obj, topk, &set, &res, &info, NULL), GSFW_OK);
+        assert_int_equal(gsfw_baseline_solve(obj, topk, NULL, &set, &res, &info, NULL), GSFW_OK);
         assert_int_equal(info.status, GSFW_STATUS_CALLBACK_STOP);
         assert_int_equal(info.iterations, 3);
         assert_int_equal(res.trace_len, 4);
@@ -493,29 +491,31 @@ static void test_bookkeeping_and_errors(void **state)
         assert_true(info.solve_time >= 0 && info.setup_time >= 0);
         assert_true(info.f_best <= trace[0].f);
     }
-    /* CoSaMP needs A and y */
+    /* CoSaMP needs A and y, or a minimize_on hook */
     gsfw_objective *cb;
     assert_int_equal(gsfw_objective_callback(d, obj->ctx, obj->value, obj->gradient, NULL, &cb,
                                              NULL), GSFW_OK);
-    gsfw_settings set;
-    gsfw_settings_default(&set);
+    gsfw_baseline_settings set;
+    gsfw_baseline_settings_default(&set);
     set.method = GSFW_METHOD_COSAMP;
     set.max_iter = 2;
     gsfw_info info;
     gsfw_err err;
-    assert_int_equal(gsfw_solve(cb, topk, &set, NULL, &info, &err), GSFW_ERR_INVALID_ARG);
-    assert_non_null(strstr(err.message, "least-squares"));
+    assert_int_equal(gsfw_baseline_solve(cb, topk, NULL, &set, NULL, &info, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "minimize_on hook"));
     /* IHT without L and without a lipschitz hook */
     set.method = GSFW_METHOD_IHT;
-    assert_int_equal(gsfw_solve(cb, topk, &set, NULL, &info, &err), GSFW_ERR_INVALID_ARG);
+    assert_int_equal(gsfw_baseline_solve(cb, topk, NULL, &set, NULL, &info, &err),
+                     GSFW_ERR_INVALID_ARG);
     set.L = 10.0; /* given L: runs on the plain (non-incremental) objective */
-    assert_int_equal(gsfw_solve(cb, topk, &set, NULL, &info, &err), GSFW_OK);
-    assert_int_equal(info.L_estimated, 0);
+    assert_int_equal(gsfw_baseline_solve(cb, topk, NULL, &set, NULL, &info, &err), GSFW_OK);
+    assert_int_equal(info.L_source, GSFW_L_GIVEN);
     /* a tail of the wrong dimension */
     gsfw_dmo *wrong;
     assert_int_equal(gsfw_dmo_topk(d + 1, s, &wrong, NULL), GSFW_OK);
-    set.tail = wrong;
-    assert_int_equal(gsfw_solve(obj, topk, &set, NULL, &info, &err), GSFW_ERR_DIMENSION);
+    assert_int_equal(gsfw_baseline_solve(obj, topk, wrong, &set, NULL, &info, &err),
+                     GSFW_ERR_DIMENSION);
     gsfw_dmo_free(wrong);
     gsfw_objective_free(cb);
     gsfw_objective_free(obj);

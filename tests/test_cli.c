@@ -102,7 +102,7 @@ static void test_solve_trace_matches_library(void **state)
     set.max_iter = 25;
     gsfw_iterate tr[26];
     double x_last[D];
-    gsfw_result res = {NULL, x_last, tr, 26, 0};
+    gsfw_result res = {.x_best = NULL, .x_last = x_last, .trace = tr, .trace_capacity = 26, .trace_len = 0};
     assert_int_equal(gsfw_solve(obj, dmo, &set, &res, NULL, NULL), GSFW_OK);
     for (int t = 0; t <= 25; t++) assert_true(f_cli[t] == tr[t].f); /* 17 digits: exact */
 
@@ -269,7 +269,7 @@ static void test_bad_input_rejected(void **state)
     {
         const char *a[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--s", "4", "--C", "1",
                            "--method", "newton", "--iters", "5", NULL};
-        expect_rejected(fx, a, 2, "--method");
+        expect_rejected(fx, a, 2, "unknown method 'newton'");
     }
     {
         const char *a[] = {"solve", "--y", y, "--model", "topk", "--s", "4", "--C", "1",
@@ -371,7 +371,7 @@ static void test_bad_input_rejected(void **state)
                            "--method", "fw", "--iters", "5", "--trace", "/dev/stdout", NULL};
         r = cli_run(b);
         assert_int_equal(r.status, 0);
-        assert_ptr_equal(strstr(r.out, "iter,time_s,f,gap,support\n"), r.out);
+        assert_ptr_equal(strstr(r.out, "iter,time_s,f,gap,support,gap_bound,step,active\n"), r.out);
         assert_non_null(strstr(r.out, "\n5,"));
         assert_non_null(strstr(r.out, "\nmethod=fw "));
         cli_result_free(&r);

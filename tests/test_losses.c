@@ -834,7 +834,7 @@ static void test_planted_logistic_support_recovery(void **state)
         set.C = sqrt((double)s) * 1.5;
         set.max_iter = 300;
         double x[64];
-        gsfw_result res = {x, NULL, NULL, 0, 0};
+        gsfw_result res = {.x_best = x};
         gsfw_info info;
         gsfw_err err;
         if (gsfw_solve(obj, dmo, &set, &res, &info, &err)) fail_msg("solve: %s", err.message);

@@ -84,10 +84,12 @@ enum { SIDE = 10, D = SIDE * SIDE, N = 70 };
 static gsfw_graph *grid;
 static planted_problem prob;
 
-/* Allocations made inside gsfw_solve for a run of max_iter iterations, with fresh
- * objects (so that oracles and objectives start from the same state every time). */
-static long allocations_of_solve(gsfw_method method, gsfw_option option, const char *model,
-                                 const char *tail_model, int max_iter, int *iterations)
+/* Allocations made inside gsfw_solve (gsfw_baseline_solve for the baselines) for a run
+ * of max_iter iterations, with fresh objects (so that oracles and objectives start from
+ * the same state every time). */
+static long allocations_of_solve(gsfw_method method, gsfw_option option, gsfw_step step,
+                                 const char *model, const char *tail_model, int max_iter,
+                                 int *iterations)
 {
     gsfw_objective *obj = NULL;
     assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, prob.y, &obj,
@@ -99,19 +101,28 @@ static long allocations_of_solve(gsfw_method method, gsfw_option option, const c
     gsfw_settings_default(&st);
     st.method = method;
     st.option = option;
+    st.step = step;
     st.C = 1.0;
     st.max_iter = max_iter;
     st.x_true = prob.x_star;
-    st.tail = tail;
+    gsfw_baseline_settings bst;
+    gsfw_baseline_settings_default(&bst);
+    bst.method = method;
+    bst.C = 1.0;
+    bst.max_iter = max_iter;
+    bst.x_true = prob.x_star;
+    const int baseline = gsfw_method_is_baseline(method);
+    assert_true(baseline || !tail); /* only the baselines take a tail projection */
     double x_best[D], x_last[D];
     gsfw_iterate trace[64];
-    gsfw_result res = {x_best, x_last, trace, 64, 0};
+    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace, .trace_capacity = 64, .trace_len = 0};
     gsfw_info info;
     gsfw_err err;
 #if COUNTING
     long before = allocations;
 #endif
-    gsfw_error e = gsfw_solve(obj, dmo, &st, &res, &info, &err);
+    gsfw_error e = baseline ? gsfw_baseline_solve(obj, dmo, tail, &bst, &res, &info, &err)
+                            : gsfw_solve(obj, dmo, &st, &res, &info, &err);
 #if COUNTING
     long made = allocations - before;
 #else
@@ -133,29 +144,40 @@ static void test_allocations_do_not_grow_with_iterations(void **state)
         gsfw_method method;
         gsfw_option option;
         const char *model, *tail;
+        gsfw_step step;
     } runs[] = {
-        {GSFW_METHOD_FW, GSFW_OPTION_I, "topk", NULL},
-        {GSFW_METHOD_ACCFW, GSFW_OPTION_II, "topk-approx", NULL},
-        {GSFW_METHOD_FW, GSFW_OPTION_II, "l1", NULL},
-        {GSFW_METHOD_FW, GSFW_OPTION_I, "subgraph", NULL},
-        {GSFW_METHOD_ACCFW, GSFW_OPTION_I, "head", NULL},
-        {GSFW_METHOD_FW, GSFW_OPTION_II, "head", NULL},
-        {GSFW_METHOD_IHT, GSFW_OPTION_I, "topk", NULL},
-        {GSFW_METHOD_COSAMP, GSFW_OPTION_I, "topk", NULL},
-        {GSFW_METHOD_GRAPH_IHT, GSFW_OPTION_I, "head", "tail"},
-        {GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, "head", "tail"},
-        {GSFW_METHOD_GEN_MP, GSFW_OPTION_I, "head", "tail"},
+        {GSFW_METHOD_FW, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_ACCFW, GSFW_OPTION_II, "topk-approx", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_FW, GSFW_OPTION_II, "l1", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_FW, GSFW_OPTION_I, "subgraph", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_ACCFW, GSFW_OPTION_I, "head", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_FW, GSFW_OPTION_II, "head", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_IHT, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_COSAMP, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_AUTO},
+        {GSFW_METHOD_GRAPH_IHT, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO},
+        {GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO},
+        {GSFW_METHOD_GEN_MP, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO},
+        {GSFW_METHOD_FW, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_SHORT},
+        {GSFW_METHOD_FW, GSFW_OPTION_I, "subgraph", NULL, GSFW_STEP_ADAPTIVE},
+        {GSFW_METHOD_ACCFW, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_LINE},
+        {GSFW_METHOD_AFW, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_LINE},
+        {GSFW_METHOD_AFW, GSFW_OPTION_I, "subgraph", NULL, GSFW_STEP_AGNOSTIC},
+        {GSFW_METHOD_PFW, GSFW_OPTION_I, "head", NULL, GSFW_STEP_ADAPTIVE},
+        {GSFW_METHOD_PFW, GSFW_OPTION_II, "topk-approx", NULL, GSFW_STEP_SHORT},
+        {GSFW_METHOD_BPCG, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_LINE},
+        {GSFW_METHOD_BPCG, GSFW_OPTION_II, "topk-approx", NULL, GSFW_STEP_AUTO},
     };
     int problems = 0, warm_up;
     /* one solve first, so that any lazy one-time set-up of the C library or OpenBLAS
      * falls outside the comparisons */
-    allocations_of_solve(GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, "head", "tail", 2, &warm_up);
+    allocations_of_solve(GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, GSFW_STEP_AUTO, "head", "tail",
+                         2, &warm_up);
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         int it_short = 0, it_long = 0;
-        long a_short = allocations_of_solve(runs[r].method, runs[r].option, runs[r].model,
-                                            runs[r].tail, 2, &it_short);
-        long a_long = allocations_of_solve(runs[r].method, runs[r].option, runs[r].model,
-                                           runs[r].tail, 40, &it_long);
+        long a_short = allocations_of_solve(runs[r].method, runs[r].option, runs[r].step,
+                                            runs[r].model, runs[r].tail, 2, &it_short);
+        long a_long = allocations_of_solve(runs[r].method, runs[r].option, runs[r].step,
+                                           runs[r].model, runs[r].tail, 40, &it_long);
         /* the long run really iterated more (no early stop hides the loop) */
         assert_int_equal(it_short, 2);
         if (it_long < 20)

@@ -7,6 +7,7 @@
  * its message. */
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,11 +228,11 @@ static void test_dense_f32(void **state)
             ops[o]->apply(ops[o]->ctx, x, yf);
             assert_true(norm(yd, n) > 0);
             for (int i = 0; i < n; i++) yf[i] -= yd[i];
-            assert_true(norm(yf, n) <= 1e-6 * norm(x, d) * sqrt((double)n * d));
+            assert_true(norm(yf, n) <= 1e-6 * norm(yd, n));
             dbl->adjoint(dbl->ctx, r, zd);
             ops[o]->adjoint(ops[o]->ctx, r, zf);
             for (int j = 0; j < d; j++) zf[j] -= zd[j];
-            assert_true(norm(zf, d) <= 1e-6 * norm(r, n) * sqrt((double)n * d));
+            assert_true(norm(zf, d) <= 1e-6 * norm(zd, d));
             check_contract(ops[o], 20 + s, 1e-6);
         }
         gsfw_operator_free(dbl);
@@ -713,6 +714,54 @@ static void test_transform_errors(void **state)
     assert_null(op);
 }
 
+/* Operators built, used and freed in several threads at once (FFTW plans are made and
+ * destroyed concurrently): every thread gets the single-threaded result, bit for bit. */
+enum { THREADS = 4, ROUNDS = 8, TH = 12, TW = 10, TN = 30 };
+
+typedef struct {
+    const double *x;
+    double y[TN];
+    int failed;
+} dct_job;
+
+static void *dct_worker(void *arg)
+{
+    dct_job *job = arg;
+    for (int round = 0; round < ROUNDS; round++) {
+        gsfw_operator *op = NULL;
+        if (gsfw_operator_dct2(TH, TW, TN, 99, &op, NULL) != GSFW_OK) {
+            job->failed = 1;
+            return NULL;
+        }
+        op->apply(op->ctx, job->x, job->y);
+        gsfw_operator_free(op);
+    }
+    return NULL;
+}
+
+static void test_dct_threads(void **state)
+{
+    (void)state;
+    double x[TH * TW], want[TN];
+    for (int j = 0; j < TH * TW; j++) x[j] = sin(1.0 + j);
+    gsfw_operator *op = NULL;
+    assert_int_equal(gsfw_operator_dct2(TH, TW, TN, 99, &op, NULL), GSFW_OK);
+    op->apply(op->ctx, x, want);
+    gsfw_operator_free(op);
+    pthread_t th[THREADS];
+    dct_job jobs[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        memset(&jobs[t], 0, sizeof jobs[t]);
+        jobs[t].x = x;
+        assert_int_equal(pthread_create(&th[t], NULL, dct_worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+        assert_false(jobs[t].failed);
+        assert_memory_equal(jobs[t].y, want, sizeof want);
+    }
+}
+
 /* ---------------------------------------------------------------- Hadamard */
 
 static void test_hadamard(void **state)
@@ -1108,6 +1157,7 @@ int main(void)
         cmocka_unit_test(test_dct),
         cmocka_unit_test(test_dct2),
         cmocka_unit_test(test_rows_follow_seed),
+        cmocka_unit_test(test_dct_threads),
         cmocka_unit_test(test_transform_errors),
         cmocka_unit_test(test_hadamard),
         cmocka_unit_test(test_philox_known_answers),

@@ -109,7 +109,7 @@ static void test_mnist_outputs(void **state)
     char header[128];
     assert_non_null(fgets(header, sizeof header, fp));
     fclose(fp);
-    assert_string_equal(header, "iter,time_s,f,gap,est_err,support\n");
+    assert_string_equal(header, "iter,time_s,f,gap,est_err,support,gap_bound,step,active\n");
     assert_int_equal(count_lines(path_in(out, "trace.csv")), 22);
     /* the same seed gives the same numbers (deterministic draw) */
     cli_result r2 = cli_run(args);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -98,7 +99,7 @@ static void run_gsfw(const problem *p, gsfw_dmo *dmo, const gsfw_settings *set, 
     assert_int_equal(gsfw_objective_least_squares(p->n, p->d, p->A, GSFW_ROW_MAJOR, p->y, &obj,
                                                   &err), GSFW_OK);
     gsfw_iterate *trace = malloc((set->max_iter + 1) * sizeof(gsfw_iterate));
-    gsfw_result res = {NULL, x_last, trace, set->max_iter + 1, 0};
+    gsfw_result res = {.x_best = NULL, .x_last = x_last, .trace = trace, .trace_capacity = set->max_iter + 1, .trace_len = 0};
     gsfw_error rc = gsfw_solve(obj, dmo, set, &res, info, &err);
     if (rc) fail_msg("gsfw_solve: %s", err.message);
     for (int t = 0; t < res.trace_len; t++) f_hist[t] = trace[t].f;
@@ -165,7 +166,7 @@ static void test_exact_oracle_rate(void **st)
     set.C = C;
     set.max_iter = T;
     gsfw_iterate trace[T + 1];
-    gsfw_result res = {NULL, NULL, trace, T + 1, 0};
+    gsfw_result res = {.x_best = NULL, .x_last = NULL, .trace = trace, .trace_capacity = T + 1, .trace_len = 0};
     gsfw_info info;
     assert_int_equal(gsfw_solve(obj, dmo, &set, &res, &info, NULL), GSFW_OK);
     assert_int_equal(res.trace_len, T + 1);
@@ -226,6 +227,7 @@ static void test_option2_stays_in_scaled_set(void **st)
         gsfw_settings set;
         gsfw_settings_default(&set);
         set.method = m ? GSFW_METHOD_ACCFW : GSFW_METHOD_FW;
+        set.L_rule = GSFW_L_SPECTRAL; /* AccFW's L: the objective's estimate */
         set.option = GSFW_OPTION_II;
         set.C = C;
         set.max_iter = T;
@@ -267,9 +269,10 @@ static void test_accfw_beats_fw_on_sphere(void **st)
     gsfw_info fw, acc;
     set.method = GSFW_METHOD_FW;
     assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &fw, NULL), GSFW_OK);
-    set.method = GSFW_METHOD_ACCFW; /* L estimated */
+    set.method = GSFW_METHOD_ACCFW; /* L estimated: the spectral bound */
+    set.L_rule = GSFW_L_SPECTRAL;
     assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &acc, NULL), GSFW_OK);
-    assert_true(acc.L_estimated);
+    assert_int_equal(acc.L_source, GSFW_L_SPECTRAL);
     assert_true(acc.f_best < 1e-3 * fw.f_best);
     assert_true(acc.f_best < 1e-6);
     gsfw_dmo_free(dmo);
@@ -309,7 +312,7 @@ static void test_atom_curvature_rule(void **st)
     set.max_iter = 30;
     gsfw_info info;
     assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &info, NULL), GSFW_OK);
-    assert_int_equal(info.L_estimated, 2);
+    assert_int_equal(info.L_source, GSFW_L_ATOM);
     assert_true(fabs(info.L - aa / vv) <= 1e-10 * (aa / vv));
     double Lspec = 0;
     obj->lipschitz(obj->ctx, &Lspec);
@@ -317,7 +320,7 @@ static void test_atom_curvature_rule(void **st)
     /* a given L wins over the rule */
     set.L = 3.0;
     assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &info, NULL), GSFW_OK);
-    assert_int_equal(info.L_estimated, 0);
+    assert_int_equal(info.L_source, GSFW_L_GIVEN);
     assert_true(info.L == 3.0);
     gsfw_dmo_free(dmo);
     gsfw_objective_free(obj);
@@ -387,17 +390,20 @@ static void test_callback_objective_matches_least_squares(void **st)
     set.C = 2.0;
     set.max_iter = 40;
     double x1[30], x2[30];
-    gsfw_result r1 = {NULL, x1, NULL, 0, 0}, r2 = {NULL, x2, NULL, 0, 0};
+    gsfw_result r1 = {.x_best = NULL, .x_last = x1, .trace = NULL, .trace_capacity = 0, .trace_len = 0};
+    gsfw_result r2 = {.x_best = NULL, .x_last = x2, .trace = NULL, .trace_capacity = 0, .trace_len = 0};
     gsfw_info i1, i2;
     assert_int_equal(gsfw_solve(cb, dmo, &set, &r1, &i1, NULL), GSFW_OK);
     assert_int_equal(gsfw_solve(ls, dmo, &set, &r2, &i2, NULL), GSFW_OK);
     for (int i = 0; i < 30; i++) assert_true(fabs(x1[i] - x2[i]) <= 1e-12);
     assert_true(fabs(i1.f_best - i2.f_best) <= 1e-12 * (1 + fabs(i2.f_best)));
-    /* The callback objective has no lipschitz hook: AccFW without L is an error. */
+    /* The callback objective has no lipschitz hook: AccFW without L is an error with the
+     * spectral rule (the default atom rule measures the curvature through f instead). */
     set.L = 0;
+    set.L_rule = GSFW_L_SPECTRAL;
     gsfw_err err;
     assert_int_equal(gsfw_solve(cb, dmo, &set, NULL, NULL, &err), GSFW_ERR_INVALID_ARG);
-    assert_non_null(strstr(err.message, "L"));
+    assert_non_null(strstr(err.message, "needs the smoothness constant L"));
     gsfw_dmo_free(dmo);
     gsfw_objective_free(cb);
     gsfw_objective_free(ls);
@@ -425,7 +431,7 @@ static void test_status_best_and_callback(void **st)
     set.callback = stop_at_5;
     gsfw_iterate trace[101];
     double xb[50], xl[50];
-    gsfw_result res = {xb, xl, trace, 101, 0};
+    gsfw_result res = {.x_best = xb, .x_last = xl, .trace = trace, .trace_capacity = 101, .trace_len = 0};
     gsfw_info info;
     assert_int_equal(gsfw_solve(obj, dmo, &set, &res, &info, NULL), GSFW_OK);
     assert_int_equal(info.status, GSFW_STATUS_CALLBACK_STOP);
@@ -469,6 +475,91 @@ static void test_zero_direction(void **st)
     assert_true(info.f_last == 0.0);
     gsfw_dmo_free(dmo);
     gsfw_objective_free(obj);
+}
+
+/* ---- info.setup_time: the L estimate is counted once */
+
+typedef struct {
+    const double *b;
+    double hook_seconds; /* time spent in the last lipschitz call, measured by the hook */
+    int hook_calls;
+} slow_quad;
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int slow_value(void *ctx, const double *x, double *f)
+{
+    return quad_value((void *)((slow_quad *)ctx)->b, x, f);
+}
+
+static int slow_grad(void *ctx, const double *x, double *g)
+{
+    return quad_grad((void *)((slow_quad *)ctx)->b, x, g);
+}
+
+/* L = 1 (f = 0.5 ||x - b||^2), after sleeping about 50 ms. */
+static int slow_lipschitz(void *ctx, double *L)
+{
+    slow_quad *q = ctx;
+    double t0 = monotonic_seconds();
+    struct timespec req = {0, 50 * 1000 * 1000}, rem;
+    while (nanosleep(&req, &rem) != 0) req = rem; /* EINTR: sleep the rest */
+    *L = 1.0;
+    q->hook_seconds = monotonic_seconds() - t0;
+    q->hook_calls++;
+    return 0;
+}
+
+static void check_setup_time(const gsfw_info *info, const slow_quad *q)
+{
+    const double hook = q->hook_seconds, margin = 0.010;
+    assert_int_equal(q->hook_calls, 1);
+    assert_true(hook >= 0.045);
+    if (!(info->setup_time >= hook && info->setup_time < 1.5 * hook + margin))
+        fail_msg("setup_time %.6f s for a lipschitz hook of %.6f s: expected within [%.6f, "
+                 "%.6f)", info->setup_time, hook, hook, 1.5 * hook + margin);
+}
+
+static void test_setup_time_counts_L_estimate_once(void **st)
+{
+    (void)st;
+    double b[30];
+    for (int i = 0; i < 30; i++) b[i] = cos(0.5 + i);
+    slow_quad q = {b, 0.0, 0};
+    gsfw_objective *cb = NULL;
+    assert_int_equal(gsfw_objective_callback(30, &q, slow_value, slow_grad, NULL, &cb, NULL),
+                     GSFW_OK);
+    cb->lipschitz = slow_lipschitz;
+    gsfw_dmo *dmo = NULL;
+    assert_int_equal(gsfw_dmo_topk(30, 4, &dmo, NULL), GSFW_OK);
+    /* gsfw_solve: AccFW with the spectral rule asks the hook once */
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_ACCFW;
+    set.L_rule = GSFW_L_SPECTRAL;
+    set.max_iter = 5;
+    gsfw_info info;
+    assert_int_equal(gsfw_solve(cb, dmo, &set, NULL, &info, NULL), GSFW_OK);
+    assert_int_equal(info.L_source, GSFW_L_SPECTRAL);
+    assert_true(info.L == 1.0);
+    check_setup_time(&info, &q);
+    /* gsfw_baseline_solve: IHT without L, the same */
+    q.hook_calls = 0;
+    q.hook_seconds = 0.0;
+    gsfw_baseline_settings bset;
+    gsfw_baseline_settings_default(&bset);
+    bset.method = GSFW_METHOD_IHT;
+    bset.max_iter = 5;
+    assert_int_equal(gsfw_baseline_solve(cb, dmo, NULL, &bset, NULL, &info, NULL), GSFW_OK);
+    assert_int_equal(info.L_source, GSFW_L_SPECTRAL);
+    check_setup_time(&info, &q);
+    gsfw_dmo_free(dmo);
+    gsfw_objective_free(cb);
 }
 
 static void test_invalid_arguments(void **st)
@@ -555,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_nonfinite_gradient),
         cmocka_unit_test(test_status_best_and_callback),
         cmocka_unit_test(test_zero_direction),
+        cmocka_unit_test(test_setup_time_counts_L_estimate_once),
         cmocka_unit_test(test_invalid_arguments),
         cmocka_unit_test(test_bad_user_oracle),
     };

@@ -62,6 +62,9 @@ static const job jobs[] = {
     {"graph-cosamp", JOB_SOLVE, GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, "head", "tail", 0, 0},
     {"cosamp", JOB_SOLVE, GSFW_METHOD_COSAMP, GSFW_OPTION_I, "topk", NULL, 0, 0},
     {"gen-mp", JOB_SOLVE, GSFW_METHOD_GEN_MP, GSFW_OPTION_I, "head", "tail", 0, 0},
+    {"afw topk", JOB_SOLVE, GSFW_METHOD_AFW, GSFW_OPTION_I, "topk", NULL, 0, 0},
+    {"pfw subgraph", JOB_SOLVE, GSFW_METHOD_PFW, GSFW_OPTION_I, "subgraph", NULL, 0, 0},
+    {"bpcg head II", JOB_SOLVE, GSFW_METHOD_BPCG, GSFW_OPTION_II, "head", NULL, 0, 0},
     {"theory head", JOB_PROJECT, 0, 0, NULL, NULL, GSFW_PROJ_HEAD, GSFW_PROJ_THEORY},
     {"practical tail", JOB_PROJECT, 0, 0, NULL, NULL, GSFW_PROJ_TAIL, GSFW_PROJ_PRACTICAL},
     {"pcsf", JOB_PCSF, 0, 0, NULL, NULL, 0, 0},
@@ -97,19 +100,31 @@ static void run_solve(const job *j, outcome *o)
     if (gsfw_objective_least_squares(N, D, in.prob.A, GSFW_ROW_MAJOR, in.prob.y, &obj, NULL) ||
         !dmo || (j->tail && !tail))
         goto out;
-    gsfw_settings st;
-    gsfw_settings_default(&st);
-    st.method = j->method;
-    st.option = j->option;
-    st.C = 1.0;
-    st.max_iter = ITERS;
-    st.x_true = in.prob.x_star;
-    st.tail = tail;
-    st.callback = count_iterates;
-    st.callback_data = &o->callbacks;
-    gsfw_result res = {o->x_best, o->x_last, trace, ITERS + 1, 0};
+    gsfw_result res = {.x_best = o->x_best, .x_last = o->x_last, .trace = trace, .trace_capacity = ITERS + 1, .trace_len = 0};
     gsfw_info info;
-    if (gsfw_solve(obj, dmo, &st, &res, &info, NULL)) goto out;
+    if (gsfw_method_is_baseline(j->method)) {
+        gsfw_baseline_settings bst;
+        gsfw_baseline_settings_default(&bst);
+        bst.method = j->method;
+        bst.C = 1.0;
+        bst.max_iter = ITERS;
+        bst.x_true = in.prob.x_star;
+        bst.callback = count_iterates;
+        bst.callback_data = &o->callbacks;
+        if (gsfw_baseline_solve(obj, dmo, tail, &bst, &res, &info, NULL)) goto out;
+    } else {
+        if (tail) goto out; /* only the baselines take a tail projection */
+        gsfw_settings st;
+        gsfw_settings_default(&st);
+        st.method = j->method;
+        st.option = j->option;
+        st.C = 1.0;
+        st.max_iter = ITERS;
+        st.x_true = in.prob.x_star;
+        st.callback = count_iterates;
+        st.callback_data = &o->callbacks;
+        if (gsfw_solve(obj, dmo, &st, &res, &info, NULL)) goto out;
+    }
     for (int t = 0; t < res.trace_len; t++) o->f[t] = trace[t].f;
     o->oracle_calls = info.oracle_calls;
     o->pcsf_calls = info.pcsf_calls;

@@ -265,8 +265,9 @@ static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double
     if (A->adjoint_sparse(A->ctx, r, k, S, s)) return OP_FAILED;
     if (reduce(c, s, k)) return REDUCER_FAILED;
     memcpy(p, s, (size_t)k * sizeof(double));
-    double gam = cblas_ddot(k, s, 1, s, 1), stop = tol * tol * gam;
-    for (int it = 0; it < max_iter && gam > 0 && gam > stop; it++) {
+    double gam = cblas_ddot(k, s, 1, s, 1);
+    const double stop = tol * sqrt(gam);
+    for (int it = 0; it < max_iter && sqrt(gam) > stop && gam > 0; it++) {
         memset(q, 0, (size_t)n * sizeof(double));
         if (A->apply_sparse(A->ctx, k, S, p, 1.0, q)) return OP_FAILED;
         double qq = cblas_ddot(n, q, 1, q, 1);
@@ -283,9 +284,9 @@ static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double
         for (int j = 0; j < k; j++) p[j] = s[j] + beta * p[j];
     }
     if (f) {
-        double rr = cblas_ddot(n, r, 1, r, 1);
-        if (reduce(c, &rr, 1)) return REDUCER_FAILED;
-        *f = 0.5 * rr;
+        double v = c->loss->sum(&c->par, n, r, NULL, 0.0, 0.0, NULL); /* ||r||^2 / 2 */
+        if (reduce(c, &v, 1)) return REDUCER_FAILED;
+        *f = v;
     }
     return 0;
 }

@@ -13,7 +13,12 @@
  * threads. The planner itself (plan creation and destruction) is not: it is made
  * thread-safe once per process with fftw_make_planner_thread_safe (libfftw3_threads),
  * rather than a mutex of ours, because FFTW's lock also covers planner calls that the
- * application (or another library in the process) makes on its own. */
+ * application (or another library in the process) makes on its own.
+ *
+ * This operator's own code allocates nothing after construction, but FFTW's REDFT
+ * executors allocate (and free) a temporary buffer of their own on each execution, which
+ * no planner flag prevents (tests/test_operators_no_alloc.c checks it stays at most one
+ * per transform). */
 #include "operators/op_internal.h"
 
 #include <fftw3.h>

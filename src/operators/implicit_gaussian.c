@@ -87,9 +87,9 @@ gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, do
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the standard deviation sd must be "
                          "finite and > 0, got %g", what, sd);
     if (rows < 1 || row0 < 0 || row0 > n_total - rows)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the block of rows %d..%d (row0 = %d, "
-                         "rows = %d) must be non-empty and inside 0..%d", what, row0,
-                         row0 + rows - 1, row0, rows, n_total - 1);
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the block of rows %ld..%ld (row0 = %d, "
+                         "rows = %d) must be non-empty and inside 0..%d", what, (long)row0,
+                         (long)row0 + rows - 1, row0, rows, n_total - 1);
     ig_ctx *c = calloc(1, sizeof *c);
     gsfw_operator *op = c ? gsfw_op_new(rows, d, "implicit-gaussian", c) : NULL;
     if (c) c->row = gsfw_malloc_array((size_t)d, sizeof(double));

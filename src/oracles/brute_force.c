@@ -117,6 +117,12 @@ static void brute_destroy(gsfw_dmo *dmo)
     gsfw_dmo_release(dmo);
 }
 
+static int brute_contains(void *ctx, const int *support, int size)
+{
+    brute_ctx *c = ctx;
+    return gsfw_dmo_contains_graph(c->graph, c->s, c->g, support, size);
+}
+
 gsfw_error gsfw_dmo_brute_force(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
                                 gsfw_err *err)
 {
@@ -142,6 +148,8 @@ gsfw_error gsfw_dmo_brute_force(const gsfw_graph *g, int s, int g_components, gs
                       brute_destroy, &dmo, err);
     if (rc) return rc;
     brute_ctx *c = dmo->ctx;
+    dmo->contains = brute_contains;
+    dmo->model_size = s;
     c->graph = g;
     c->n = n;
     c->s = s;

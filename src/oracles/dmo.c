@@ -85,6 +85,30 @@ gsfw_error gsfw_dmo_check_graph(const char *who, const gsfw_graph *g, gsfw_err *
     return GSFW_OK;
 }
 
+int gsfw_dmo_contains_size(int s, int size)
+{
+    return size >= 0 && size <= s;
+}
+
+int gsfw_dmo_contains_graph(const gsfw_graph *g, int s, int g_components, const int *support,
+                            int size)
+{
+    if (size < 0 || size > s) return 0;
+    if (size == 0) return 1;
+    unsigned char *mask = calloc((size_t)g->n, 1);
+    int *work = gsfw_malloc_array(2 * (size_t)g->n, sizeof(int));
+    int pieces = -1;
+    if (mask && work) {
+        for (int k = 0; k < size; k++)
+            if (support[k] >= 0 && support[k] < g->n) mask[support[k]] = 1;
+        pieces = gsfw_graph_induced_components(g, mask, work);
+    }
+    free(mask);
+    free(work);
+    if (pieces < 0) return -1;
+    return pieces <= g_components;
+}
+
 gsfw_error gsfw_dmo_check_delta(const char *who, double delta, gsfw_err *err)
 {
     if (!(delta > 0.0 && delta <= 1.0)) /* written so that NaN fails */

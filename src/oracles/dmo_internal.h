@@ -34,6 +34,12 @@ gsfw_error gsfw_dmo_check_sparsity(const char *who, int s, int d, const char *d_
 gsfw_error gsfw_dmo_check_components(const char *who, int g, int s, gsfw_err *err);
 /* A usable graph (non-NULL, at least one node, CSR present). */
 gsfw_error gsfw_dmo_check_graph(const char *who, const gsfw_graph *g, gsfw_err *err);
+/* The contains hook of the s-sparse models: at most s ids. */
+int gsfw_dmo_contains_size(int s, int size);
+/* The contains hook of M(G, s, g): at most s nodes inducing at most g connected pieces of
+ * the graph (allocates its scratch: a check, not an inner-loop call). -1 when out of memory. */
+int gsfw_dmo_contains_graph(const gsfw_graph *g, int s, int g_components, const int *support,
+                            int size);
 /* delta in (0, 1] (rejects NaN). */
 gsfw_error gsfw_dmo_check_delta(const char *who, double delta, gsfw_err *err);
 

@@ -860,6 +860,14 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
     return 0;
 }
 
+static int ht_reset(void *ctx)
+{
+    ht_dmo_ctx *c = ctx;
+    gsfw_headtail_reset(c->ht);
+    gsfw_headtail_reset(c->theory);
+    return 0;
+}
+
 static void ht_destroy(gsfw_dmo *self)
 {
     ht_dmo_ctx *c = self->ctx;
@@ -893,6 +901,8 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
         return rc;
     }
     ht_dmo_ctx *c = dmo->ctx;
+    dmo->reset = ht_reset;
+    dmo->model_size = settings->s;
     c->ht = ht;
     c->s = settings->s;
     c->g = settings->g;

@@ -12,6 +12,7 @@ typedef struct {
     int d;
     double delta;
     gsfw_rng rng;
+    uint64_t seed;
     int *perm; /* d ints: the random scan order, drawn lazily (partial Fisher-Yates) */
 } l1_ctx;
 
@@ -57,6 +58,20 @@ static void l1_destroy(gsfw_dmo *dmo)
     gsfw_dmo_release(dmo);
 }
 
+static int l1_reset(void *ctx)
+{
+    l1_ctx *c = ctx;
+    gsfw_rng_seed(&c->rng, c->seed);
+    return 0;
+}
+
+static int l1_contains(void *ctx, const int *support, int size)
+{
+    (void)ctx;
+    (void)support;
+    return gsfw_dmo_contains_size(1, size);
+}
+
 gsfw_error gsfw_dmo_l1(int d, double delta, uint64_t seed, gsfw_dmo **out, gsfw_err *err)
 {
     static const char who[] = "l1 DMO";
@@ -72,7 +87,11 @@ gsfw_error gsfw_dmo_l1(int d, double delta, uint64_t seed, gsfw_dmo **out, gsfw_
     l1_ctx *c = dmo->ctx;
     c->d = d;
     c->delta = delta;
+    c->seed = seed;
     gsfw_rng_seed(&c->rng, seed);
+    dmo->reset = l1_reset;
+    dmo->contains = l1_contains;
+    dmo->model_size = 1;
     c->perm = gsfw_malloc_array((size_t)d, sizeof(int));
     if (!c->perm) {
         l1_destroy(dmo);

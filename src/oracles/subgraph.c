@@ -115,6 +115,12 @@ static void subgraph_destroy(gsfw_dmo *dmo)
     gsfw_dmo_release(dmo);
 }
 
+static int subgraph_contains(void *ctx, const int *support, int size)
+{
+    subgraph_ctx *c = ctx;
+    return gsfw_dmo_contains_graph(c->graph, c->s, c->g, support, size);
+}
+
 gsfw_error gsfw_dmo_subgraph(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
                              gsfw_err *err)
 {
@@ -130,6 +136,8 @@ gsfw_error gsfw_dmo_subgraph(const gsfw_graph *g, int s, int g_components, gsfw_
                       sizeof(subgraph_ctx), subgraph_select, subgraph_destroy, &dmo, err);
     if (rc) return rc;
     subgraph_ctx *c = dmo->ctx;
+    dmo->contains = subgraph_contains;
+    dmo->model_size = s;
     c->graph = g;
     c->s = s;
     c->g = g_components;

@@ -21,6 +21,12 @@ static int topk_select(void *vctx, const double *z, int *support, int *size,
     return 0;
 }
 
+static int topk_contains(void *ctx, const int *support, int size)
+{
+    (void)support;
+    return gsfw_dmo_contains_size(((topk_ctx *)ctx)->s, size);
+}
+
 static void topk_destroy(gsfw_dmo *dmo)
 {
     if (!dmo) return;
@@ -41,6 +47,8 @@ gsfw_error gsfw_dmo_topk(int d, int s, gsfw_dmo **out, gsfw_err *err)
                       topk_select, topk_destroy, &dmo, err);
     if (rc) return rc;
     topk_ctx *c = dmo->ctx;
+    dmo->contains = topk_contains;
+    dmo->model_size = s;
     c->d = d;
     c->s = s;
     c->work = gsfw_malloc_array((size_t)d, sizeof(int));

@@ -23,6 +23,7 @@ typedef struct {
     int s;
     double delta;
     gsfw_rng rng;
+    uint64_t seed;
     int *work;           /* d ints: selection scratch */
     int *top;            /* s ints: S* */
     int *ins;            /* s ints: S* \ B, in the order they are swapped in */
@@ -91,6 +92,20 @@ static void topk_approx_destroy(gsfw_dmo *dmo)
     gsfw_dmo_release(dmo);
 }
 
+/* The random orders restart from the seed: a second solve repeats the first. */
+static int topk_approx_reset(void *ctx)
+{
+    topk_approx_ctx *c = ctx;
+    gsfw_rng_seed(&c->rng, c->seed);
+    return 0;
+}
+
+static int topk_approx_contains(void *ctx, const int *support, int size)
+{
+    (void)support;
+    return gsfw_dmo_contains_size(((topk_approx_ctx *)ctx)->s, size);
+}
+
 gsfw_error gsfw_dmo_topk_approx(int d, int s, double delta, uint64_t seed, gsfw_dmo **out,
                                 gsfw_err *err)
 {
@@ -109,7 +124,11 @@ gsfw_error gsfw_dmo_topk_approx(int d, int s, double delta, uint64_t seed, gsfw_
     c->d = d;
     c->s = s;
     c->delta = delta;
+    c->seed = seed;
     gsfw_rng_seed(&c->rng, seed);
+    dmo->reset = topk_approx_reset;
+    dmo->contains = topk_approx_contains;
+    dmo->model_size = s;
     c->work = gsfw_malloc_array((size_t)d, sizeof(int));
     c->top = gsfw_malloc_array((size_t)s, sizeof(int));
     c->ins = gsfw_malloc_array((size_t)s, sizeof(int));

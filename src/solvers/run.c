@@ -1,49 +1,8 @@
 #include "solvers/run.h"
+#include "util/select.h"
 
 #include <math.h>
 #include <string.h>
-
-void gsfw_settings_default(gsfw_settings *s)
-{
-    if (!s) return; /* nothing to fill: a no-op rather than a crash */
-    memset(s, 0, sizeof *s);
-    s->method = GSFW_METHOD_ACCFW;
-    s->option = GSFW_OPTION_I;
-    s->C = 1.0;
-    s->L = 0.0;       /* estimate */
-    s->delta = 0.0;   /* from the oracle */
-    s->max_iter = 100;
-    s->time_limit = 0.0;
-}
-
-const char *gsfw_status_name(gsfw_status status)
-{
-    switch (status) {
-    case GSFW_STATUS_MAX_ITER: return "max_iter";
-    case GSFW_STATUS_TIME_LIMIT: return "time_limit";
-    case GSFW_STATUS_CALLBACK_STOP: return "callback_stop";
-    case GSFW_STATUS_ZERO_DIRECTION: return "zero_direction";
-    }
-    return "unknown";
-}
-
-static const char *const method_names[] = {"fw", "accfw", "iht", "cosamp",
-                                           "graph-iht", "graph-cosamp", "gen-mp"};
-
-int gsfw_method_parse(const char *name)
-{
-    if (!name) return -1;
-    for (int i = 0; i < (int)(sizeof method_names / sizeof method_names[0]); i++)
-        if (!strcmp(name, method_names[i])) return i;
-    return -1;
-}
-
-const char *gsfw_method_name(gsfw_method method)
-{
-    if ((int)method < 0 || (int)method >= (int)(sizeof method_names / sizeof method_names[0]))
-        return "unknown";
-    return method_names[method];
-}
 
 gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d,
                                  gsfw_err *err)
@@ -64,14 +23,14 @@ gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d
 }
 
 gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
-                         const gsfw_settings *set, gsfw_result *res, gsfw_info *info,
+                         const gsfw_run_limits *lim, gsfw_result *res, gsfw_info *info,
                          gsfw_err *err)
 {
     memset(run, 0, sizeof *run);
+    run->t_setup_begin = gsfw_now();
     /* Everything is checked before any output (info, result) is touched. */
-    if (!obj || !dmo || !set)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s is NULL",
-                         !obj ? "the objective" : !dmo ? "the oracle" : "settings");
+    if (!obj)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the objective is NULL");
     if (!obj->value || !obj->gradient)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the objective has no value or "
                          "gradient callback");
@@ -90,58 +49,55 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     if (obj->d < 1)
         return gsfw_fail(err, GSFW_ERR_DIMENSION, "solve: the objective's dimension d = %d must "
                          "be >= 1", obj->d);
-    gsfw_error rc = gsfw_run_check_oracle("oracle", dmo, obj->d, err);
-    if (rc) return rc;
-    if ((int)set->method < GSFW_METHOD_FW || (int)set->method > GSFW_METHOD_GEN_MP)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown method %d",
-                         (int)set->method);
-    if (set->option != GSFW_OPTION_I && set->option != GSFW_OPTION_II)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: option must be I (1) or II (2), "
-                         "got %d", (int)set->option);
-    if (set->L_rule != GSFW_L_SPECTRAL && set->L_rule != GSFW_L_ATOM)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown L_rule %d (spectral = 0, "
-                         "atom = 1)", (int)set->L_rule);
-    if (!(set->C > 0) || !isfinite(set->C))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: C must be finite and > 0, got %g",
-                         set->C);
-    if (set->max_iter < 0)
+    if (lim->max_iter < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: max_iter must be >= 0, got %d",
-                         set->max_iter);
-    if (!isfinite(set->L))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite (or <= 0 to "
-                         "estimate it), got %g", set->L);
-    if (!isfinite(set->delta) || set->delta > 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: delta must be in (0, 1] (or <= 0 "
-                         "for the oracle's), got %g", set->delta);
+                         lim->max_iter);
     /* NaN would compare false and silently mean "no limit"; +Inf is a valid "none". */
-    if (isnan(set->time_limit))
+    if (isnan(lim->time_limit))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: time_limit is NaN (use <= 0 for "
                          "no limit)");
-    for (int i = 0; set->x_true && i < obj->d; i++)
-        if (!isfinite(set->x_true[i]))
+    if (!(lim->tol >= 0) || !isfinite(lim->tol) || !(lim->tol_rel >= 0) ||
+        !isfinite(lim->tol_rel))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: tol and tol_rel must be finite and "
+                         ">= 0 (0 = off), got %g and %g", lim->tol, lim->tol_rel);
+    for (int i = 0; lim->x_true && i < obj->d; i++)
+        if (!isfinite(lim->x_true[i]))
             return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x_true[%d] is %g; the ground "
-                             "truth must be finite", i, set->x_true[i]);
+                             "truth must be finite", i, lim->x_true[i]);
     if (res && res->trace && res->trace_capacity < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: negative trace capacity %d",
                          res->trace_capacity);
     run->obj = obj;
     run->dmo = dmo;
-    run->set = set;
+    run->lim = *lim;
     run->res = res;
     run->info = info;
     run->err = err;
     run->d = obj->d;
     run->incremental = hooks == 5;
-    run->mark = calloc((size_t)obj->d, 1);
-    run->scaled = gsfw_malloc_array((size_t)obj->d, sizeof(double));
-    if (!run->mark || !run->scaled) {
-        free(run->mark);
-        free(run->scaled);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
+    run->bound0 = NAN;
+    size_t d = (size_t)obj->d;
+    run->mark = calloc(d, 1);
+    run->scaled = gsfw_malloc_array(d, sizeof(double));
+    run->top_work = gsfw_malloc_array(d, sizeof(int));
+    int ok = run->mark && run->scaled && run->top_work;
+    if (ok && !run->incremental) {
+        run->dir_dense = gsfw_malloc_array(d, sizeof(double));
+        run->x_trial = gsfw_malloc_array(d, sizeof(double));
+        run->g_trial = gsfw_malloc_array(d, sizeof(double));
+        ok = run->dir_dense && run->x_trial && run->g_trial;
+    }
+    if (!ok) {
+        gsfw_run_free(run);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d",
+                         obj->d);
     }
     memset(info, 0, sizeof *info);
     info->f_best = INFINITY;
     info->best_iter = -1;
+    info->f_polished = NAN;
+    info->gap_bound = NAN;
+    info->L_source = GSFW_L_NONE;
     if (res) res->trace_len = 0;
     return GSFW_OK;
 }
@@ -150,8 +106,14 @@ void gsfw_run_free(gsfw_run *run)
 {
     free(run->mark);
     free(run->scaled);
+    free(run->top_work);
+    free(run->dir_dense);
+    free(run->x_trial);
+    free(run->g_trial);
     run->mark = NULL;
     run->scaled = NULL;
+    run->top_work = NULL;
+    run->dir_dense = run->x_trial = run->g_trial = NULL;
 }
 
 gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad)
@@ -189,25 +151,6 @@ gsfw_error gsfw_run_reset(gsfw_run *run, const double *x)
     return GSFW_OK;
 }
 
-gsfw_error gsfw_run_update(gsfw_run *run, double alpha, double beta, int nnz, const int *idx,
-                           const double *val)
-{
-    if (!run->incremental) return GSFW_OK;
-    double t0 = gsfw_now();
-    /* x <- alpha x + beta v is the step gamma = 1 along d = (alpha - 1) x + beta v */
-    int rc = 0;
-    if (nnz > 0 && beta != 1.0) {
-        /* the direction takes beta v: scale into the run's scratch */
-        for (int k = 0; k < nnz; k++) run->scaled[k] = beta * val[k];
-        val = run->scaled;
-    }
-    rc = run->obj->set_direction(run->obj->ctx, alpha - 1.0, nnz, idx, val);
-    if (!rc) rc = run->obj->step(run->obj->ctx, 1.0);
-    run->info->gradient_time += gsfw_now() - t0;
-    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective update failed (code %d)", rc);
-    return GSFW_OK;
-}
-
 gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,
                            int *size)
 {
@@ -218,6 +161,7 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
     run->info->oracle_time += gsfw_now() - t0;
     run->info->oracle_calls++;
     run->info->pcsf_calls += stats.pcsf_calls;
+    run->info->window_missed += stats.window_missed != 0;
     const char *name = oracle->name ? oracle->name : "?";
     if (rc) {
         /* The library's oracles refuse a non-finite z (e.g. an AccFW step point that
@@ -252,19 +196,145 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
     return out;
 }
 
-int gsfw_run_record(gsfw_run *run, int t, double f, double gap, const double *x)
+static gsfw_error objective_failed(gsfw_run *run, const char *what, int rc)
+{
+    return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective %s failed (code %d)", what, rc);
+}
+
+gsfw_error gsfw_run_direction(gsfw_run *run, const double *x, double cx, int nnz,
+                              const int *idx, const double *val)
+{
+    run->dir_cx = cx;
+    run->dir_nnz = nnz;
+    run->dir_idx = idx;
+    run->dir_val = val;
+    run->dir_x = x;
+    if (!run->incremental) {
+        for (int i = 0; i < run->d; i++) run->dir_dense[i] = cx * x[i];
+        for (int k = 0; k < nnz; k++) run->dir_dense[idx[k]] += val[k];
+        return GSFW_OK;
+    }
+    double t0 = gsfw_now();
+    int rc = run->obj->set_direction(run->obj->ctx, cx, nnz, idx, val);
+    run->info->gradient_time += gsfw_now() - t0;
+    return rc ? objective_failed(run, "update", rc) : GSFW_OK;
+}
+
+int gsfw_run_line(void *ctx, double gamma, double *f, double *slope)
+{
+    gsfw_run *run = ctx;
+    double t0 = gsfw_now();
+    int rc;
+    if (run->incremental) {
+        rc = run->obj->along(run->obj->ctx, gamma, f, slope);
+    } else {
+        const int d = run->d;
+        for (int i = 0; i < d; i++) run->x_trial[i] = run->dir_x[i] + gamma * run->dir_dense[i];
+        double fv = 0.0;
+        gsfw_objective *o = run->obj;
+        if (o->value_grad)
+            rc = o->value_grad(o->ctx, run->x_trial, &fv, run->g_trial);
+        else {
+            rc = o->value(o->ctx, run->x_trial, &fv);
+            if (!rc) rc = o->gradient(o->ctx, run->x_trial, run->g_trial);
+        }
+        if (!rc) {
+            double sl = 0.0;
+            for (int i = 0; i < d; i++) sl += run->g_trial[i] * run->dir_dense[i];
+            if (f) *f = fv;
+            if (slope) *slope = sl;
+        }
+    }
+    run->info->gradient_time += gsfw_now() - t0;
+    run->info->gradient_calls++;
+    return rc;
+}
+
+gsfw_error gsfw_run_step(gsfw_run *run, double *x, double gamma)
+{
+    if (gamma == 0.0) return GSFW_OK;
+    const double keep = 1.0 + gamma * run->dir_cx;
+    if (keep != 1.0)
+        for (int i = 0; i < run->d; i++) x[i] *= keep;
+    for (int k = 0; k < run->dir_nnz; k++) x[run->dir_idx[k]] += gamma * run->dir_val[k];
+    if (!run->incremental) return GSFW_OK;
+    double t0 = gsfw_now();
+    int rc = run->obj->step(run->obj->ctx, gamma);
+    run->info->gradient_time += gsfw_now() - t0;
+    return rc ? objective_failed(run, "update", rc) : GSFW_OK;
+}
+
+gsfw_error gsfw_run_update(gsfw_run *run, double *x, double alpha, double beta, int nnz,
+                           const int *idx, const double *val)
+{
+    if (beta != 1.0) {
+        for (int k = 0; k < nnz; k++) run->scaled[k] = beta * val[k];
+        val = run->scaled;
+    }
+    gsfw_error rc = gsfw_run_direction(run, x, alpha - 1.0, nnz, idx, val);
+    if (!rc) rc = gsfw_run_step(run, x, 1.0);
+    return rc;
+}
+
+gsfw_error gsfw_run_move(gsfw_run *run, double *x, const double *xnew, int *idx, double *val)
+{
+    int k = 0;
+    for (int i = 0; i < run->d; i++) {
+        if (xnew[i] != x[i]) {
+            idx[k] = i;
+            val[k] = xnew[i] - x[i];
+            k++;
+        }
+    }
+    if (k == 0) return GSFW_OK;
+    gsfw_error rc = gsfw_run_direction(run, x, 0.0, k, idx, val);
+    if (rc) return rc;
+    if (run->incremental) {
+        double t0 = gsfw_now();
+        int hr = run->obj->step(run->obj->ctx, 1.0);
+        run->info->gradient_time += gsfw_now() - t0;
+        if (hr) return objective_failed(run, "update", hr);
+    }
+    /* copied rather than added, so that x equals xnew exactly */
+    memcpy(x, xnew, (size_t)run->d * sizeof(double));
+    return GSFW_OK;
+}
+
+double gsfw_run_bound(gsfw_run *run, const double *x, const double *grad, double C,
+                      double head_norm, double delta)
+{
+    double best = INFINITY;
+    if (isfinite(head_norm) && delta > 0) best = head_norm / delta;
+    int s = run->dmo ? run->dmo->model_size : 0;
+    if (s >= 1 && s <= run->d) {
+        gsfw_select_top_abs(grad, run->d, s, run->top_work, run->top_work);
+        double sq = 0.0;
+        for (int k = 0; k < s; k++) sq += grad[run->top_work[k]] * grad[run->top_work[k]];
+        best = fmin(best, sqrt(sq));
+    }
+    if (!isfinite(best)) return NAN;
+    double gx = 0.0;
+    for (int i = 0; i < run->d; i++) gx += grad[i] * x[i];
+    return gx + C * best;
+}
+
+int gsfw_run_record(gsfw_run *run, int t, double f, double gap, double bound, double step,
+                    int active, const double *x)
 {
     gsfw_iterate it;
     it.iter = t;
     it.time_s = gsfw_now() - run->t_start;
     it.f = f;
     it.gap = gap;
+    it.gap_bound = bound;
+    it.step = step;
+    it.active = active;
     it.est_err = NAN;
     int nnz = 0;
-    if (run->set->x_true) {
+    if (run->lim.x_true) {
         double s = 0.0;
         for (int i = 0; i < run->d; i++) {
-            double diff = x[i] - run->set->x_true[i];
+            double diff = x[i] - run->lim.x_true[i];
             s += diff * diff;
             nnz += x[i] != 0.0;
         }
@@ -279,31 +349,33 @@ int gsfw_run_record(gsfw_run *run, int t, double f, double gap, const double *x)
         if (run->res && run->res->x_best)
             memcpy(run->res->x_best, x, (size_t)run->d * sizeof(double));
     }
+    if (!isnan(bound) && !(bound >= run->info->gap_bound)) run->info->gap_bound = bound;
     if (run->res && run->res->trace && t < run->res->trace_capacity) {
         run->res->trace[t] = it;
         run->res->trace_len = t + 1;
     }
-    if (run->set->callback) return run->set->callback(&it, x, run->set->callback_data) != 0;
+    if (run->lim.callback) return run->lim.callback(&it, x, run->lim.callback_data) != 0;
     return 0;
+}
+
+int gsfw_run_converged(gsfw_run *run, double f, double bound)
+{
+    (void)f;
+    if (isnan(bound)) return 0;
+    if (isnan(run->bound0)) run->bound0 = bound;
+    if (!(run->lim.tol > 0 || run->lim.tol_rel > 0)) return 0;
+    return bound <= run->lim.tol + run->lim.tol_rel * run->bound0;
 }
 
 int gsfw_run_out_of_time(const gsfw_run *run)
 {
-    return run->set->time_limit > 0 && gsfw_now() - run->t_start > run->set->time_limit;
+    return run->lim.time_limit > 0 && gsfw_now() - run->t_start > run->lim.time_limit;
 }
 
-void gsfw_run_start_clock(gsfw_run *run, double t_setup_begin)
+void gsfw_run_start_clock(gsfw_run *run)
 {
-    run->info->setup_time += gsfw_now() - t_setup_begin;
     run->t_start = gsfw_now();
-}
-
-gsfw_error gsfw_run_start(gsfw_run *run, const double *x0, double t_setup_begin)
-{
-    gsfw_error rc = gsfw_run_reset(run, x0);
-    if (rc) return rc;
-    gsfw_run_start_clock(run, t_setup_begin);
-    return GSFW_OK;
+    run->info->setup_time = run->t_start - run->t_setup_begin;
 }
 
 /* Refresh the objective's incremental cache from x every this many iterations, so that
@@ -318,36 +390,35 @@ int gsfw_run_begin_iteration(gsfw_run *run, int t, const double *x, double *f, d
         if ((*rc = gsfw_run_reset(run, x))) return 1;
     }
     if ((*rc = gsfw_run_eval(run, x, f, grad))) return 1;
-    if (t == run->set->max_iter) {
+    if (t == run->lim.max_iter) {
         *status = GSFW_STATUS_MAX_ITER;
     } else if (gsfw_run_out_of_time(run)) {
         *status = GSFW_STATUS_TIME_LIMIT;
     } else {
         return 0;
     }
-    gsfw_run_record(run, t, *f, NAN, x);
+    double bound = run->bound_C > 0 ? gsfw_run_bound(run, x, grad, run->bound_C, NAN, 0.0) : NAN;
+    gsfw_run_record(run, t, *f, NAN, bound, NAN, 0, x);
     return 1;
 }
 
-gsfw_error gsfw_run_lipschitz(gsfw_run *run, double *L)
+gsfw_error gsfw_run_lipschitz(gsfw_run *run, double L_given, const char *who, double *L)
 {
-    const gsfw_settings *set = run->set;
-    double t0 = gsfw_now();
     *L = 0.0;
-    if (set->L > 0) {
-        *L = set->L;
+    if (L_given > 0) {
+        *L = L_given;
+        run->info->L_source = GSFW_L_GIVEN;
     } else if (run->obj->lipschitz) {
-        if (run->obj->lipschitz(run->obj->ctx, L) || !(*L > 0) || !isfinite(*L))
+        int rc = run->obj->lipschitz(run->obj->ctx, L);
+        if (rc || !(*L > 0) || !isfinite(*L))
             return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: could not estimate L (got "
                              "%g); set L explicitly", *L);
-        run->info->L_estimated = 1;
+        run->info->L_source = GSFW_L_SPECTRAL;
     } else {
         return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s needs the smoothness "
-                         "constant L: set it, or use an objective that can estimate it",
-                         gsfw_method_name(set->method));
+                         "constant L: set it, or use an objective that can estimate it", who);
     }
     run->info->L = *L;
-    run->info->setup_time += gsfw_now() - t0;
     return GSFW_OK;
 }
 
@@ -360,37 +431,4 @@ void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
     run->info->solve_time = gsfw_now() - run->t_start;
     if (run->res && run->res->x_last)
         memcpy(run->res->x_last, x, (size_t)run->d * sizeof(double));
-}
-
-gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
-                      gsfw_result *result, gsfw_info *info, gsfw_err *err)
-{
-    gsfw_info local_info;
-    gsfw_run run;
-    gsfw_err_clear(err);
-    if (!info) info = &local_info;
-    gsfw_error rc = gsfw_run_init(&run, obj, dmo, settings, result, info, err);
-    if (rc) return rc;
-    switch (settings->method) {
-    case GSFW_METHOD_FW:
-    case GSFW_METHOD_ACCFW:
-        rc = gsfw_solve_frank_wolfe(&run);
-        break;
-    case GSFW_METHOD_IHT:
-    case GSFW_METHOD_GRAPH_IHT:
-        rc = gsfw_solve_iht(&run);
-        break;
-    case GSFW_METHOD_COSAMP:
-    case GSFW_METHOD_GRAPH_COSAMP:
-        rc = gsfw_solve_cosamp(&run);
-        break;
-    case GSFW_METHOD_GEN_MP:
-        rc = gsfw_solve_gen_mp(&run);
-        break;
-    default:
-        rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: method %d (%s) is not available",
-                       (int)settings->method, gsfw_method_name(settings->method));
-    }
-    gsfw_run_free(&run);
-    return rc;
 }

@@ -57,18 +57,12 @@ gsfw_ls_method gsfw_ls_choose(int n, int k);
 
 /* ---------------------------------------------------------------- solvers */
 
-/* Resolve L for step sizes 1/L: settings.L when > 0, else the objective's lipschitz hook
- * (power iteration for least squares). Fills info->L / L_estimated. */
-
-/* The tail projection a baseline uses (settings.tail, else the head oracle run->dmo),
- * checked like the head (gsfw_run_check_oracle). */
-gsfw_error gsfw_baseline_tail(gsfw_run *run, gsfw_dmo **tail);
-
-/* Replace the iterate x by xnew (both dense, d entries), telling an incremental objective
- * about the sparse difference (idx/val: d-entry scratch arrays). Copies xnew into x. */
-gsfw_error gsfw_baseline_move(gsfw_run *run, double *x, const double *xnew, int *idx,
-                              double *val);
-
-/* The solvers themselves are declared in solvers/run.h (gsfw_solve dispatches to them). */
+/* The loops, dispatched by gsfw_baseline_solve (src/solvers/solve.c): head is the
+ * identification oracle, tail the pruning projection (the head when none was given). */
+gsfw_error gsfw_solve_iht(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head,
+                          gsfw_dmo *tail);
+gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head,
+                             gsfw_dmo *tail);
+gsfw_error gsfw_solve_gen_mp(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head);
 
 #endif

@@ -1,7 +1,7 @@
 /* CoSaMP (Needell & Tropp 2009) and Graph-CoSaMP (Hegde, Indyk & Schmidt 2015).
  *
  *     p  = A^T (y - A x)  = -grad f(x)          proxy
- *     O  = HEAD(p)                              identify (the oracle passed to gsfw_solve;
+ *     O  = HEAD(p)                              identify (the head oracle;
  *                                               top-2s for CoSaMP, a 2s graph head for
  *                                               Graph-CoSaMP)
  *     T  = O u supp(x)                          merge
@@ -9,45 +9,51 @@
  *     x <- b restricted to TAIL(b)              prune (settings.tail, else the head oracle)
  *
  * The two methods are the same loop; they differ in the projections the caller passes.
- * The least-squares step needs the objective's least_squares_data hook (A, y): it is
- * solved on the columns T only (src/solvers/baselines/ls.c), never through a
- * pseudo-inverse of A. x_0 = 0, no early stopping (fixed iteration count). */
+ * The estimate is solved on the columns T only, never through a pseudo-inverse of A: by
+ * the dense least-squares objective's direct / Krylov solver (src/solvers/baselines/ls.c)
+ * when it exposes its matrix, else by the objective's minimize_on hook (CGLS for least
+ * squares over any operator), inner_iters iterations warm-started from x. x_0 = 0, no
+ * early stopping (fixed iteration count). */
 #include "solvers/baselines/baselines.h"
 
 #include <math.h>
 #include <string.h>
 
 
-gsfw_error gsfw_solve_cosamp(gsfw_run *run)
+gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head,
+                             gsfw_dmo *tail)
 {
-    const gsfw_settings *set = run->set;
     const int d = run->d;
-    gsfw_dmo *head = run->dmo;
-    gsfw_dmo *tail;
-    double t_setup = gsfw_now();
-    gsfw_error rc = gsfw_baseline_tail(run, &tail);
-    if (rc) return rc;
+    gsfw_error rc = GSFW_OK;
     int n = 0;
     const double *A = NULL, *y = NULL;
-    if (!run->obj->least_squares_data)
-        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s solves least-squares "
-                         "subproblems and needs a least-squares objective "
-                         "(gsfw_objective_least_squares)", gsfw_method_name(set->method));
-    /* The hook is the objective's own code: its failure is a callback failure. */
-    int hook_rc = run->obj->least_squares_data(run->obj->ctx, &n, &A, &y);
-    if (hook_rc)
-        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
-                         "least_squares_data hook failed (code %d)", hook_rc);
-    if (!A || !y || n < 1)
-        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
-                         "least_squares_data hook gave n = %d rows%s%s", n,
-                         A ? "" : ", A = NULL", y ? "" : ", y = NULL");
+    /* The restricted least squares: the dense objective's direct solver when it exposes
+     * its matrix, else the objective's own restricted minimisation. */
+    if (run->obj->least_squares_data) {
+        /* The hook is the objective's own code: its failure is a callback failure. */
+        int hook_rc = run->obj->least_squares_data(run->obj->ctx, &n, &A, &y);
+        if (hook_rc)
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
+                             "least_squares_data hook failed (code %d)", hook_rc);
+        if (!A || !y || n < 1)
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
+                             "least_squares_data hook gave n = %d rows%s%s", n,
+                             A ? "" : ", A = NULL", y ? "" : ", y = NULL");
+    } else if (!run->obj->minimize_on) {
+        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s minimises f on supports "
+                         "and needs an objective with a minimize_on hook (least squares, "
+                         "logistic and Huber objectives have one)",
+                         gsfw_method_name(set->method));
+    }
     long cap_l = (long)head->max_support + tail->max_support;
     int cap = cap_l > d ? d : (int)cap_l;
 
     gsfw_ls ls;
-    rc = gsfw_ls_init(&ls, n, d, A, y, cap, GSFW_LS_AUTO, run->err);
-    if (rc) return rc;
+    memset(&ls, 0, sizeof ls);
+    if (A) {
+        rc = gsfw_ls_init(&ls, n, d, A, y, cap, GSFW_LS_AUTO, run->err);
+        if (rc) return rc;
+    }
     double *x = calloc((size_t)d, sizeof(double));
     double *xnew = calloc((size_t)d, sizeof(double));
     double *b = calloc((size_t)d, sizeof(double));
@@ -65,8 +71,9 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run)
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
         goto done;
     }
-    rc = gsfw_run_start(run, x, t_setup);
+    rc = gsfw_run_reset(run, x);
     if (rc) goto done;
+    gsfw_run_start_clock(run);
 
     gsfw_status status = GSFW_STATUS_MAX_ITER;
     double f = 0.0;
@@ -76,7 +83,7 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run)
             if (rc) goto done;
             break;
         }
-        if (gsfw_run_record(run, t, f, NAN, x)) {
+        if (gsfw_run_record(run, t, f, NAN, NAN, NAN, 0, x)) {
             status = GSFW_STATUS_CALLBACK_STOP;
             break;
         }
@@ -107,7 +114,18 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run)
             guess[j] = x[T[j]];
         }
         /* estimate */
-        rc = gsfw_ls_solve(&ls, T, k, guess, w, run->err);
+        if (A) {
+            rc = gsfw_ls_solve(&ls, T, k, guess, w, run->err);
+        } else {
+            double f_on = 0.0;
+            memcpy(w, guess, (size_t)k * sizeof(double));
+            int hr = k ? run->obj->minimize_on(run->obj->ctx, k, T, w, set->inner_iters, 1e-10,
+                                               &f_on)
+                       : 0;
+            if (hr)
+                rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective's minimize_on "
+                               "failed (code %d)", hr);
+        }
         if (rc) goto done;
         for (int j = 0; j < k; j++) b[T[j]] = w[j];
         /* prune */
@@ -122,13 +140,13 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run)
             if (b[i] != 0.0) xsup[nx++] = i;
         }
         for (int j = 0; j < k; j++) b[T[j]] = 0.0;
-        rc = gsfw_baseline_move(run, x, xnew, idx, val);
+        rc = gsfw_run_move(run, x, xnew, idx, val);
         if (rc) goto done;
     }
     gsfw_run_finish(run, t, f, x, status);
 
 done:
-    gsfw_ls_free(&ls);
+    if (A) gsfw_ls_free(&ls);
     free(x);
     free(xnew);
     free(b);

@@ -17,26 +17,25 @@
 #include <string.h>
 
 
-gsfw_error gsfw_solve_gen_mp(gsfw_run *run)
+gsfw_error gsfw_solve_gen_mp(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head)
 {
-    const gsfw_settings *set = run->set;
     const int d = run->d;
-    double t_setup = gsfw_now();
     double L;
-    gsfw_error rc = gsfw_run_lipschitz(run, &L);
+    gsfw_error rc = gsfw_run_lipschitz(run, set->L, gsfw_method_name(set->method), &L);
     if (rc) return rc;
     const double step = (set->reference_compat ? set->C * set->C : 1.0) / L;
 
     double *x = calloc((size_t)d, sizeof(double));
     double *grad = gsfw_malloc_array((size_t)d, sizeof(double));
-    int *sup = gsfw_malloc_array((size_t)run->dmo->max_support, sizeof(int));
-    double *atom = gsfw_malloc_array((size_t)run->dmo->max_support, sizeof(double));
+    int *sup = gsfw_malloc_array((size_t)head->max_support, sizeof(int));
+    double *atom = gsfw_malloc_array((size_t)head->max_support, sizeof(double));
     if (!x || !grad || !sup || !atom) {
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
         goto done;
     }
-    rc = gsfw_run_start(run, x, t_setup);
+    rc = gsfw_run_reset(run, x);
     if (rc) goto done;
+    gsfw_run_start_clock(run);
 
     gsfw_status status = GSFW_STATUS_MAX_ITER;
     double f = 0.0;
@@ -47,11 +46,11 @@ gsfw_error gsfw_solve_gen_mp(gsfw_run *run)
             break;
         }
         int size = 0;
-        rc = gsfw_run_oracle(run, run->dmo, grad, sup, &size);
+        rc = gsfw_run_oracle(run, head, grad, sup, &size);
         if (rc) goto done;
         double nrm2 = 0.0;
         for (int k = 0; k < size; k++) nrm2 += grad[sup[k]] * grad[sup[k]];
-        if (gsfw_run_record(run, t, f, NAN, x)) {
+        if (gsfw_run_record(run, t, f, NAN, NAN, NAN, 0, x)) {
             status = GSFW_STATUS_CALLBACK_STOP;
             break;
         }
@@ -59,11 +58,8 @@ gsfw_error gsfw_solve_gen_mp(gsfw_run *run)
             status = GSFW_STATUS_ZERO_DIRECTION;
             break;
         }
-        for (int k = 0; k < size; k++) {
-            atom[k] = -step * grad[sup[k]];
-            x[sup[k]] += atom[k];
-        }
-        rc = gsfw_run_update(run, 1.0, 1.0, size, sup, atom);
+        for (int k = 0; k < size; k++) atom[k] = -step * grad[sup[k]];
+        rc = gsfw_run_update(run, x, 1.0, 1.0, size, sup, atom);
         if (rc) goto done;
     }
     gsfw_run_finish(run, t, f, x, status);

@@ -2,12 +2,12 @@
  *
  * IHT (Blumensath & Davies 2009):
  *     x <- P( x - mu grad f(x) )
- *   P = settings.tail when given, else the oracle passed to gsfw_solve (for the exact
+ *   P = the tail projection (the head oracle when none was given; for the exact
  *   top-s oracle this is the hard-thresholding operator H_s).
  * Graph-IHT / AM-IHT (Hegde, Indyk & Schmidt 2016, approximate-model IHT):
- *     H = HEAD(grad f(x))                (the oracle passed to gsfw_solve)
+ *     H = HEAD(grad f(x))                (the head oracle)
  *     b = x - mu grad_H f(x)             (gradient restricted to H)
- *     x <- b restricted to TAIL(b)       (settings.tail, else the head oracle)
+ *     x <- b restricted to TAIL(b)       (the tail projection)
  *
  * Step mu = 1/L with L from settings.L or the objective's estimate (||A||_2^2 by power
  * iteration for least squares). B&D's analysis takes mu = 1 for ||A||_2 < 1, which is
@@ -21,18 +21,13 @@
 #include <string.h>
 
 
-gsfw_error gsfw_solve_iht(gsfw_run *run)
+gsfw_error gsfw_solve_iht(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head,
+                          gsfw_dmo *tail)
 {
-    const gsfw_settings *set = run->set;
     const int d = run->d;
     const int graph = set->method == GSFW_METHOD_GRAPH_IHT;
-    gsfw_dmo *head = run->dmo;
-    gsfw_dmo *tail;
-    double t_setup = gsfw_now();
-    gsfw_error rc = gsfw_baseline_tail(run, &tail);
-    if (rc) return rc;
     double L;
-    rc = gsfw_run_lipschitz(run, &L);
+    gsfw_error rc = gsfw_run_lipschitz(run, set->L, gsfw_method_name(set->method), &L);
     if (rc) return rc;
     const double mu = 1.0 / L;
 
@@ -48,8 +43,9 @@ gsfw_error gsfw_solve_iht(gsfw_run *run)
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
         goto done;
     }
-    rc = gsfw_run_start(run, x, t_setup);
+    rc = gsfw_run_reset(run, x);
     if (rc) goto done;
+    gsfw_run_start_clock(run);
 
     gsfw_status status = GSFW_STATUS_MAX_ITER;
     double f = 0.0;
@@ -59,7 +55,7 @@ gsfw_error gsfw_solve_iht(gsfw_run *run)
             if (rc) goto done;
             break;
         }
-        if (gsfw_run_record(run, t, f, NAN, x)) {
+        if (gsfw_run_record(run, t, f, NAN, NAN, NAN, 0, x)) {
             status = GSFW_STATUS_CALLBACK_STOP;
             break;
         }
@@ -89,7 +85,7 @@ gsfw_error gsfw_solve_iht(gsfw_run *run)
         if (rc) goto done;
         memset(xnew, 0, (size_t)d * sizeof(double));
         for (int k = 0; k < ts; k++) xnew[tsup[k]] = b[tsup[k]];
-        rc = gsfw_baseline_move(run, x, xnew, idx, val);
+        rc = gsfw_run_move(run, x, xnew, idx, val);
         if (rc) goto done;
     }
     gsfw_run_finish(run, t, f, x, status);

@@ -1,0 +1,443 @@
+/* The public entry points: gsfw_solve (the Frank-Wolfe family) and gsfw_baseline_solve,
+ * their settings' defaults and checks, and the method / status names. The per-run
+ * bookkeeping lives in run.c, the loops in one file per family. */
+#include "solvers/fw_family.h"
+#include "solvers/baselines/baselines.h"
+#include "solvers/steps/steps.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------- names */
+
+static const char *const method_names[] = {"fw",     "accfw",        "iht",    "cosamp",
+                                           "graph-iht", "graph-cosamp", "gen-mp", "afw",
+                                           "pfw",    "bpcg"};
+#define N_METHODS ((int)(sizeof method_names / sizeof method_names[0]))
+
+int gsfw_method_parse(const char *name)
+{
+    if (!name) return -1;
+    for (int i = 0; i < N_METHODS; i++)
+        if (!strcmp(name, method_names[i])) return i;
+    return -1;
+}
+
+const char *gsfw_method_name(gsfw_method method)
+{
+    if ((int)method < 0 || (int)method >= N_METHODS) return "unknown";
+    return method_names[method];
+}
+
+int gsfw_method_is_baseline(gsfw_method method)
+{
+    return method >= GSFW_METHOD_IHT && method <= GSFW_METHOD_GEN_MP;
+}
+
+const char *gsfw_status_name(gsfw_status status)
+{
+    switch (status) {
+    case GSFW_STATUS_MAX_ITER: return "max_iter";
+    case GSFW_STATUS_TIME_LIMIT: return "time_limit";
+    case GSFW_STATUS_CALLBACK_STOP: return "callback_stop";
+    case GSFW_STATUS_ZERO_DIRECTION: return "zero_direction";
+    case GSFW_STATUS_CONVERGED: return "converged";
+    }
+    return "unknown";
+}
+
+void gsfw_settings_default(gsfw_settings *s)
+{
+    if (!s) return; /* nothing to fill: a no-op rather than a crash */
+    memset(s, 0, sizeof *s);
+    s->method = GSFW_METHOD_ACCFW;
+    s->option = GSFW_OPTION_I;
+    s->step = GSFW_STEP_AUTO;
+    s->C = 1.0;
+    s->L = 0.0;                 /* estimate */
+    s->L_rule = GSFW_L_ATOM;    /* the better rule for AccFW (docs/recover.md) */
+    s->delta = 0.0;             /* from the oracle */
+    s->max_iter = 100;
+    s->polish_iters = 200;
+    s->max_active = 500;
+}
+
+void gsfw_baseline_settings_default(gsfw_baseline_settings *s)
+{
+    if (!s) return;
+    memset(s, 0, sizeof *s);
+    s->method = GSFW_METHOD_IHT;
+    s->C = 1.0;
+    s->max_iter = 100;
+    s->inner_iters = 10;
+}
+
+/* ------------------------------------------------------------ gsfw_solve */
+
+static int is_fw_family(gsfw_method m)
+{
+    return m == GSFW_METHOD_FW || m == GSFW_METHOD_ACCFW || m == GSFW_METHOD_AFW ||
+           m == GSFW_METHOD_PFW || m == GSFW_METHOD_BPCG;
+}
+
+static gsfw_error check_settings(const gsfw_settings *set, const gsfw_dmo *dmo, gsfw_err *err)
+{
+    if (!is_fw_family(set->method))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: method %d (%s) is not a "
+                         "Frank-Wolfe method (fw, accfw, afw, pfw, bpcg)%s", (int)set->method,
+                         gsfw_method_name(set->method),
+                         gsfw_method_is_baseline(set->method)
+                             ? "; the baselines run through gsfw_baseline_solve" : "");
+    if (set->option != GSFW_OPTION_I && set->option != GSFW_OPTION_II)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: option must be I (1) or II (2), "
+                         "got %d", (int)set->option);
+    if (set->L_rule != GSFW_L_SPECTRAL && set->L_rule != GSFW_L_ATOM)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown L_rule %d (spectral = 0, "
+                         "atom = 1)", (int)set->L_rule);
+    if ((int)set->step < GSFW_STEP_AUTO || (int)set->step > GSFW_STEP_LINE)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: unknown step rule %d",
+                         (int)set->step);
+    if (set->step_rule && !set->step_rule->choose)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the step rule '%s' has no choose "
+                         "callback", set->step_rule->name ? set->step_rule->name : "?");
+    if (!(set->C > 0) || !isfinite(set->C))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: C must be finite and > 0, got %g",
+                         set->C);
+    if (!isfinite(set->L))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite (or <= 0 to "
+                         "estimate it), got %g", set->L);
+    if (!isfinite(set->delta) || set->delta > 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: delta must be in (0, 1] (or <= 0 "
+                         "for the oracle's), got %g", set->delta);
+    if (set->polish && set->polish_iters < 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: polish_iters must be >= 0, got %d",
+                         set->polish_iters);
+    int active = set->method == GSFW_METHOD_AFW || set->method == GSFW_METHOD_PFW ||
+                 set->method == GSFW_METHOD_BPCG;
+    if (active && set->max_active < 2)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: max_active must be >= 2 for %s, "
+                         "got %d", gsfw_method_name(set->method), set->max_active);
+    if (set->polish_oracle) {
+        gsfw_error rc = gsfw_run_check_oracle("polish oracle", set->polish_oracle, dmo->d, err);
+        if (rc) return rc;
+    }
+    return GSFW_OK;
+}
+
+/* x0: finite, in the C-ball (C/delta for Option II) and with a support the oracle's
+ * model contains. */
+static gsfw_error check_x0(const gsfw_settings *set, gsfw_dmo *dmo, double radius, int *ids,
+                           gsfw_err *err)
+{
+    const double *x0 = set->x0;
+    const int d = dmo->d;
+    double nrm2 = 0.0;
+    int nnz = 0;
+    for (int i = 0; i < d; i++) {
+        if (!isfinite(x0[i]))
+            return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x0[%d] is %g; the starting point "
+                             "must be finite", i, x0[i]);
+        nrm2 += x0[i] * x0[i];
+        if (x0[i] != 0.0) ids[nnz++] = i;
+    }
+    double nrm = sqrt(nrm2);
+    if (nrm > radius * (1.0 + 1e-12))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: ||x0|| = %.6g exceeds the radius "
+                         "%.6g of the feasible set; scale x0 into the ball", nrm, radius);
+    if (nnz == 0) return GSFW_OK;
+    const char *name = dmo->name ? dmo->name : "?";
+    if (!dmo->contains)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: x0 has %d nonzeros, but the oracle "
+                         "'%s' cannot check that its support is a set of the model (no "
+                         "contains hook); start from 0", nnz, name);
+    if (nnz > dmo->max_support)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: x0 has %d nonzeros, more than any "
+                         "set of the oracle '%s' (at most %d): x0 is not in the feasible set; "
+                         "a polished result (gsfw_result.x_polished) is", nnz, name,
+                         dmo->max_support);
+    int in = dmo->contains(dmo->ctx, ids, nnz);
+    if (in < 0)
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory checking x0's support");
+    if (!in)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the support of x0 (%d nonzeros) is "
+                         "not a set of the model of the oracle '%s' (%s): x0 is not in the "
+                         "feasible set; a polished result (gsfw_result.x_polished) is", nnz,
+                         name, dmo->model ? dmo->model : "no description");
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_fw_choose_step(gsfw_run *run, gsfw_fw_plan *plan, int t, double f,
+                               double slope, double d_norm2, double gamma_max, double *gamma)
+{
+    gsfw_step_query q;
+    q.iter = t;
+    q.f = f;
+    q.slope = slope;
+    q.d_norm2 = d_norm2;
+    q.gamma_max = gamma_max;
+    q.L = plan->L;
+    q.quadratic = run->obj->quadratic;
+    double L_est = NAN;
+    *gamma = 0.0;
+    int rc = plan->rule->choose(plan->rule_state, &q, gsfw_run_line, run, gamma, &L_est);
+    if (rc)
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the step rule '%s' failed (code %d)",
+                         plan->rule->name ? plan->rule->name : "?", rc);
+    if (!(*gamma >= 0 && *gamma <= gamma_max))
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the step rule '%s' returned gamma = %g, "
+                         "outside [0, %g]", plan->rule->name ? plan->rule->name : "?", *gamma,
+                         gamma_max);
+    if (plan->rule == &gsfw_step_rule_adaptive && L_est > 0 && !plan->needs_L)
+        run->info->L = L_est;
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_fw_atom_curvature(gsfw_run *run, gsfw_fw_plan *plan, double *x, double *grad,
+                                  int *support, double *atom, double *L)
+{
+    const int d = run->d;
+    double f0;
+    gsfw_error rc = gsfw_run_eval(run, x, &f0, grad);
+    if (rc) return rc;
+    int size = 0;
+    rc = gsfw_run_oracle(run, run->dmo, grad, support, &size);
+    if (rc) return rc;
+    double nrm2 = 0.0;
+    for (int k = 0; k < size; k++) nrm2 += grad[support[k]] * grad[support[k]];
+    if (nrm2 > 0) {
+        double coef = -plan->C / sqrt(nrm2);
+        double dir2 = 0.0, slope = 0.0, xv = 0.0, xx = 0.0, vv = 0.0, gx = 0.0;
+        for (int k = 0; k < size; k++) {
+            atom[k] = coef * grad[support[k]];
+            xv += x[support[k]] * atom[k];
+            vv += atom[k] * atom[k];
+            slope += grad[support[k]] * atom[k];
+        }
+        for (int i = 0; i < d; i++) {
+            xx += x[i] * x[i];
+            gx += grad[i] * x[i];
+        }
+        dir2 = xx - 2.0 * xv + vv;
+        slope -= gx; /* <g, v - x> */
+        double f1 = 0.0;
+        rc = gsfw_run_direction(run, x, -1.0, size, support, atom);
+        if (rc) return rc;
+        int lr = gsfw_run_line(run, 1.0, &f1, NULL);
+        if (lr)
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d) "
+                             "evaluating the first atom", lr);
+        double curv = dir2 > 0 ? 2.0 * (f1 - f0 - slope) / dir2 : NAN;
+        if (curv > 0 && isfinite(curv)) {
+            *L = curv;
+            run->info->L = curv;
+            run->info->L_source = GSFW_L_ATOM;
+            return GSFW_OK;
+        }
+    }
+    return gsfw_run_lipschitz(run, 0.0, gsfw_method_name(plan->set->method), L);
+}
+
+static const gsfw_step_rule *resolve_rule(const gsfw_settings *set, const gsfw_objective *obj,
+                                          gsfw_step *used)
+{
+    if (set->step_rule) {
+        *used = set->step;
+        return set->step_rule;
+    }
+    gsfw_step s = set->step;
+    if (s == GSFW_STEP_AUTO) {
+        if (set->method == GSFW_METHOD_FW || set->method == GSFW_METHOD_ACCFW)
+            s = GSFW_STEP_AGNOSTIC;
+        else
+            s = obj->quadratic ? GSFW_STEP_LINE : GSFW_STEP_ADAPTIVE;
+    }
+    *used = s;
+    return gsfw_step_rule_builtin(s);
+}
+
+static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
+                           gsfw_result *result, gsfw_info *info, gsfw_err *err, int checked)
+{
+    gsfw_info local_info;
+    gsfw_err_clear(err);
+    if (!info) info = &local_info;
+    if (!obj || !dmo || !settings)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s is NULL",
+                         !obj ? "the objective" : !dmo ? "the oracle" : "settings");
+    if (obj->d >= 1) {
+        gsfw_error rc = gsfw_run_check_oracle("oracle", dmo, obj->d, err);
+        if (rc) return rc;
+    }
+    gsfw_error rc = check_settings(settings, dmo, err);
+    if (rc) return rc;
+    gsfw_run_limits lim = {settings->max_iter, settings->time_limit, settings->tol,
+                           settings->tol_rel, settings->x_true, settings->callback,
+                           settings->callback_data};
+    /* polish needs the best iterate even when the caller does not ask for it */
+    gsfw_result local_res;
+    gsfw_result *res = result;
+    double *best_buf = NULL;
+    if (settings->polish && obj->d >= 1 && (!result || !result->x_best)) {
+        memset(&local_res, 0, sizeof local_res);
+        if (result) local_res = *result;
+        best_buf = gsfw_malloc_array((size_t)obj->d, sizeof(double));
+        if (!best_buf) return gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory");
+        local_res.x_best = best_buf;
+        res = &local_res;
+    }
+    gsfw_run run;
+    rc = gsfw_run_init(&run, obj, dmo, &lim, res, info, err);
+    if (rc) {
+        free(best_buf);
+        return rc;
+    }
+    run.check_invariants = checked;
+    run.bound_C = settings->C;
+    gsfw_fw_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.set = settings;
+    plan.C = settings->C;
+    plan.delta = settings->delta > 0 ? settings->delta : dmo->delta;
+    plan.scale = 1.0;
+    info->delta = plan.delta;
+    double *x = NULL;
+    if (settings->option == GSFW_OPTION_II) {
+        if (!(plan.delta > 0 && plan.delta <= 1)) {
+            rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: Option II needs delta in (0, 1]; "
+                           "the oracle '%s' proves none, so set delta explicitly",
+                           dmo->name ? dmo->name : "?");
+            goto done;
+        }
+        plan.scale = 1.0 / plan.delta;
+    }
+    plan.rule = resolve_rule(settings, obj, &info->step);
+    if (plan.rule->state_size) {
+        plan.rule_state = calloc(1, plan.rule->state_size);
+        if (!plan.rule_state) {
+            rc = gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory");
+            goto done;
+        }
+    }
+    x = calloc((size_t)obj->d, sizeof(double));
+    if (!x) {
+        rc = gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d",
+                       obj->d);
+        goto done;
+    }
+    if (settings->x0) {
+        if ((rc = check_x0(settings, dmo, plan.C * plan.scale, run.top_work, err))) goto done;
+        memcpy(x, settings->x0, (size_t)obj->d * sizeof(double));
+    }
+    if (dmo->reset && dmo->reset(dmo->ctx)) {
+        rc = gsfw_fail(err, GSFW_ERR_CALLBACK, "solve: the oracle '%s' failed to reset",
+                       dmo->name ? dmo->name : "?");
+        goto done;
+    }
+    if (settings->polish_oracle && settings->polish_oracle->reset &&
+        settings->polish_oracle->reset(settings->polish_oracle->ctx)) {
+        rc = gsfw_fail(err, GSFW_ERR_CALLBACK, "solve: the polish oracle failed to reset");
+        goto done;
+    }
+    plan.needs_L = settings->method == GSFW_METHOD_ACCFW || plan.rule->needs_L;
+    if ((rc = gsfw_run_reset(&run, x))) goto done;
+    if (plan.needs_L && !(settings->L > 0) && settings->L_rule == GSFW_L_ATOM) {
+        plan.L = -1.0; /* the loop computes it from the first atom */
+    } else if (plan.needs_L) {
+        if ((rc = gsfw_run_lipschitz(&run, settings->L, gsfw_method_name(settings->method),
+                                     &plan.L)))
+            goto done;
+    }
+    if (settings->method == GSFW_METHOD_FW || settings->method == GSFW_METHOD_ACCFW)
+        rc = gsfw_fw_loop(&run, &plan, x);
+    else
+        rc = gsfw_active_set_loop(&run, &plan, x);
+    if (rc) goto done;
+    if (settings->polish) {
+        double *target = result ? result->x_polished : NULL;
+        double *tmp = NULL;
+        if (!target) target = tmp = gsfw_malloc_array((size_t)obj->d, sizeof(double));
+        if (!target) {
+            rc = gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory for the polish");
+            goto done;
+        }
+        rc = gsfw_polish(&run, &plan, res->x_best, target);
+        free(tmp);
+    }
+
+done:
+    if (result && res != result) result->trace_len = res->trace_len;
+    gsfw_run_free(&run);
+    free(plan.rule_state);
+    free(x);
+    free(best_buf);
+    return rc;
+}
+
+gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
+                      gsfw_result *result, gsfw_info *info, gsfw_err *err)
+{
+    return solve_fw(obj, dmo, settings, result, info, err, 0);
+}
+
+gsfw_error gsfw_solve_checked(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settings *settings,
+                              gsfw_result *result, gsfw_info *info, gsfw_err *err)
+{
+    return solve_fw(obj, dmo, settings, result, info, err, 1);
+}
+
+/* ---------------------------------------------------- gsfw_baseline_solve */
+
+gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
+                               const gsfw_baseline_settings *settings, gsfw_result *result,
+                               gsfw_info *info, gsfw_err *err)
+{
+    gsfw_info local_info;
+    gsfw_err_clear(err);
+    if (!info) info = &local_info;
+    if (!obj || !head || !settings)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: %s is NULL",
+                         !obj ? "the objective" : !head ? "the head oracle" : "settings");
+    if (!gsfw_method_is_baseline(settings->method))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: method %d (%s) is not a "
+                         "baseline (iht, cosamp, graph-iht, graph-cosamp, gen-mp)%s",
+                         (int)settings->method, gsfw_method_name(settings->method),
+                         (int)settings->method >= 0 && (int)settings->method < N_METHODS
+                             ? "; the Frank-Wolfe family runs through gsfw_solve" : "");
+    if (obj->d >= 1) {
+        gsfw_error rc = gsfw_run_check_oracle("oracle", head, obj->d, err);
+        if (!rc && tail) rc = gsfw_run_check_oracle("tail projection", tail, obj->d, err);
+        if (rc) return rc;
+    }
+    if (!isfinite(settings->L))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: L must be finite (or <= 0 "
+                         "to estimate it), got %g", settings->L);
+    if (!(settings->C > 0) || !isfinite(settings->C))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: C must be finite and > 0, "
+                         "got %g", settings->C);
+    if (settings->inner_iters < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: inner_iters must be >= 1, "
+                         "got %d", settings->inner_iters);
+    gsfw_run_limits lim = {settings->max_iter, settings->time_limit, 0.0, 0.0,
+                           settings->x_true, settings->callback, settings->callback_data};
+    gsfw_run run;
+    gsfw_error rc = gsfw_run_init(&run, obj, head, &lim, result, info, err);
+    if (rc) return rc;
+    if (!tail) tail = head;
+    if (head->reset) head->reset(head->ctx);
+    if (tail != head && tail->reset) tail->reset(tail->ctx);
+    switch (settings->method) {
+    case GSFW_METHOD_IHT:
+    case GSFW_METHOD_GRAPH_IHT:
+        rc = gsfw_solve_iht(&run, settings, head, tail);
+        break;
+    case GSFW_METHOD_COSAMP:
+    case GSFW_METHOD_GRAPH_COSAMP:
+        rc = gsfw_solve_cosamp(&run, settings, head, tail);
+        break;
+    default:
+        rc = gsfw_solve_gen_mp(&run, settings, head);
+        break;
+    }
+    gsfw_run_free(&run);
+    return rc;
+}
