@@ -349,6 +349,42 @@ static void test_minimize_on_zero_restricted_gradient(void **state)
     }
 }
 
+/* Huber with delta far below the residuals: the Hessian is zero or nearly so at the start
+ * (least absolute deviations in all but name); the restricted minimiser is still found. */
+static void test_minimize_on_huber_small_delta(void **state)
+{
+    (void)state;
+    const int n = 80, d = 20, k = 6;
+    const int S[6] = {0, 3, 8, 12, 15, 19};
+    double *A = make_matrix(n, d, 0, 650);
+    double *y = make_targets(GSFW_LOSS_HUBER, n, 651);
+    gsfw_operator *op = ref_dense_operator(n, d, A);
+    loss_case lc = {GSFW_LOSS_HUBER, 0, "huber"};
+    gsfw_loss_options opt;
+    gsfw_loss_options_default(&opt);
+    opt.loss = GSFW_LOSS_HUBER;
+    opt.huber_delta = 1e-3;
+    gsfw_objective *obj;
+    assert_int_equal(gsfw_objective_linear(op, n, y, &opt, &obj, NULL), GSFW_OK);
+    double w[6] = {0}, x[20] = {0}, g[20], f, fx;
+    assert_int_equal(obj->gradient(obj->ctx, x, g), 0);
+    double g0 = 0;
+    for (int m = 0; m < k; m++) g0 += g[S[m]] * g[S[m]];
+    assert_int_equal(obj->minimize_on(obj->ctx, k, S, w, 200, 1e-12, &f), 0);
+    for (int m = 0; m < k; m++) x[S[m]] = w[m];
+    assert_int_equal(obj->value_grad(obj->ctx, x, &fx, g), 0);
+    double gs = 0;
+    for (int m = 0; m < k; m++) gs += g[S[m]] * g[S[m]];
+    if (!(sqrt(gs) <= 1e-8 * sqrt(g0)))
+        fail_msg("%s, delta 1e-3: restricted gradient %g after minimize_on (initial %g)",
+                 lc.label, sqrt(gs), sqrt(g0));
+    assert_close(f, fx, 1e-12, "minimize_on value");
+    gsfw_objective_free(obj);
+    ref_operator_free(op);
+    free(y);
+    free(A);
+}
+
 static void test_minimize_on_bad_support(void **state)
 {
     (void)state;
@@ -871,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_incremental_sparse),
         cmocka_unit_test(test_minimize_on_least_squares_matches_lapack),
         cmocka_unit_test(test_minimize_on_zero_restricted_gradient),
+        cmocka_unit_test(test_minimize_on_huber_small_delta),
         cmocka_unit_test(test_minimize_on_bad_support),
         cmocka_unit_test(test_intercept_is_profiled_out),
         cmocka_unit_test(test_lipschitz_bounds_curvature),

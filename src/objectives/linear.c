@@ -311,10 +311,57 @@ static int hessian_times(lin_ctx *c, int k, const int *S, const double *h, doubl
     return reduce(c, hc, k) ? REDUCER_FAILED : 0;
 }
 
+/* f at zs + a q (the restricted point moved by a along the direction), with the intercept
+ * re-solved from b when there is one (*bt receives it). */
+static int trial_value(lin_ctx *c, const double *zs, const double *q, double a, double b,
+                       double *ft, double *bt)
+{
+    int rc;
+    *bt = b;
+    if (c->intercept && (rc = solve_intercept(c, zs, q, a, bt))) return rc;
+    *ft = c->loss->sum(&c->par, c->n, zs, q, a, c->intercept ? *bt : 0.0, NULL);
+    return reduce(c, ft, 1) ? REDUCER_FAILED : 0;
+}
+
+/* Armijo backtracking along zs + a q from a = 1 (slope0 = the directional derivative at
+ * a = 0); with expand, an accepted full step is doubled while f keeps falling (along a
+ * gradient direction a Huber f is piecewise linear until residuals enter the quadratic
+ * zone, so the first step is often far too short). */
+static int line_search(lin_ctx *c, const double *zs, const double *q, double slope0,
+                       double fcur, double b, int expand, double *a_out, double *f_out,
+                       double *b_out, int *accepted)
+{
+    double a = 1.0, fa = 0.0, ba = b;
+    int rc;
+    *accepted = 0;
+    for (int ls = 0; ls < LINE_SEARCH_MAX; ls++, a *= 0.5) {
+        if ((rc = trial_value(c, zs, q, a, b, &fa, &ba))) return rc;
+        if (fa <= fcur + ARMIJO_C * a * slope0) {
+            *accepted = 1;
+            break;
+        }
+    }
+    if (!*accepted) return 0;
+    for (int e = 0; expand && a >= 1.0 && e < LINE_SEARCH_MAX; e++) {
+        double f2, b2, a2 = 2.0 * a;
+        if ((rc = trial_value(c, zs, q, a2, b, &f2, &b2))) return rc;
+        if (!(f2 < fa && f2 <= fcur + ARMIJO_C * a2 * slope0)) break;
+        a = a2;
+        fa = f2;
+        ba = b2;
+    }
+    *a_out = a;
+    *f_out = fa;
+    *b_out = ba;
+    return 0;
+}
+
 /* Restricted Newton-CG with Armijo backtracking (logistic, Huber): the Newton system is
- * solved by CG to the forcing tolerance min(1/2, sqrt(|g|/|g_0|)) |g|; where CG meets no
- * positive curvature on its first step (Huber with every residual beyond delta) the step
- * is the gradient step -g / L. */
+ * solved by CG to the forcing tolerance min(1/2, sqrt(|g|/|g_0|)) |g|. When CG meets no
+ * positive curvature on its first step (Huber with every residual beyond delta), or the
+ * Newton step had to be shortened, the gradient step -g / L with a doubling line search
+ * is tried as well and the better point kept: with delta far below the residuals (close
+ * to least absolute deviations) few rows carry curvature and Newton steps alone crawl. */
 static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, double tol,
                      double *f)
 {
@@ -366,31 +413,45 @@ static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, d
             rr = rrn;
             for (int m = 0; m < k; m++) cv[m] = res[m] + beta * cv[m];
         }
-        if (steps == 0) {
-            double L;
-            if ((rc = lin_lipschitz(c, &L))) return rc;
-            if (!(L > 0)) break;
-            for (int j = 0; j < k; j++) p[j] = -g[j] / L;
+        int newton = steps > 0, accepted = 0;
+        double a = 0.0, fa = fcur, ba = b;
+        if (newton) {
+            double slope0 = cblas_ddot(k, g, 1, p, 1);
+            if (slope0 < 0) {
+                memset(q, 0, (size_t)n * sizeof(double));
+                if (A->apply_sparse(A->ctx, k, S, p, 1.0, q)) return OP_FAILED;
+                if ((rc = line_search(c, zs, q, slope0, fcur, b, 0, &a, &fa, &ba, &accepted)))
+                    return rc;
+            }
         }
-        double slope0 = cblas_ddot(k, g, 1, p, 1);
-        if (!(slope0 < 0)) break;
-        memset(q, 0, (size_t)n * sizeof(double));
-        if (A->apply_sparse(A->ctx, k, S, p, 1.0, q)) return OP_FAILED;
-        double a = 1.0;
-        int accepted = 0;
-        for (int ls = 0; ls < LINE_SEARCH_MAX && !accepted; ls++, a *= 0.5) {
-            double bt = b, ft;
-            if (c->intercept && (rc = solve_intercept(c, zs, q, a, &bt))) return rc;
-            ft = c->loss->sum(&c->par, n, zs, q, a, c->intercept ? bt : 0.0, NULL);
-            if (reduce(c, &ft, 1)) return REDUCER_FAILED;
-            if (ft <= fcur + ARMIJO_C * a * slope0) {
+        /* A Newton step cut short (few Huber residuals inside delta make it long and
+         * crooked) or missing: also try the gradient step -g / L, lengthened while f
+         * falls, and keep the better of the two. p_g and A_S p_g go to res and gi, free
+         * until the next outer step. */
+        if (!accepted || a < 1.0) {
+            double L, ag = 0.0, fg = fcur, bg = b;
+            int ok = 0;
+            if ((rc = lin_lipschitz(c, &L))) return rc;
+            if (L > 0) {
+                for (int j = 0; j < k; j++) res[j] = -g[j] / L;
+                memset(gi, 0, (size_t)n * sizeof(double));
+                if (A->apply_sparse(A->ctx, k, S, res, 1.0, gi)) return OP_FAILED;
+                if ((rc = line_search(c, zs, gi, -gn * gn / L, fcur, b, 1, &ag, &fg, &bg, &ok)))
+                    return rc;
+            }
+            if (ok && (!accepted || fg < fa)) {
                 accepted = 1;
-                b = bt;
-                cblas_daxpy(k, a, p, 1, w, 1);
-                cblas_daxpy(n, a, q, 1, zs, 1);
+                a = ag;
+                fa = fg;
+                ba = bg;
+                memcpy(p, res, (size_t)k * sizeof(double));
+                memcpy(q, gi, (size_t)n * sizeof(double));
             }
         }
         if (!accepted) break; /* no decrease left above rounding */
+        b = ba;
+        cblas_daxpy(k, a, p, 1, w, 1);
+        cblas_daxpy(n, a, q, 1, zs, 1);
     }
     if (c->intercept) c->b_other = b;
     if (f) *f = fcur;
