@@ -29,7 +29,7 @@ static const char usage[] =
     "\n"
     "  --A FILE        n x d matrix: .npy (float64, float32 or integer; dense) or .mtx\n"
     "                  (Matrix Market coordinate; kept sparse, CSR)\n"
-    "  --y FILE        n-vector .npy (labels -1/+1 for --loss logistic)\n"
+    "  --y FILE        n-vector .npy, any numeric dtype (labels -1/+1 for --loss logistic)\n"
     "  --loss L        ls: 0.5 ||A x - y||^2 (default); logistic: sum log(1 + exp(-y_i\n"
     "                  (A x)_i)); huber: sum h((A x - y)_i), h(t) = t^2/2 for |t| <= D,\n"
     "                  else D (|t| - D/2)\n"
@@ -196,6 +196,16 @@ static int load_operator(const char *cmd, const char *path, double **A, gsfw_ope
     return CLI_OK;
 }
 
+/* --y of any numeric dtype (integer labels -1/+1 are common), as a vector. */
+static int load_targets(const char *cmd, const char *path, double **y, int *len)
+{
+    gsfw_err err;
+    int ndim, shape[2];
+    if (gsfw_npy_read_numeric(path, y, &ndim, shape, &err))
+        return cli_fail(cmd, "--y: %s", err.message);
+    return cli_vector_length(cmd, "--y", path, y, ndim, shape, len);
+}
+
 int cmd_solve(int argc, char **argv)
 {
     const char *cmd = "solve";
@@ -299,7 +309,7 @@ int cmd_solve(int argc, char **argv)
     gsfw_dmo *dmo = NULL, *tail = NULL;
     int n, d, ny, nx;
     if ((rc = load_operator(cmd, a_path, &A, &op, &n, &d))) goto done;
-    if ((rc = cli_load_vector(cmd, "--y", y_path, &y, &ny))) goto done;
+    if ((rc = load_targets(cmd, y_path, &y, &ny))) goto done;
     if (ny != n) {
         rc = cli_fail(cmd, "--y: '%s' has %d entries but A ('%s') has %d rows", y_path, ny,
                       a_path, n);

@@ -46,6 +46,26 @@ static void write_f32_npy(const char *path, const double *A, int n, int d)
     fclose(fp);
 }
 
+/* int8 vector .npy */
+static void write_i8_npy(const char *path, const double *v, int n)
+{
+    char header[128];
+    int len = snprintf(header, sizeof header,
+                       "{'descr': '|i1', 'fortran_order': False, 'shape': (%d,), }", n);
+    int pad = (64 - (10 + len + 1) % 64) % 64;
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    unsigned short hlen = (unsigned short)(len + pad + 1);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, fp);
+    unsigned char hl[2] = {(unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+    fwrite(hl, 1, 2, fp);
+    fwrite(header, 1, (size_t)len, fp);
+    for (int k = 0; k < pad; k++) fputc(' ', fp);
+    fputc('\n', fp);
+    for (int k = 0; k < n; k++) fputc((signed char)v[k] & 0xff, fp);
+    fclose(fp);
+}
+
 static int setup(void **state)
 {
     fixture *fx = calloc(1, sizeof *fx);
@@ -72,6 +92,7 @@ static int setup(void **state)
     assert_int_equal(gsfw_npy_write(path_in(fx->dir, "y.npy"), fx->y_ls, 1, sy, NULL), GSFW_OK);
     assert_int_equal(gsfw_npy_write(path_in(fx->dir, "labels.npy"), fx->y_lab, 1, sy, NULL),
                      GSFW_OK);
+    write_i8_npy(path_in(fx->dir, "labels_i8.npy"), fx->y_lab, N);
     FILE *fp = fopen(path_in(fx->dir, "A.mtx"), "w");
     assert_non_null(fp);
     fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", N, D, N * D);
@@ -211,6 +232,19 @@ static void test_operator_files_agree(void **state)
     }
 }
 
+static void test_integer_labels(void **state)
+{
+    fixture *fx = *state;
+    const char *logistic[] = {"--loss", "logistic", NULL};
+    cli_result a = solve(fx, "A.npy", "labels.npy", logistic);
+    cli_result b = solve(fx, "A.npy", "labels_i8.npy", logistic);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_true(field(a.out, "f_last=") == field(b.out, "f_last="));
+    cli_result_free(&a);
+    cli_result_free(&b);
+}
+
 static void expect_failure(const fixture *fx, const char *y, const char *const *extra, int status,
                            const char *phrase)
 {
@@ -240,6 +274,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_each_loss_prints_its_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operator_files_agree, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_integer_labels, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_loss_flags, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
