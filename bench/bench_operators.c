@@ -127,6 +127,36 @@ int main(int argc, char **argv)
     timing tf32 = {median(tf, repeats), median(tfs, repeats)};
     report("dense (double, column-major copy)", dense, tdense);
     report("dense-f32", f32, tf32);
+    /* accuracy of float32 storage: relative difference of the products from double */
+    double err_apply = 0, err_adjoint = 0;
+    {
+        double *x = malloc((size_t)d * sizeof(double)), *zd = malloc((size_t)d * sizeof(double));
+        double *zf = malloc((size_t)d * sizeof(double)), *yd = malloc((size_t)n * sizeof(double));
+        double *yf = malloc((size_t)n * sizeof(double));
+        if (!x || !zd || !zf || !yd || !yf) return 1;
+        for (int j = 0; j < d; j++) x[j] = gsfw_rng_normal(&rng);
+        dense->apply(dense->ctx, x, yd);
+        f32->apply(f32->ctx, x, yf);
+        dense->adjoint(dense->ctx, yd, zd);
+        f32->adjoint(f32->ctx, yd, zf);
+        double num = 0, den = 0;
+        for (int i = 0; i < n; i++) {
+            num += (yf[i] - yd[i]) * (yf[i] - yd[i]);
+            den += yd[i] * yd[i];
+        }
+        err_apply = sqrt(num / den);
+        num = den = 0;
+        for (int j = 0; j < d; j++) {
+            num += (zf[j] - zd[j]) * (zf[j] - zd[j]);
+            den += zd[j] * zd[j];
+        }
+        err_adjoint = sqrt(num / den);
+        free(x);
+        free(zd);
+        free(zf);
+        free(yd);
+        free(yf);
+    }
     gsfw_operator_free(f32);
 
     gsfw_operator *borrowed = NULL;
@@ -191,6 +221,7 @@ int main(int argc, char **argv)
 
     printf("\nfloat32 / double, apply + adjoint:   %.2f\n", tf32.full / tdense.full);
     printf("float32 / double, sparse products:   %.2f\n", tf32.sparse / tdense.sparse);
+    printf("float32 relative error, apply:       %.1e (adjoint %.1e)\n", err_apply, err_adjoint);
     printf("implicit Gaussian generation rate:   %.1f M entries/s (apply + adjoint, angio size)\n",
            1e-6 * rate);
     printf("implicit / dense, apply + adjoint:   %.1f\n", tig.full / tdense.full);

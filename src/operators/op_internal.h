@@ -3,6 +3,7 @@
 #define GSFW_OP_INTERNAL_H
 
 #include "core/internal.h"
+#include "util/rng.h"
 
 #include <stdint.h>
 
@@ -33,6 +34,11 @@ gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, doub
                                gsfw_operator **out, gsfw_err *err);
 gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
                                    gsfw_operator **out, gsfw_err *err);
+/* gsfw_sensing_operator("gaussian", ...) that also returns, in *rng_after, the generator
+ * state after the n d draws: gsfw recover draws its measurement noise from that same
+ * stream, so continuing from it keeps earlier results bit-identical. */
+gsfw_error gsfw_op_sensing_gaussian(int n, int d, uint64_t seed, int float32, gsfw_rng *rng_after,
+                                    gsfw_operator **out, gsfw_err *err);
 gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator **out,
                                gsfw_err *err);
 

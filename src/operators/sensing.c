@@ -9,8 +9,8 @@
 /* The explicit Gaussian matrix, drawn exactly as recover always has: one gsfw_rng seeded
  * with seed, entries sd * N(0, 1) in column-major order (column 0 top to bottom, then
  * column 1, ...), so results of earlier runs stay bit-identical. */
-static gsfw_error explicit_gaussian(int n, int d, uint64_t seed, int float32, gsfw_operator **out,
-                                    gsfw_err *err)
+gsfw_error gsfw_op_sensing_gaussian(int n, int d, uint64_t seed, int float32, gsfw_rng *rng_after,
+                                    gsfw_operator **out, gsfw_err *err)
 {
     double *A = gsfw_malloc_array((size_t)n * (size_t)d, sizeof(double));
     if (!A) return gsfw_fail(err, GSFW_ERR_NOMEM, "sensing operator: out of memory for a %d x %d "
@@ -19,6 +19,7 @@ static gsfw_error explicit_gaussian(int n, int d, uint64_t seed, int float32, gs
     gsfw_rng_seed(&rng, seed);
     const double sd = 1.0 / sqrt((double)n);
     for (size_t k = 0; k < (size_t)n * (size_t)d; k++) A[k] = sd * gsfw_rng_normal(&rng);
+    if (rng_after) *rng_after = rng;
     if (!float32) return gsfw_op_dense_adopt(n, d, A, out, err);
     gsfw_error rc = gsfw_operator_dense_to_f32(n, d, A, GSFW_COL_MAJOR, out, err);
     free(A);
@@ -50,7 +51,7 @@ gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
     if (float32 && strcmp(kind, "gaussian") != 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: float32 storage applies to the explicit "
                          "'gaussian' matrix only, not '%s'", what, kind);
-    if (!strcmp(kind, "gaussian")) return explicit_gaussian(n, d, seed, float32, out, err);
+    if (!strcmp(kind, "gaussian")) return gsfw_op_sensing_gaussian(n, d, seed, float32, NULL, out, err);
     if (!strcmp(kind, "implicit-gaussian"))
         return gsfw_operator_implicit_gaussian(n, d, seed, 1.0 / sqrt((double)n), 0, n, out, err);
     /* Orthonormal rows have unit norm, so each column of P F has expected squared norm n/d;
