@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gsfw/export.h"
+#include "gsfw/core.h"
 
 #ifdef __cplusplus
 extern "C" {
