@@ -687,4 +687,7 @@ GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_setti
 }
 #endif
 
+/* Trees, the wavelet quadtree and the exact tree-sparse DMOs. */
+#include "gsfw/tree.h"
+
 #endif /* GSFW_H */
