@@ -70,8 +70,10 @@ int cmd_dmo(int argc, char **argv)
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
     if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
     if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
-    /* the graph projections work on the squares z_i^2 (the PCSF prizes) */
-    const int squares = !strcmp(dmo->name, "head") || !strcmp(dmo->name, "tail");
+    /* the graph projections work on the squares z_i^2 (the PCSF prizes), the tree
+     * oracles on the weights z_i^2 */
+    const int squares = !strcmp(dmo->name, "head") || !strcmp(dmo->name, "tail") ||
+                        cli_model_needs_tree(model);
     for (int i = 0; squares && i < d; i++) {
         if (!isfinite(z[i] * z[i])) {
             rc = cli_fail(cmd, "--z: '%s' entry %d is %g, whose square overflows; the %s "

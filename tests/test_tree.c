@@ -233,6 +233,44 @@ static void test_path_closed_forms(void **state)
     gsfw_tree_free(t);
 }
 
+/* The documented tie rule: earlier (smaller-id) children and roots get the nodes, the
+ * connected model takes the smallest top node, and the most nodes are used. */
+static void test_tie_rules(void **state)
+{
+    (void)state;
+    /* root 0 with children 1, 2, 3; a second tree 4 - 5 - 6 - 7; all weights equal */
+    int parent[8] = {-1, 0, 0, 0, -1, 4, 5, 6};
+    double z[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    gsfw_tree *t;
+    assert_int_equal(gsfw_tree_from_parents(8, parent, &t, NULL), GSFW_OK);
+    int support[8], size;
+    unsigned char in[8];
+    struct {
+        int kind, s, g;
+        unsigned char want[8];
+    } cases[] = {
+        {ROOTED, 3, 1, {1, 1, 1, 0, 0, 0, 0, 0}},    /* root 0 before root 4, child 1, 2 first */
+        {FOREST, 5, 2, {1, 1, 1, 1, 1, 0, 0, 0}},    /* all of tree 0, then root 4 */
+        {CONNECTED, 3, 1, {1, 1, 1, 0, 0, 0, 0, 0}}, /* top 0 is the smallest */
+        {CONNECTED, 4, 1, {1, 1, 1, 1, 0, 0, 0, 0}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        gsfw_dmo *dmo = make_oracle(cases[c].kind, t, cases[c].s, cases[c].g);
+        assert_int_equal(dmo->select(dmo->ctx, z, support, &size, NULL), 0);
+        memset(in, 0, sizeof in);
+        for (int k = 0; k < size; k++) in[support[k]] = 1;
+        assert_memory_equal(in, cases[c].want, sizeof in);
+        gsfw_dmo_free(dmo);
+    }
+    /* zero weights: still min(s, available) nodes */
+    double zero[8] = {0};
+    gsfw_dmo *dmo = make_oracle(FOREST, t, 6, 2);
+    assert_int_equal(dmo->select(dmo->ctx, zero, support, &size, NULL), 0);
+    assert_int_equal(size, 6);
+    gsfw_dmo_free(dmo);
+    gsfw_tree_free(t);
+}
+
 /* ------------------------------------------------------------------ quadtree */
 
 /* The parent of coefficient (r, c) from the description of the non-standard layout:
@@ -392,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_forest_brute_force),
         cmocka_unit_test(test_connected_brute_force),
         cmocka_unit_test(test_path_closed_forms),
+        cmocka_unit_test(test_tie_rules),
         cmocka_unit_test(test_quadtree_layout),
         cmocka_unit_test(test_quadtree_supports_nest),
         cmocka_unit_test(test_bad_trees),
