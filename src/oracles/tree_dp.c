@@ -67,6 +67,43 @@ nomem:
                      who, n, s);
 }
 
+/* max over a in [a_lo, a_hi] of G[j - a] + Fc[a], against the a = 0 candidate `best`;
+ * *best_a receives the smallest a reaching the maximum (0 for the a = 0 candidate). Four
+ * chains over a = a_lo + 4m + r each keep their first maximum, so the comparisons of one
+ * chain do not wait for the others (the loop is latency-bound otherwise); combining them
+ * by (larger value, then smaller a) gives exactly the first maximum of a single scan. */
+static double best_split(const double *G, const double *Fc, int j, int a_lo, int a_hi,
+                         double best, int *best_a)
+{
+    double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
+    int a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    int a = a_lo;
+    for (; a + 3 <= a_hi; a += 4) {
+        const double c0 = G[j - a] + Fc[a], c1 = G[j - a - 1] + Fc[a + 1],
+                     c2 = G[j - a - 2] + Fc[a + 2], c3 = G[j - a - 3] + Fc[a + 3];
+        if (c0 > m0) { m0 = c0; a0 = a; }
+        if (c1 > m1) { m1 = c1; a1 = a + 1; }
+        if (c2 > m2) { m2 = c2; a2 = a + 2; }
+        if (c3 > m3) { m3 = c3; a3 = a + 3; }
+    }
+    for (; a <= a_hi; a++) { /* the tail joins chain 0 with larger a: still ascending */
+        const double c0 = G[j - a] + Fc[a];
+        if (c0 > m0) { m0 = c0; a0 = a; }
+    }
+    const double m[4] = {m0, m1, m2, m3};
+    const int am[4] = {a0, a1, a2, a3};
+    int ba = 0;
+    for (int r = 0; r < 4; r++) {
+        if (am[r] == 0) continue; /* empty chain */
+        if (m[r] > best || (m[r] == best && am[r] < ba)) {
+            best = m[r];
+            ba = am[r];
+        }
+    }
+    *best_a = ba;
+    return best;
+}
+
 /* G (len entries, G[j] for j = 1..len at G[j]) merged with child c's table into H; for
  * each budget the smallest share of c among equal sums is kept, so that earlier
  * children win ties. Returns the new length. */
@@ -80,15 +117,7 @@ static int merge_child(tree_dp *dp, const double *G, int len, int c, double *H)
         /* a = 0 (c not used) when the budget fits the part merged so far */
         double best = j <= len ? G[j] : -INFINITY;
         int best_a = 0;
-        int a_hi = min_int(cc, j - 1);
-        for (int a = j > len ? j - len : 1; a <= a_hi; a++) {
-            double cand = G[j - a] + Fc[a];
-            if (cand > best) {
-                best = cand;
-                best_a = a;
-            }
-        }
-        H[j] = best;
+        H[j] = best_split(G, Fc, j, j > len ? j - len : 1, min_int(cc, j - 1), best, &best_a);
         split[j] = best_a;
     }
     return newlen;
