@@ -258,7 +258,8 @@ struct gsfw_tree;
 
 /* What a model name needs. Fields a model does not use are ignored. */
 typedef struct {
-    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail" */
+    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail",
+                                 "tree" (g rooted subtrees), "tree-connected" */
     int d;                    /* vector length (the graph's node count for graph models) */
     int s;                    /* sparsity */
     int g;                    /* components (graph models; default 1 when <= 0) */

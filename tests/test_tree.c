@@ -271,6 +271,91 @@ static void test_tie_rules(void **state)
     gsfw_tree_free(t);
 }
 
+/* The tree oracles in the baselines: CoSaMP with head = the rooted oracle with 2s and
+ * tail = with s, and graph-CoSaMP / graph-IHT with the oracles the library builds from
+ * the model name "tree" (gsfw_baseline_oracles). A planted rooted subtree of the 8x8
+ * quadtree is recovered exactly from 40 Gaussian measurements, and the final iterate's
+ * support is a set of the model. */
+static void test_tree_baselines_recover(void **state)
+{
+    (void)state;
+    enum { SIDE = 8, D = SIDE * SIDE, NM = 40, S = 6 };
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 515);
+    gsfw_tree *t;
+    assert_int_equal(gsfw_tree_quadtree(SIDE, SIDE, &t, NULL), GSFW_OK);
+    const int *parent = gsfw_tree_parents(t);
+    /* planted support: grow from the root by random nodes whose parent is in */
+    double x_true[D] = {0};
+    unsigned char in[D] = {0};
+    in[0] = 1;
+    for (int k = 1; k < S;) {
+        int v = 1 + (int)gsfw_rng_below(&rng, D - 1);
+        if (!in[v] && in[parent[v]]) {
+            in[v] = 1;
+            k++;
+        }
+    }
+    for (int i = 0; i < D; i++)
+        if (in[i])
+            x_true[i] = (gsfw_rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) * (1.0 + gsfw_rng_uniform(&rng));
+    double *A = malloc((size_t)NM * D * sizeof(double)), y[NM];
+    assert_non_null(A);
+    for (int i = 0; i < NM * D; i++) A[i] = gsfw_rng_normal(&rng) / sqrt((double)NM);
+    for (int r = 0; r < NM; r++) {
+        y[r] = 0.0;
+        for (int j = 0; j < D; j++) y[r] += A[r * D + j] * x_true[j];
+    }
+    gsfw_objective *obj;
+    assert_int_equal(gsfw_objective_least_squares(NM, D, A, GSFW_ROW_MAJOR, y, &obj, NULL),
+                     GSFW_OK);
+    free(A);
+    gsfw_dmo *model_check;
+    assert_int_equal(gsfw_dmo_tree_rooted(t, S, &model_check, NULL), GSFW_OK);
+    const gsfw_method methods[] = {GSFW_METHOD_COSAMP, GSFW_METHOD_GRAPH_COSAMP,
+                                   GSFW_METHOD_GRAPH_IHT};
+    for (int m = 0; m < 3; m++) {
+        gsfw_dmo *head = NULL, *tail = NULL;
+        gsfw_err err;
+        if (methods[m] == GSFW_METHOD_COSAMP) {
+            assert_int_equal(gsfw_dmo_tree_rooted(t, 2 * S, &head, NULL), GSFW_OK);
+            assert_int_equal(gsfw_dmo_tree_rooted(t, S, &tail, NULL), GSFW_OK);
+        } else {
+            gsfw_model_spec spec = {.model = "tree", .d = D, .s = S, .g = 1, .tree = t};
+            gsfw_error rc = gsfw_baseline_oracles(methods[m], &spec, 0, &head, &tail, &err);
+            if (rc) fprintf(stderr, "%s\n", err.message);
+            assert_int_equal(rc, GSFW_OK);
+            assert_non_null(tail);
+            assert_true(tail->delta == 1.0 && tail->model_size == S);
+        }
+        gsfw_baseline_settings set;
+        gsfw_baseline_settings_default(&set);
+        set.method = methods[m];
+        set.max_iter = methods[m] == GSFW_METHOD_GRAPH_IHT ? 2000 : 20;
+        double x[D];
+        gsfw_result res = {.x_best = NULL, .x_last = x, .trace = NULL, .trace_capacity = 0,
+                           .trace_len = 0};
+        gsfw_error rc = gsfw_baseline_solve(obj, head, tail, &set, &res, NULL, &err);
+        if (rc) fprintf(stderr, "%s\n", err.message);
+        assert_int_equal(rc, GSFW_OK);
+        double e2 = 0.0, n2 = 0.0;
+        int sup[D], k = 0;
+        for (int i = 0; i < D; i++) {
+            e2 += (x[i] - x_true[i]) * (x[i] - x_true[i]);
+            n2 += x_true[i] * x_true[i];
+            if (x[i] != 0.0) sup[k++] = i;
+        }
+        if (e2 > 1e-12 * n2) fprintf(stderr, "method %d: error %g\n", m, sqrt(e2 / n2));
+        assert_true(e2 <= 1e-12 * n2);
+        assert_int_equal(model_check->contains(model_check->ctx, sup, k), 1);
+        gsfw_dmo_free(head);
+        gsfw_dmo_free(tail);
+    }
+    gsfw_dmo_free(model_check);
+    gsfw_objective_free(obj);
+    gsfw_tree_free(t);
+}
+
 /* ------------------------------------------------------------------ quadtree */
 
 /* The parent of coefficient (r, c) from the description of the non-standard layout:
@@ -414,6 +499,22 @@ static void test_bad_trees(void **state)
                  "g = 3 exceeds s = 2");
     expect_error(gsfw_dmo_tree_forest(NULL, 2, 1, &dmo, &err), &err, GSFW_ERR_INVALID_ARG,
                  "tree is NULL");
+    /* the model table: "tree" (g = 1 rooted, g > 1 forest) and "tree-connected" */
+    gsfw_model_spec spec = {.model = "tree", .d = 4, .s = 2, .g = 1};
+    expect_error(gsfw_dmo_from_model(&spec, &dmo, &err), &err, GSFW_ERR_INVALID_ARG,
+                 "needs a tree");
+    spec.tree = t;
+    const char *names[3][2] = {{"tree", "tree-rooted"}, {"tree", "tree-forest"},
+                               {"tree-connected", "tree-connected"}};
+    for (int k = 0; k < 3; k++) {
+        spec.model = names[k][0];
+        spec.g = k == 1 ? 2 : 1;
+        assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, NULL), GSFW_OK);
+        assert_string_equal(dmo->name, names[k][1]);
+        gsfw_dmo_free(dmo);
+    }
+    assert_int_equal(gsfw_model_needs_graph("tree"), 2);
+    assert_int_equal(gsfw_model_needs_graph("tree-connected"), 2);
     /* NaN input is refused by select */
     assert_int_equal(gsfw_dmo_tree_rooted(t, 2, &dmo, NULL), GSFW_OK);
     double z[4] = {1.0, NAN, 0.0, 1.0};
@@ -431,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_connected_brute_force),
         cmocka_unit_test(test_path_closed_forms),
         cmocka_unit_test(test_tie_rules),
+        cmocka_unit_test(test_tree_baselines_recover),
         cmocka_unit_test(test_quadtree_layout),
         cmocka_unit_test(test_quadtree_supports_nest),
         cmocka_unit_test(test_bad_trees),
