@@ -297,8 +297,10 @@ static void test_tree_baselines_recover(void **state)
         }
     }
     for (int i = 0; i < D; i++)
-        if (in[i])
-            x_true[i] = (gsfw_rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) * (1.0 + gsfw_rng_uniform(&rng));
+        if (in[i]) {
+            double sign = gsfw_rng_uniform(&rng) < 0.5 ? -1.0 : 1.0;
+            x_true[i] = sign * (1.0 + gsfw_rng_uniform(&rng));
+        }
     double *A = malloc((size_t)NM * D * sizeof(double)), y[NM];
     assert_non_null(A);
     for (int i = 0; i < NM * D; i++) A[i] = gsfw_rng_normal(&rng) / sqrt((double)NM);

@@ -84,8 +84,8 @@ static void test_dmo_matches_library(void **state)
         int n = 20 + trial * 7, parent[64];
         double z[64];
         for (int i = 0; i < n; i++) {
-            parent[i] = i == 0 || gsfw_rng_uniform(&rng) < 0.1 ? -1
-                                                              : (int)gsfw_rng_below(&rng, (uint64_t)i);
+            int root = i == 0 || gsfw_rng_uniform(&rng) < 0.1;
+            parent[i] = root ? -1 : (int)gsfw_rng_below(&rng, (uint64_t)i);
             z[i] = gsfw_rng_normal(&rng);
         }
         const char *pp = path_in(dir, "parents.npy"), *zp = path_in(dir, "z.npy");

@@ -30,14 +30,14 @@
 #ifndef GSFW_TREE_H
 #define GSFW_TREE_H
 
-/* gsfw.h includes this header at its end; including this one first works too. */
-#include "gsfw.h"
+#include "gsfw/core.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct gsfw_tree gsfw_tree;
+struct gsfw_dmo; /* gsfw_dmo of gsfw.h */
 
 /* A rooted forest on nodes 0..n-1: parent[i] = -1 for a root, else 0..n-1 (copied).
  * Fails with GSFW_ERR_INVALID_ARG for n < 1 or a NULL array, GSFW_ERR_GRAPH for a parent
@@ -73,12 +73,12 @@ GSFW_API int gsfw_tree_num_roots(const gsfw_tree *tree);
  *  - forest:    at most g rooted subtrees (each containing a root), at most s nodes in
  *               all (g = 1 is the rooted model);
  *  - connected: a connected subtree of the unrooted forest, at most s nodes. */
-GSFW_API gsfw_error gsfw_dmo_tree_rooted(const gsfw_tree *tree, int s, gsfw_dmo **out,
-                                  gsfw_err *err);
-GSFW_API gsfw_error gsfw_dmo_tree_forest(const gsfw_tree *tree, int s, int g, gsfw_dmo **out,
-                                  gsfw_err *err);
-GSFW_API gsfw_error gsfw_dmo_tree_connected(const gsfw_tree *tree, int s, gsfw_dmo **out,
-                                     gsfw_err *err);
+GSFW_API gsfw_error gsfw_dmo_tree_rooted(const gsfw_tree *tree, int s,
+                                         struct gsfw_dmo **out, gsfw_err *err);
+GSFW_API gsfw_error gsfw_dmo_tree_forest(const gsfw_tree *tree, int s, int g,
+                                         struct gsfw_dmo **out, gsfw_err *err);
+GSFW_API gsfw_error gsfw_dmo_tree_connected(const gsfw_tree *tree, int s,
+                                            struct gsfw_dmo **out, gsfw_err *err);
 
 #ifdef __cplusplus
 }
