@@ -115,6 +115,33 @@ static void test_haar_scaling_function(void **state)
     gsfw_operator_free(op);
 }
 
+/* Sensing in the wavelet domain: compose(A, Psi) theta = A (Psi theta). */
+static void test_compose_with_sensing(void **state)
+{
+    (void)state;
+    enum { SIDE = 8, D = SIDE * SIDE, N = 20 };
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 5);
+    double A[N * D], theta[D], x[D], y[N], want[N];
+    for (int i = 0; i < N * D; i++) A[i] = gsfw_rng_normal(&rng);
+    for (int i = 0; i < D; i++) theta[i] = gsfw_rng_normal(&rng);
+    gsfw_operator *dense, *psi, *prod;
+    assert_int_equal(gsfw_operator_dense(N, D, A, GSFW_ROW_MAJOR, GSFW_OP_COPY, &dense, NULL),
+                     GSFW_OK);
+    assert_int_equal(gsfw_operator_wavelet2d(SIDE, "db4", &psi, NULL), GSFW_OK);
+    assert_int_equal(gsfw_operator_compose(dense, psi, &prod, NULL), GSFW_OK);
+    assert_int_equal(prod->apply(prod->ctx, theta, y), 0);
+    assert_int_equal(psi->apply(psi->ctx, theta, x), 0);
+    for (int r = 0; r < N; r++) {
+        want[r] = 0.0;
+        for (int j = 0; j < D; j++) want[r] += A[r * D + j] * x[j];
+        assert_true(fabs(y[r] - want[r]) <= 1e-12 * (1.0 + fabs(want[r])));
+    }
+    gsfw_operator_free(prod);
+    gsfw_operator_free(psi);
+    gsfw_operator_free(dense);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -135,6 +162,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orthonormal),
         cmocka_unit_test(test_haar_scaling_function),
+        cmocka_unit_test(test_compose_with_sensing),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
