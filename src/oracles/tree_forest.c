@@ -24,6 +24,10 @@ typedef struct {
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 
+/* Index of entry (k, j) of a table with rows of `width` entries (in size_t: g * s can
+ * exceed an int). */
+static size_t cell(int k, size_t width, int j) { return (size_t)k * width + (size_t)j; }
+
 static int forest_select(void *vctx, const double *z, int *support, int *size,
                          gsfw_dmo_stats *stats)
 {
@@ -33,10 +37,11 @@ static int forest_select(void *vctx, const double *z, int *support, int *size,
     const gsfw_tree *t = dp->tree;
     int rc = tree_dp_fill(dp, z);
     if (rc) return rc;
-    int L = c->layers, s = dp->s, W = s + 1;
+    const int L = c->layers, s = dp->s;
+    const size_t W = (size_t)s + 1;
     double *H = c->H[0], *N = c->H[1];
     for (int k = 0; k < L; k++)
-        for (int j = 0; j <= s; j++) H[k * W + j] = (k == 0 && j == 0) ? 0.0 : -INFINITY;
+        for (int j = 0; j <= s; j++) H[cell(k, W, j)] = (k == 0 && j == 0) ? 0.0 : -INFINITY;
     int len = 0;
     for (int r = 0; r < t->num_roots; r++) {
         int root = t->roots[r], cr = tree_dp_cap(dp, root), newlen = c->rcap[r];
@@ -45,7 +50,7 @@ static int forest_select(void *vctx, const double *z, int *support, int *size,
             /* with one layer the count is not tracked: a root stays in its layer */
             const double *from = L == 1 ? H : k >= 1 ? H + (size_t)(k - 1) * W : NULL;
             for (int j = 0; j <= newlen; j++) {
-                double best = j <= len ? H[k * W + j] : -INFINITY;
+                double best = j <= len ? H[cell(k, W, j)] : -INFINITY;
                 int best_a = 0;
                 if (from) {
                     int a_hi = min_int(cr, j);
@@ -57,8 +62,8 @@ static int forest_select(void *vctx, const double *z, int *support, int *size,
                         }
                     }
                 }
-                N[k * W + j] = best;
-                split[k * (newlen + 1) + j] = best_a;
+                N[cell(k, W, j)] = best;
+                split[cell(k, (size_t)newlen + 1, j)] = best_a;
             }
         }
         len = newlen;
@@ -70,14 +75,14 @@ static int forest_select(void *vctx, const double *z, int *support, int *size,
     double best = -INFINITY;
     for (int j = len; j >= 0; j--)
         for (int k = 0; k < L; k++)
-            if (H[k * W + j] > best) {
-                best = H[k * W + j];
+            if (H[cell(k, W, j)] > best) {
+                best = H[cell(k, W, j)];
                 bk = k;
                 bj = j;
             }
     int count = 0;
     for (int r = t->num_roots - 1; r >= 0 && bj > 0; r--) {
-        int a = c->rsplit[c->roff[r] + (size_t)bk * (c->rcap[r] + 1) + bj];
+        int a = c->rsplit[c->roff[r] + cell(bk, (size_t)c->rcap[r] + 1, bj)];
         if (a > 0) {
             tree_dp_trace(dp, t->roots[r], a, support, &count);
             bj -= a;
