@@ -13,13 +13,15 @@
 #include "memory.h"
 #include "models.h"
 #include "outdir.h"
+#include "tree_load.h"
 #include "io/atomic.h"
 #include "io/npy.h"
 #include "trace_csv.h"
 
 static const char usage[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
-    "                  [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
+    "                  [--graph grid:HxW | --edges FILE] [--tree quadtree:HxW | --tree FILE]\n"
+    "                  --C C --method METHOD\n"
     "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
     "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
@@ -41,9 +43,12 @@ static const char usage[] =
     "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept=)\n"
     "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
     "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
-    "                  head (PCSF head projection), tail\n"
+    "                  head (PCSF head projection), tail, tree (rooted subtrees; at most\n"
+    "                  g of them with --g), tree-connected (one connected subtree)\n"
     "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
     "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes)\n"
+    "  --tree quadtree:HxW | FILE  tree for tree models (d nodes): wavelet quadtree or a\n"
+    "                  .npy of parent ids (-1 for a root)\n"
     "  --C C           radius (> 0)\n"
     "  --method M      fw (DMO-FW), accfw (DMO-AccFW, nearest extreme point), afw (away\n"
     "                  steps), pfw (pairwise), bpcg (blended pairwise); baselines: iht,\n"
@@ -253,7 +258,7 @@ int cmd_solve(int argc, char **argv)
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
                *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
                *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL,
-               *mem_text = NULL;
+               *tree_spec = NULL, *mem_text = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -265,7 +270,8 @@ int cmd_solve(int argc, char **argv)
         {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
         {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
         {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
-        {"--intercept", 1, &intercept_flag}, {"--max-memory", 0, &mem_text},
+        {"--intercept", 1, &intercept_flag}, {"--tree", 0, &tree_spec},
+        {"--max-memory", 0, &mem_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -336,6 +342,7 @@ int cmd_solve(int argc, char **argv)
     if (baseline && l_rule == GSFW_L_ATOM)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
                                "number or 'spectral'", method_text);
+    if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
     if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path, pol_path))) return rc;
     if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
     {
@@ -352,6 +359,7 @@ int cmd_solve(int argc, char **argv)
            *x_pol = NULL;
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
+    gsfw_tree *tree = NULL;
     gsfw_objective *obj = NULL;
     gsfw_operator *op = NULL;
     gsfw_dmo *dmo = NULL, *tail = NULL;
@@ -392,6 +400,7 @@ int cmd_solve(int argc, char **argv)
         }
     }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
+    if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
 
     gsfw_err err;
     gsfw_error e;
@@ -411,7 +420,8 @@ int cmd_solve(int argc, char **argv)
     A = NULL;
     if (baseline) {
         gsfw_model_spec m = {.model = spec.model, .d = spec.d, .s = spec.s, .g = spec.g,
-                             .graph = spec.graph, .delta = spec.delta, .seed = spec.seed};
+                             .graph = spec.graph, .tree = spec.tree, .delta = spec.delta,
+                             .seed = spec.seed};
         if (gsfw_baseline_oracles((gsfw_method)method, &m, 0, &dmo, &tail, &err)) {
             rc = cli_fail(cmd, "--model %s: %s", spec.model, err.message);
             goto done;
@@ -523,5 +533,6 @@ done:
     gsfw_objective_free(obj);
     gsfw_operator_free(op); /* after the objective, which borrows it */
     gsfw_graph_free(graph);
+    gsfw_tree_free(tree);
     return rc;
 }
