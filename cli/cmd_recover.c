@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fw_flags.h"
 #include "interrupt.h"
 #include "memory.h"
 #include "outdir.h"
@@ -182,30 +183,13 @@ int cmd_recover(int argc, char **argv)
         return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, afw, pfw, bpcg, "
                                "graph-iht, graph-cosamp, cosamp, gen-mp, iht)", method_text);
     const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    int step = GSFW_STEP_AUTO;
-    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
-        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
-                               "adaptive, line)", step_text);
-    double tol = 0.0;
-    if (tol_text) {
-        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
-        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    }
-    double tol_rel = 0.0;
-    if (tol_rel_text) {
-        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
-        if (!(tol_rel > 0 && tol_rel < 1))
-            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    }
-    int polish = !baseline;
-    if (polish_text) {
-        if (!strcmp(polish_text, "on"))
-            polish = 1;
-        else if (!strcmp(polish_text, "off"))
-            polish = 0;
-        else
-            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
+    cli_fw_flags fw;
+    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, !baseline,
+                                 &fw)))
+        return rc;
+    const int step = fw.step, polish = fw.polish;
+    const double tol = fw.tol;
+    double tol_rel = fw.tol_rel;
     if (polish && !tol_text && !tol_rel_text && !iters_text) tol_rel = 1e-3;
     if (baseline && (step_text || tol_text || tol_rel_text || polish))
         return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "fw_flags.h"
 #include "interrupt.h"
 #include "memory.h"
 #include "models.h"
@@ -291,28 +292,13 @@ int cmd_solve(int argc, char **argv)
         return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
                                "iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_text);
     const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    int step = GSFW_STEP_AUTO;
-    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
-        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
-                               "adaptive, line)", step_text);
-    double tol = 0.0;
-    if (tol_text) {
-        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
-        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    }
-    double tol_rel = 0.0;
-    if (tol_rel_text) {
-        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
-        if (!(tol_rel > 0 && tol_rel < 1))
-            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    }
-    int polish = 0;
-    if (polish_text) {
-        if (!strcmp(polish_text, "on"))
-            polish = 1;
-        else if (strcmp(polish_text, "off"))
-            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
+    cli_fw_flags fw;
+    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, 0,
+                                 &fw)))
+        return rc;
+    const int step = fw.step, polish = fw.polish;
+    const double tol = fw.tol;
+    double tol_rel = fw.tol_rel;
     if (pol_path && !polish)
         return cli_usage_error(cmd, "--polished-out needs --polish on");
     if (baseline && (step_text || tol_text || tol_rel_text || x0_path || polish || option_text))

@@ -9,6 +9,19 @@
 #include "objectives/linear.h"
 #include "util/rng.h"
 
+/* y += sigma e with e ~ N(0, I_n) from rng; returns ||sigma e||^2. */
+static double add_noise(gsfw_rng *rng, double sigma, double *y, int n)
+{
+    double sq = 0.0;
+    if (sigma > 0)
+        for (int i = 0; i < n; i++) {
+            double ei = sigma * gsfw_rng_normal(rng);
+            y[i] += ei;
+            sq += ei * ei;
+        }
+    return sq;
+}
+
 /* The explicit Gaussian matrix, drawn as recover always has (one generator seeded with
  * seed, N(0, 1/n) entries column by column), so earlier results stay bit-identical; y is
  * measured on it, the noise continues the same stream, and the objective takes the array
@@ -26,14 +39,7 @@ static int build_gaussian(const char *cmd, const recover_problem_spec *spec, con
     for (int j = 0; j < d; j++)
         if (xs[j] != 0.0)
             for (int i = 0; i < n; i++) p->y[i] += A[(size_t)j * n + i] * xs[j];
-    double noise_sq = 0.0;
-    if (spec->noise > 0)
-        for (int i = 0; i < n; i++) {
-            double ei = spec->noise * gsfw_rng_normal(&rng);
-            p->y[i] += ei;
-            noise_sq += ei * ei;
-        }
-    p->f_star = 0.5 * noise_sq;
+    p->f_star = 0.5 * add_noise(&rng, spec->noise, p->y, n);
     gsfw_err err;
     if (spec->float32) {
         gsfw_error e = gsfw_operator_dense_to_f32(n, d, A, GSFW_COL_MAJOR, &p->sensing, &err);
@@ -89,14 +95,7 @@ int recover_problem_build(const char *cmd, const recover_problem_spec *spec,
     /* the noise stream of the operators other than the explicit Gaussian: its own seed */
     gsfw_rng rng;
     gsfw_rng_seed(&rng, spec->seed ^ 0x9e3779b97f4a7c15ULL);
-    double noise_sq = 0.0;
-    if (spec->noise > 0)
-        for (int i = 0; i < n; i++) {
-            double ei = spec->noise * gsfw_rng_normal(&rng);
-            p->y[i] += ei;
-            noise_sq += ei * ei;
-        }
-    p->f_star = 0.5 * noise_sq;
+    p->f_star = 0.5 * add_noise(&rng, spec->noise, p->y, n);
     (void)d;
     if (gsfw_objective_linear(p->op, n, p->y, NULL, &p->obj, &err)) {
         recover_problem_free(p);

@@ -16,50 +16,7 @@
 #include "gsfw.h"
 #include "util/rng.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define COUNTING 0
-#else
-#define COUNTING 1
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *ptr, size_t size);
-extern void *__libc_memalign(size_t alignment, size_t size);
-
-static long allocations; /* single-threaded test */
-
-void *malloc(size_t size)
-{
-    allocations++;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t count, size_t size)
-{
-    allocations++;
-    return __libc_calloc(count, size);
-}
-
-void *realloc(void *ptr, size_t size)
-{
-    allocations++;
-    return __libc_realloc(ptr, size);
-}
-
-void *aligned_alloc(size_t alignment, size_t size)
-{
-    allocations++;
-    return __libc_memalign(alignment, size);
-}
-
-int posix_memalign(void **out, size_t alignment, size_t size)
-{
-    allocations++;
-    void *p = __libc_memalign(alignment, size);
-    if (!p) return 12; /* ENOMEM */
-    *out = p;
-    return 0;
-}
-#endif
+#include "support/alloc_counter.h"
 
 static void test_select_allocates_nothing(void **state)
 {
