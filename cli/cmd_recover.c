@@ -42,7 +42,8 @@ static const char usage[] =
     "flattened row-major, scaled to unit l2 norm; by default A has i.i.d. N(0, 1/n) entries\n"
     "drawn from --seed.\n"
     "\n"
-    "  --image FILE      2-D float64 .npy or a PNG (grayscale or RGB, converted to luma)\n"
+    "  --image FILE      2-D .npy (float64, float32 or integer: 8/16-bit images) or a PNG\n"
+    "                    (grayscale or RGB, converted to luma)\n"
     "  --ratio R         sampling ratio n/s (> 0; n = floor(R s) must be >= 1)\n"
     "  --out-dir DIR     created if missing; receives recovered.npy, recovered.png,\n"
     "                    truth.png, trace.csv, convergence.png\n"
@@ -264,7 +265,7 @@ int cmd_recover(int argc, char **argv)
     gsfw_error e;
     if (ends_with(image, ".npy")) {
         int ndim, shape[2];
-        e = gsfw_npy_read(image, &img, &ndim, shape, &err);
+        e = gsfw_npy_read_numeric(image, &img, &ndim, shape, &err);
         if (e) {
             rc = cli_fail(cmd, "--image: %s", err.message);
             goto done;
