@@ -50,6 +50,8 @@ typedef struct {
     double *wd[5];  /* d-sized scratch */
     double *pn;     /* n + 2d: power iteration */
     unsigned char *mark; /* d: distinct-id check of minimize_on */
+    double *dual;        /* n: Craig's dual variable, kept between minimize_on calls */
+    int have_dual;
     double lipschitz;    /* cached, < 0 until computed */
 } lin_ctx;
 
@@ -291,6 +293,66 @@ static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double
     return 0;
 }
 
+/* Craig's method (CG on A_S A_S^T u = y, w = A_S^T u) for supports wider than the rows:
+ * it converges to the minimum-norm least-squares solution whatever the start, as long as
+ * w stays in the range of A_S^T, which a start from w would break; so the start is the
+ * previous call's dual u (it lives in R^n whatever S is), or 0 when that start is no
+ * better than 0. */
+static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, double tol,
+                 double *f)
+{
+    int n = c->n;
+    const gsfw_operator *A = c->A;
+    double *r = c->wn[0], *tmp = c->wn[1], *qd = c->wn[2], *u = c->dual;
+    double *p = c->wd[1];
+    double yy = cblas_ddot(n, c->y, 1, c->y, 1);
+    if (reduce(c, &yy, 1)) return REDUCER_FAILED;
+    memcpy(r, c->y, (size_t)n * sizeof(double));
+    if (c->have_dual) {
+        if (A->adjoint_sparse(A->ctx, u, k, S, w)) return OP_FAILED;
+        if (reduce(c, w, k)) return REDUCER_FAILED;
+        if (A->apply_sparse(A->ctx, k, S, w, -1.0, r)) return OP_FAILED;
+        double rr0 = cblas_ddot(n, r, 1, r, 1);
+        if (reduce(c, &rr0, 1)) return REDUCER_FAILED;
+        if (rr0 >= yy) { /* the old dual is no help */
+            memcpy(r, c->y, (size_t)n * sizeof(double));
+            c->have_dual = 0;
+        }
+    }
+    if (!c->have_dual) {
+        memset(u, 0, (size_t)n * sizeof(double));
+        memset(w, 0, (size_t)k * sizeof(double));
+    }
+    memcpy(qd, r, (size_t)n * sizeof(double));
+    if (A->adjoint_sparse(A->ctx, r, k, S, p)) return OP_FAILED;
+    if (reduce(c, p, k)) return REDUCER_FAILED;
+    double rr = cblas_ddot(n, r, 1, r, 1);
+    if (reduce(c, &rr, 1)) return REDUCER_FAILED;
+    const double stop = tol * sqrt(yy);
+    for (int it = 0; it < max_iter && sqrt(rr) > stop; it++) {
+        double pp = cblas_ddot(k, p, 1, p, 1);
+        if (!(pp > 0)) break;
+        double alpha = rr / pp;
+        cblas_daxpy(n, alpha, qd, 1, u, 1);
+        cblas_daxpy(k, alpha, p, 1, w, 1);
+        memset(tmp, 0, (size_t)n * sizeof(double));
+        if (A->apply_sparse(A->ctx, k, S, p, 1.0, tmp)) return OP_FAILED;
+        cblas_daxpy(n, -alpha, tmp, 1, r, 1);
+        double rnew = cblas_ddot(n, r, 1, r, 1);
+        if (reduce(c, &rnew, 1)) return REDUCER_FAILED;
+        double beta = rnew / rr;
+        rr = rnew;
+        for (int i = 0; i < n; i++) qd[i] = r[i] + beta * qd[i];
+        double *s = c->wd[0];
+        if (A->adjoint_sparse(A->ctx, r, k, S, s)) return OP_FAILED;
+        if (reduce(c, s, k)) return REDUCER_FAILED;
+        for (int j = 0; j < k; j++) p[j] = s[j] + beta * p[j];
+    }
+    c->have_dual = 1;
+    if (f) *f = 0.5 * rr;
+    return 0;
+}
+
 /* hc = H cv for the restricted Hessian A_S^T D A_S (D = diag h); with a profiled
  * intercept the Schur complement A_S^T (D - D 1 1^T D / 1^T D 1) A_S. q: n scratch. */
 static int hessian_times(lin_ctx *c, int k, const int *S, const double *h, double hsum,
@@ -476,7 +538,13 @@ static int lin_minimize_on(void *ctx, int k, const int *support, double *w, int 
     for (int j = 0; j < k; j++) c->mark[support[j]] = 0;
     if (!distinct) return BAD_ARGUMENT;
     if (max_iter < 0) max_iter = 0;
-    if (c->loss == &gsfw_loss_squared) return cgls(c, k, support, w, max_iter, tol, f);
+    if (c->loss == &gsfw_loss_squared) {
+        /* more columns than rows (over all processes): the minimum-norm solution */
+        double rows = c->n;
+        if (reduce(c, &rows, 1)) return REDUCER_FAILED;
+        if (k > rows) return craig(c, k, support, w, max_iter, tol, f);
+        return cgls(c, k, support, w, max_iter, tol, f);
+    }
     return newton_cg(c, k, support, w, max_iter, tol, f);
 }
 
@@ -492,6 +560,7 @@ static void lin_destroy(gsfw_objective *self)
         for (int i = 0; i < 5; i++) free(c->wd[i]);
         free(c->pn);
         free(c->mark);
+        free(c->dual);
         free(c);
     }
     free(self);
@@ -606,6 +675,7 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
              (c->z = gsfw_malloc_array(nn, sizeof(double))) &&
              (c->az = gsfw_calloc_array(nn, sizeof(double))) &&
              (c->pn = gsfw_malloc_array(nn + 2 * dd, sizeof(double))) &&
+             (c->dual = gsfw_calloc_array(nn ? nn : 1, sizeof(double))) &&
              (c->mark = gsfw_calloc_array(dd, 1));
     for (int i = 0; ok && i < 4; i++) ok = (c->wn[i] = gsfw_malloc_array(nn, sizeof(double))) != NULL;
     for (int i = 0; ok && i < 5; i++) ok = (c->wd[i] = gsfw_malloc_array(dd, sizeof(double))) != NULL;
