@@ -1,0 +1,61 @@
+"""Build the gsfw Python package: one C extension, gsfw._gsfw, compiled from python/src
+and the library's own sources (../src, found by globbing, so a new library file needs no
+edit here), linked against OpenBLAS, LAPACKE and libpng: no installed libgsfw needed.
+
+    pip install --no-build-isolation ./python        (or: make python)
+"""
+import glob
+import os
+import re
+
+import numpy
+from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def library_sources():
+    sources = sorted(glob.glob(os.path.join(ROOT, "src", "**", "*.c"), recursive=True))
+    if not sources:
+        raise SystemExit("setup.py: no C sources under %s/src; build from a gsfw checkout" % ROOT)
+    return sources
+
+
+def version():
+    with open(os.path.join(ROOT, "include", "gsfw.h")) as f:
+        return re.search(r'#define GSFW_VERSION "([^"]+)"', f.read()).group(1)
+
+
+def optional_libraries():
+    """Libraries the library links beyond the base set, read from CMakeLists.txt's link
+    line so that a new dependency there (FFTW, GSL) reaches the extension too."""
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        cmake = f.read()
+    libs = []
+    for name in ("fftw3", "gsl", "gslcblas"):
+        if re.search(r"NAMES\s+%s\b" % name, cmake):
+            libs.append(name)
+    return libs
+
+
+extension = Extension(
+    "gsfw._gsfw",
+    sources=sorted(glob.glob(os.path.join(HERE, "src", "*.c"))) + library_sources(),
+    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
+                  "/usr/include/x86_64-linux-gnu", numpy.get_include()],
+    define_macros=[("_POSIX_C_SOURCE", "200809L")],
+    libraries=["lapacke", "openblas", "png", "m"] + optional_libraries(),
+    extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wno-unused-parameter"],
+)
+
+setup(
+    name="gsfw",
+    version=version(),
+    description="Graph-structured Frank-Wolfe: sparse recovery over graph supports",
+    packages=["gsfw"],
+    package_dir={"gsfw": "gsfw"},
+    ext_modules=[extension],
+    python_requires=">=3.9",
+    install_requires=["numpy"],
+)

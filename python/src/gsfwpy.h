@@ -1,0 +1,84 @@
+/* Shared declarations of the gsfw._gsfw extension module (CPython + numpy C APIs). */
+#ifndef GSFWPY_H
+#define GSFWPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL gsfwpy_ARRAY_API
+#ifndef GSFWPY_MODULE_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "gsfw.h"
+
+/* ---- errors (module.c) */
+
+/* Raise the Python exception of a gsfw error code carrying the library's message:
+ * ValueError (invalid argument, dimension, non-finite, graph, format), OSError (I/O),
+ * MemoryError, RuntimeError (internal, callback). Returns NULL. */
+PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err);
+
+/* ---- arrays (module.c) */
+
+/* A C-contiguous float64 1-D array from any array-like (new reference), or NULL with
+ * ValueError naming `what`. expected >= 0 also checks the length; finite = 1 rejects NaN
+ * and Inf. */
+PyArrayObject *gsfwpy_vector(PyObject *obj, const char *what, npy_intp expected, int finite);
+/* (m, 2) integer array-like -> two int arrays (PyMem_Malloc'ed, freed by the caller with
+ * PyMem_Free). An empty sequence gives m = 0. Ids must fit an int; the graph constructor
+ * and the PCSF check the range [0, n). */
+int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m);
+/* A new int64 1-D array holding ids[0..count-1]. */
+PyObject *gsfwpy_ids(const int *ids, int count);
+
+/* ---- graphs (graph.c) */
+
+typedef struct {
+    PyObject_HEAD
+    gsfw_graph *graph;
+} gsfwpy_Graph;
+
+extern PyTypeObject gsfwpy_GraphType;
+/* The graph behind a gsfw.Graph, or NULL with TypeError naming `what` (None gives NULL
+ * without an exception when allow_none). */
+const gsfw_graph *gsfwpy_graph_arg(PyObject *obj, const char *what, int allow_none);
+
+/* ---- module functions */
+
+PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds);
+
+/* ---- objectives (objective.c) */
+
+/* Exceptions raised by Python code called from inside a solve (objective callables, the
+ * user's callback, signal handlers) are stored here while the GIL is released and raised
+ * again when the solve returns. */
+typedef struct {
+    PyObject *type, *value, *traceback;
+} gsfwpy_pending;
+
+/* Store the current Python exception (GIL held); the first one wins. */
+void gsfwpy_pending_store(gsfwpy_pending *p);
+/* Raise the stored exception again (GIL held); returns 1 if there was one. */
+int gsfwpy_pending_restore(gsfwpy_pending *p);
+
+/* What solve() binds as the objective: the Python callables of a gsfw.Objective (called
+ * with the GIL reacquired), or arrays the library copies (dense least squares). */
+typedef struct {
+    int d;
+    PyObject *value, *gradient, *value_grad; /* borrowed, NULL unless callables */
+    gsfwpy_pending *pending;
+} gsfwpy_callables;
+
+/* Build the objective of solve(A, y, objective=...): objective is None or a tuple
+ * (d, value, gradient, value_grad) of a gsfw.Objective; otherwise A and y are arrays.
+ * *out is freed with gsfw_objective_free. Returns 0, or -1 with a Python exception. */
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective,
+                           gsfwpy_callables *calls, gsfw_objective **out);
+
+#endif

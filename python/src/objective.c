@@ -1,0 +1,220 @@
+/* Objectives of solve(): dense least squares from arrays, or Python callables (a
+ * gsfw.Objective) called back with the GIL reacquired. Losses over operators slot in
+ * here as further cases of gsfwpy_build_objective. */
+#include "gsfwpy.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
+
+void gsfwpy_pending_store(gsfwpy_pending *p)
+{
+    if (!PyErr_Occurred()) return;
+    if (p->type) {
+        PyErr_Clear(); /* an earlier exception is the one the caller sees */
+        return;
+    }
+    PyErr_Fetch(&p->type, &p->value, &p->traceback);
+    if (!p->type) { /* should not happen: keep a marker so the solve still fails */
+        p->type = PyExc_RuntimeError;
+        Py_INCREF(p->type);
+    }
+}
+
+int gsfwpy_pending_restore(gsfwpy_pending *p)
+{
+    if (!p->type) return 0;
+    PyErr_Restore(p->type, p->value, p->traceback);
+    p->type = p->value = p->traceback = NULL;
+    return 1;
+}
+
+/* A fresh copy of x: the solver's buffer must not escape into Python objects. */
+static PyObject *copy_point(const gsfwpy_callables *c, const double *x)
+{
+    npy_intp dim = c->d;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &dim, NPY_DOUBLE);
+    if (a) memcpy(PyArray_DATA(a), x, (size_t)c->d * sizeof(double));
+    return (PyObject *)a;
+}
+
+static int read_value(PyObject *res, double *f)
+{
+    double v = PyFloat_AsDouble(res);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    *f = v;
+    return 0;
+}
+
+static int read_gradient(const gsfwpy_callables *c, PyObject *res, double *grad)
+{
+    PyArrayObject *g = (PyArrayObject *)PyArray_FROMANY(res, NPY_DOUBLE, 0, 0,
+                                                        NPY_ARRAY_IN_ARRAY);
+    if (!g) return -1;
+    if (PyArray_NDIM(g) != 1 || PyArray_DIM(g, 0) != c->d) {
+        PyErr_Format(PyExc_ValueError, "Objective gradient returned an array of %zd entries "
+                     "(%d dimensions); expected %d entries",
+                     (Py_ssize_t)PyArray_SIZE(g), PyArray_NDIM(g), c->d);
+        Py_DECREF(g);
+        return -1;
+    }
+    memcpy(grad, PyArray_DATA(g), (size_t)c->d * sizeof(double));
+    Py_DECREF(g);
+    return 0;
+}
+
+/* Each callback: nonzero as soon as an exception is pending (the solve then stops with
+ * GSFW_ERR_CALLBACK and solve() raises the stored exception unchanged). */
+static int call_value(void *ctx, const double *x, double *f)
+{
+    gsfwpy_callables *c = ctx;
+    if (c->pending->type) return 1;
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *xa = copy_point(c, x);
+    PyObject *res = xa ? PyObject_CallOneArg(c->value, xa) : NULL;
+    if (res) rc = read_value(res, f);
+    Py_XDECREF(res);
+    Py_XDECREF(xa);
+    if (rc) gsfwpy_pending_store(c->pending);
+    PyGILState_Release(st);
+    return rc ? 1 : 0;
+}
+
+static int call_gradient(void *ctx, const double *x, double *grad)
+{
+    gsfwpy_callables *c = ctx;
+    if (c->pending->type) return 1;
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *xa = copy_point(c, x);
+    PyObject *res = xa ? PyObject_CallOneArg(c->gradient, xa) : NULL;
+    if (res) rc = read_gradient(c, res, grad);
+    Py_XDECREF(res);
+    Py_XDECREF(xa);
+    if (rc) gsfwpy_pending_store(c->pending);
+    PyGILState_Release(st);
+    return rc ? 1 : 0;
+}
+
+static int call_value_grad(void *ctx, const double *x, double *f, double *grad)
+{
+    gsfwpy_callables *c = ctx;
+    if (c->pending->type) return 1;
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *xa = copy_point(c, x);
+    PyObject *res = xa ? PyObject_CallOneArg(c->value_grad, xa) : NULL;
+    if (res) {
+        if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2)
+            PyErr_SetString(PyExc_ValueError, "Objective value_grad must return a tuple "
+                            "(f, gradient)");
+        else if (!read_value(PyTuple_GET_ITEM(res, 0), f))
+            rc = read_gradient(c, PyTuple_GET_ITEM(res, 1), grad);
+    }
+    Py_XDECREF(res);
+    Py_XDECREF(xa);
+    if (rc) gsfwpy_pending_store(c->pending);
+    PyGILState_Release(st);
+    return rc ? 1 : 0;
+}
+
+static int build_callables(PyObject *objective, gsfwpy_callables *calls, gsfw_objective **out)
+{
+    int d;
+    PyObject *value, *gradient, *value_grad;
+    if (!PyArg_ParseTuple(objective, "iOOO:Objective", &d, &value, &gradient, &value_grad))
+        return -1;
+    if (d < 1) {
+        PyErr_Format(PyExc_ValueError, "Objective: d must be >= 1, got %d", d);
+        return -1;
+    }
+    if (!PyCallable_Check(value) || !PyCallable_Check(gradient) ||
+        (value_grad != Py_None && !PyCallable_Check(value_grad))) {
+        PyErr_SetString(PyExc_TypeError, "Objective: value, gradient (and value_grad when "
+                        "given) must be callable");
+        return -1;
+    }
+    calls->d = d;
+    calls->value = value;
+    calls->gradient = gradient;
+    calls->value_grad = value_grad == Py_None ? NULL : value_grad;
+    gsfw_err err;
+    gsfw_error e = gsfw_objective_callback(d, calls, call_value, call_gradient,
+                                           calls->value_grad ? call_value_grad : NULL, out,
+                                           &err);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Dense least squares 0.5 ||A x - y||^2: a float64 array in C or Fortran order is handed
+ * to the library as it is (the library makes its one copy); anything else is converted. */
+static int build_dense(PyObject *A, PyObject *y, gsfw_objective **out)
+{
+    if (A == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "A is None; pass a 2-D array or a gsfw.Objective");
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0, NPY_ARRAY_ALIGNED);
+    if (!a) return -1;
+    if (PyArray_NDIM(a) != 2) {
+        PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d), got %d dimensions",
+                     PyArray_NDIM(a));
+        Py_DECREF(a);
+        return -1;
+    }
+    gsfw_layout layout = GSFW_ROW_MAJOR;
+    if (!PyArray_IS_C_CONTIGUOUS(a)) {
+        if (PyArray_IS_F_CONTIGUOUS(a)) {
+            layout = GSFW_COL_MAJOR;
+        } else {
+            PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
+            Py_DECREF(a);
+            if (!c) return -1;
+            a = c;
+        }
+    }
+    npy_intp n = PyArray_DIM(a, 0), d = PyArray_DIM(a, 1);
+    if (n > INT_MAX || d > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "A is %zd x %zd, larger than gsfw supports",
+                     (Py_ssize_t)n, (Py_ssize_t)d);
+        Py_DECREF(a);
+        return -1;
+    }
+    PyArrayObject *yv = gsfwpy_vector(y, "y", n, 0);
+    if (!yv) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) && y != Py_None) {
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            PyErr_Format(PyExc_ValueError, "%S (A has %zd rows)", v, (Py_ssize_t)n);
+            Py_XDECREF(t);
+            Py_XDECREF(v);
+            Py_XDECREF(tb);
+        }
+        Py_DECREF(a);
+        return -1;
+    }
+    gsfw_err err;
+    gsfw_error e = gsfw_objective_least_squares((int)n, (int)d, (const double *)PyArray_DATA(a),
+                                                layout, (const double *)PyArray_DATA(yv), out,
+                                                &err);
+    Py_DECREF(a);
+    Py_DECREF(yv);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective,
+                           gsfwpy_callables *calls, gsfw_objective **out)
+{
+    *out = NULL;
+    memset(calls, 0, offsetof(gsfwpy_callables, pending));
+    if (objective != Py_None) return build_callables(objective, calls, out);
+    return build_dense(A, y, out);
+}
