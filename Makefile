@@ -80,3 +80,10 @@ bounds: build
 	@sh experiments/bounds.sh $(BUILD) results/bounds
 
 experiments: bounds mnist sweep angio
+
+# Headers, libgsfw.so and libgsfw.a, gsfw.pc and the gsfw tool under PREFIX (lib/,
+# include/, bin/); DESTDIR stages the tree elsewhere, e.g. for packaging.
+PREFIX ?= /usr/local
+.PHONY: install
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"

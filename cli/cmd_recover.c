@@ -29,7 +29,7 @@ static const char usage[] =
     "                    [--method accfw|fw|afw|pfw|bpcg|graph-iht|graph-cosamp|cosamp|\n"
     "                              gen-mp|iht]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
-    "                    [--step RULE] [--tol TOL] [--polish on|off]\n"
+    "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
     "\n"
     "Recover an image from n = floor(R s) Gaussian measurements y = A x* + SIGMA e.\n"
@@ -53,6 +53,9 @@ static const char usage[] =
     "                    short, adaptive, line\n"
     "  --tol TOL         stop the Frank-Wolfe methods when the certified bound on\n"
     "                    f(x_t) - f* falls below TOL (status=converged)\n"
+    "  --tol-rel R       ... or below R times the bound at x_0. Default when polishing and\n"
+    "                    none of --iters, --tol, --tol-rel is given: 1e-3 (the polished\n"
+    "                    answer needs no long run), with --iters' default as the cap\n"
     "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"
     "                    model and refitted on that support (default on); the raw_* fields\n"
     "                    describe the unpolished best iterate\n"
@@ -167,7 +170,7 @@ int cmd_recover(int argc, char **argv)
                *method_text = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
                *c_text = NULL, *iters_text = NULL, *out_dir = NULL, *l_text = NULL,
                *compat_text = NULL, *noplot_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *polish_text = NULL;
+               *polish_text = NULL, *tol_rel_text = NULL;
     cli_opt opts[] = {
         {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--noise", 0, &noise_text},
         {"--seed", 0, &seed_text}, {"--method", 0, &method_text}, {"--model", 0, &model},
@@ -175,6 +178,7 @@ int cmd_recover(int argc, char **argv)
         {"--iters", 0, &iters_text}, {"--out-dir", 0, &out_dir}, {"--L", 0, &l_text},
         {"--reference-compat", 1, &compat_text}, {"--no-plot", 1, &noplot_text},
         {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--polish", 0, &polish_text},
+        {"--tol-rel", 0, &tol_rel_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -207,6 +211,12 @@ int cmd_recover(int argc, char **argv)
         if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
         if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
     }
+    double tol_rel = 0.0;
+    if (tol_rel_text) {
+        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
+        if (!(tol_rel > 0 && tol_rel < 1))
+            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
+    }
     int polish = !baseline;
     if (polish_text) {
         if (!strcmp(polish_text, "on"))
@@ -216,7 +226,8 @@ int cmd_recover(int argc, char **argv)
         else
             return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
     }
-    if (baseline && (step_text || tol_text || polish))
+    if (polish && !tol_text && !tol_rel_text && !iters_text) tol_rel = 1e-3;
+    if (baseline && (step_text || tol_text || tol_rel_text || polish))
         return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
                                "methods, not to %s", gsfw_method_name((gsfw_method)method));
     if (!model) model = cli_model_available("head") ? "head" : "subgraph";
@@ -495,6 +506,7 @@ int cmd_recover(int argc, char **argv)
         set.L_rule = l_rule;
         set.step = (gsfw_step)step;
         set.tol = tol;
+        set.tol_rel = tol_rel;
         set.polish = polish;
         set.max_iter = iters;
         set.x_true = xs;

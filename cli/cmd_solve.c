@@ -16,7 +16,7 @@ static const char usage[] =
     "usage: gsfw solve --A A.npy --y y.npy --model MODEL --s S [--g G]\n"
     "                  [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
     "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
-    "                  [--tol TOL] [--x0 x0.npy] [--polish on|off]\n"
+    "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
     "                  [--polished-out x.npy] [--x-true xstar.npy] [--seed N]\n"
     "                  [--time-limit SEC]\n"
@@ -41,6 +41,7 @@ static const char usage[] =
     "                  methods), agnostic, short, adaptive, line\n"
     "  --tol TOL       stop (status=converged) when the certified bound on f(x_t) - f*\n"
     "                  falls below TOL\n"
+    "  --tol-rel R     ... or below R times the bound at x_0\n"
     "  --x0 FILE       starting point (.npy, d entries), in D: ||x0|| <= C, support in M\n"
     "  --polish on|off end by projecting onto the model and refitting on that support\n"
     "                  (default off); --polished-out writes the polished x\n"
@@ -128,7 +129,7 @@ int cmd_solve(int argc, char **argv)
                *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *x0_path = NULL, *polish_text = NULL, *pol_path = NULL;
+               *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -138,7 +139,7 @@ int cmd_solve(int argc, char **argv)
         {"--best-out", 0, &best_path}, {"--x-true", 0, &xtrue_path}, {"--seed", 0, &seed_text},
         {"--time-limit", 0, &time_text}, {"--step", 0, &step_text}, {"--tol", 0, &tol_text},
         {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
-        {"--polished-out", 0, &pol_path},
+        {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -167,6 +168,12 @@ int cmd_solve(int argc, char **argv)
         if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
         if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
     }
+    double tol_rel = 0.0;
+    if (tol_rel_text) {
+        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
+        if (!(tol_rel > 0 && tol_rel < 1))
+            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
+    }
     int polish = 0;
     if (polish_text) {
         if (!strcmp(polish_text, "on"))
@@ -176,7 +183,7 @@ int cmd_solve(int argc, char **argv)
     }
     if (pol_path && !polish)
         return cli_usage_error(cmd, "--polished-out needs --polish on");
-    if (baseline && (step_text || tol_text || x0_path || polish || option_text))
+    if (baseline && (step_text || tol_text || tol_rel_text || x0_path || polish || option_text))
         return cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
                                "Frank-Wolfe methods, not to %s", method_text);
     gsfw_option option = GSFW_OPTION_I;
@@ -295,6 +302,7 @@ int cmd_solve(int argc, char **argv)
         set.max_iter = iters;
         set.time_limit = time_limit;
         set.tol = tol;
+        set.tol_rel = tol_rel;
         set.x0 = x0;
         set.polish = polish;
         set.x_true = x_true;

@@ -1,5 +1,7 @@
 /* gsfw quickstart: recover a 3-sparse vector from 40 random measurements with DMO-AccFW
- * and the exact top-s oracle. Build: cc quickstart.c -lgsfw -lopenblas -llapacke -lpng -lm */
+ * and the exact top-s oracle. Build after `make install` (-lm for this file's own sqrt):
+ *   cc quickstart.c $(pkg-config --cflags --libs gsfw) -lm -o quickstart
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -68,7 +68,8 @@ recover_run() {
     shift 4
     run_dir="$tmp/scratch"
     rm -rf "$run_dir"
-    _line=$("$gsfw" recover --seed "$_seed" --out-dir "$run_dir" --no-plot "$@") ||
+    # --polish off: the paper's experiments report the iterates themselves
+    _line=$("$gsfw" recover --seed "$_seed" --out-dir "$run_dir" --no-plot --polish off "$@") ||
         die "gsfw recover failed: $* --seed $_seed"
     printf '%s\n' "$_line" | summary_to_csv "$_labels" >>"$_runs" || die "bad summary line: $_line"
     trace_rows "$_seed" <"$run_dir/trace.csv" >>"$_raw"

@@ -13,7 +13,7 @@ echo "| image | ratio, iterations | L | mean L used | mean rel_err | mean solve 
 echo "|---|---|---|---|---|---|"
 run() { # image ratio iters seeds label L
     for seed in $4; do
-        "$build/gsfw" recover --image "$root/data/$1.npy" --ratio "$2" --method accfw \
+        "$build/gsfw" recover --image "$root/data/$1.npy" --ratio "$2" --method accfw --polish off \
             --iters "$3" --seed "$seed" --L "$6" --out-dir "$tmp/out" --no-plot
     done | awk -v img="$1" -v r="$2" -v it="$3" -v lab="$5" '
         { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }

@@ -395,7 +395,9 @@ typedef struct {
     int max_iter;        /* T >= 0: iterates x_0..x_T are produced (default 100) */
     double time_limit;   /* seconds, <= 0 for none */
     double tol;          /* stop (GSFW_STATUS_CONVERGED) when the certified bound
-                            gap_bound <= tol + tol_rel * |f(x_t)|; both 0 (default): off */
+                            gap_bound <= tol + tol_rel * gap_bound(x_0): an absolute bound on
+                            f(x_t) - f*, or one relative to the first (scale-free, also when
+                            f* = 0); both 0 (default): off */
     double tol_rel;
     const double *x0;    /* starting point (d entries), NULL for 0. Checked: finite,
                             ||x0|| <= C (C/delta for Option II) and supp(x0) a set of the

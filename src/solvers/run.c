@@ -75,6 +75,7 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     run->err = err;
     run->d = obj->d;
     run->incremental = hooks == 5;
+    run->bound0 = NAN;
     size_t d = (size_t)obj->d;
     run->mark = calloc(d, 1);
     run->scaled = gsfw_malloc_array(d, sizeof(double));
@@ -357,10 +358,13 @@ int gsfw_run_record(gsfw_run *run, int t, double f, double gap, double bound, do
     return 0;
 }
 
-int gsfw_run_converged(const gsfw_run *run, double f, double bound)
+int gsfw_run_converged(gsfw_run *run, double f, double bound)
 {
-    if (!(run->lim.tol > 0 || run->lim.tol_rel > 0) || isnan(bound)) return 0;
-    return bound <= run->lim.tol + run->lim.tol_rel * fabs(f);
+    (void)f;
+    if (isnan(bound)) return 0;
+    if (isnan(run->bound0)) run->bound0 = bound;
+    if (!(run->lim.tol > 0 || run->lim.tol_rel > 0)) return 0;
+    return bound <= run->lim.tol + run->lim.tol_rel * run->bound0;
 }
 
 int gsfw_run_out_of_time(const gsfw_run *run)

@@ -38,6 +38,7 @@ typedef struct {
     const double *dir_val;
     const double *dir_x;
     double bound_C;            /* radius for the certified bound (0: no bound) */
+    double bound0;             /* the first certified bound of the run (NaN before) */
     int check_invariants;      /* tests: active-set loops verify x = sum_i w_i a_i */
     /* objectives without the incremental hooks: the direction materialised */
     double *dir_dense, *x_trial, *g_trial; /* d each, NULL when incremental */
@@ -90,8 +91,9 @@ double gsfw_run_bound(gsfw_run *run, const double *x, const double *grad, double
  * stop. step and active may be NaN / 0. */
 int gsfw_run_record(gsfw_run *run, int t, double f, double gap, double bound, double step,
                     int active, const double *x);
-/* 1 when the bound meets the tolerance (tol + tol_rel |f|). */
-int gsfw_run_converged(const gsfw_run *run, double f, double bound);
+/* 1 when the bound meets the tolerance (tol + tol_rel times the run's first bound, which
+ * the first call records). */
+int gsfw_run_converged(gsfw_run *run, double f, double bound);
 /* 1 when the time limit is exceeded. */
 int gsfw_run_out_of_time(const gsfw_run *run);
 /* Setup is over: info.setup_time = now - t_setup_begin (counted once, everything done
