@@ -27,12 +27,14 @@ class Graph(_gsfw.Graph):
     def from_networkx(cls, G, weight="weight"):
         """Graph of a networkx graph: node labels map to 0..n-1 in G.nodes order (kept as
         .nodes and .index); edge costs from the `weight` attribute when every edge has one,
-        else unit costs. Directed graphs are read as undirected; self-loops are refused."""
+        else unit costs. Directed graphs are read as undirected; self-loops are dropped."""
         nodes = list(G.nodes)
         index = {v: i for i, v in enumerate(nodes)}
         edges = []
         costs = []
         for u, v, data in G.edges(data=True):
+            if u == v:
+                continue  # a self-loop says nothing about connectivity
             edges.append((index[u], index[v]))
             costs.append(data.get(weight))
         if any(c is None for c in costs):
@@ -47,7 +49,7 @@ class Graph(_gsfw.Graph):
     def from_scipy(cls, adjacency):
         """Graph of a square scipy.sparse adjacency matrix (or dense array): every nonzero
         (i, j) with i < j of the symmetrised pattern is one edge, its value the cost (the
-        larger of A[i, j] and A[j, i] when both are stored)."""
+        larger of A[i, j] and A[j, i] when both are stored). Diagonal entries are ignored."""
         try:
             import scipy.sparse as sp
         except ImportError as exc:  # pragma: no cover - scipy is optional
@@ -57,9 +59,8 @@ class Graph(_gsfw.Graph):
             raise ValueError("adjacency must be square, got shape %s" % (A.shape,))
         n = A.shape[0]
         rows, cols, vals = A.row.astype(np.int64), A.col.astype(np.int64), A.data
-        if np.any(rows == cols):
-            k = int(np.flatnonzero(rows == cols)[0])
-            raise ValueError("adjacency has a self-loop at node %d" % rows[k])
+        off = rows != cols  # the diagonal (self-loops) says nothing about connectivity
+        rows, cols, vals = rows[off], cols[off], vals[off]
         lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
         vals = np.asarray(vals, dtype=np.float64)
         # one edge per unordered pair: sort by (lo, hi) and keep the largest value

@@ -82,6 +82,16 @@ def test_scipy_matches_edge_array():
     assert upper.edges.tolist() == ref.edges.tolist()
 
 
+def test_self_loops_are_dropped():
+    sp = pytest.importorskip("scipy.sparse")
+    nx = pytest.importorskip("networkx")
+    adj = sp.csr_matrix(np.array([[1.0, 2.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 5.0]]))
+    g = gsfw.Graph.from_scipy(adj)
+    assert g.edges.tolist() == [[0, 1]] and g.costs.tolist() == [2.0]
+    G = nx.Graph([(0, 0), (0, 1)])
+    assert gsfw.Graph.from_networkx(G).edges.tolist() == [[0, 1]]
+
+
 def test_copy_and_pickle():
     g = gsfw.Graph(4, [[0, 1], [2, 3]], [1.0, 2.0])
     assert copy.deepcopy(g) is g
