@@ -95,3 +95,32 @@ def test_sigint_stops_a_long_solve(mode):
     latency = float(out.split()[-1]) - sent
     # the solve checks for signals every 0.1 s; allow for a loaded machine
     assert latency < 1.0, "KeyboardInterrupt came %.3f s after SIGINT" % latency
+
+
+def test_solve_releases_the_gil():
+    import threading
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((300, 1200))
+    y = A @ np.r_[np.ones(8), np.zeros(1192)]
+    ref = gsfw.solve(A, y, s=8, C=4.0, method="fw", max_iter=40)
+    out = {}
+
+    def work():
+        out["t0"] = time.perf_counter()
+        out["res"] = gsfw.solve(A, y, s=8, C=4.0, method="fw", max_iter=400)
+        out["t1"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    stamps = []
+    spins = 0
+    worker.start()
+    while worker.is_alive():
+        spins += 1
+        if spins % 1000 == 0:
+            stamps.append(time.perf_counter())
+    worker.join()
+    t0, t1 = out["t0"], out["t1"]
+    lo, hi = t0 + 0.25 * (t1 - t0), t0 + 0.75 * (t1 - t0)
+    # the main thread kept running through the middle of the solve
+    assert sum(lo < t < hi for t in stamps) > 10
+    assert np.array_equal(out["res"].trace["f"][:41], ref.trace["f"])
