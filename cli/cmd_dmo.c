@@ -83,6 +83,7 @@ int cmd_dmo(int argc, char **argv)
     }
     qsort(support, (size_t)size, sizeof(int), cmp_int);
     cli_print_ids(support, size);
+    if (squares) cli_warn_short_support(cmd, dmo->name, graph, size, spec.s, spec.g);
     if (stats_flag) {
         double nrm2 = 0.0;
         for (int k = 0; k < size; k++) nrm2 += z[support[k]] * z[support[k]];

@@ -25,7 +25,9 @@ static const char *const USAGE =
     "  --method M       practical (default): lambda-search for an output size in\n"
     "                   [s, floor(1.05 s)] as in the paper's experiments; theory: the cost-\n"
     "                   scaling tail of Hegde, Indyk & Schmidt (2015), nu = 2.5\n"
-    "  --stats          print PCSF calls, size and energy on stderr\n"
+    "  --stats          print PCSF calls, size and energy on stderr (window_missed=1:\n"
+    "                   the lambda-search missed the window; size_repaired=1: the size\n"
+    "                   was then repaired by growing or pruning a forest)\n"
     "\n"
     "Prints the support (0-based node ids, ascending) on one line.\n";
 
@@ -86,10 +88,11 @@ int cmd_tail(int argc, char **argv)
         rc = cli_fail_err("tail", e, &err);
     } else {
         cli_print_ids(support, size);
+        if (pm == GSFW_PROJ_PRACTICAL) cli_warn_short_support("tail", "tail", graph, size, s, g);
         if (stats)
             fprintf(stderr, "tail: size=%d pcsf_calls=%d window_missed=%d lambda=%.9g "
-                    "energy=%.9g\n", size, info.pcsf_calls, info.window_missed, info.lambda,
-                    info.energy);
+                    "energy=%.9g size_repaired=%d\n", size, info.pcsf_calls,
+                    info.window_missed, info.lambda, info.energy, info.size_repaired);
     }
     gsfw_headtail_free(ht);
     free(support);

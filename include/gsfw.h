@@ -28,41 +28,12 @@
 #include <stdint.h>
 
 #include "gsfw/export.h"
-#include "gsfw/operator.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GSFW_VERSION "0.1.0"
-GSFW_API const char *gsfw_version(void);
-
-/* ------------------------------------------------------------------ errors */
-
-typedef enum {
-    GSFW_OK = 0,
-    GSFW_ERR_NOMEM,        /* allocation failed */
-    GSFW_ERR_INVALID_ARG,  /* a parameter is out of range (s > d, C <= 0, g > s, ...) */
-    GSFW_ERR_DIMENSION,    /* sizes of two inputs disagree */
-    GSFW_ERR_NONFINITE,    /* NaN or Inf where a finite number is required */
-    GSFW_ERR_IO,           /* a file could not be opened, read or written */
-    GSFW_ERR_FORMAT,       /* a file is malformed or of an unsupported kind */
-    GSFW_ERR_GRAPH,        /* an invalid graph (id out of range, bad cost) */
-    GSFW_ERR_CALLBACK,     /* a user callback (objective, DMO) reported failure */
-    GSFW_ERR_INTERNAL      /* a broken invariant: please report */
-} gsfw_error;
-
-/* Static English description of an error code. */
-GSFW_API const char *gsfw_error_message(gsfw_error code);
-
-/* Detailed error report filled by failing calls (optional everywhere). */
-typedef struct {
-    gsfw_error code;
-    char message[512];
-} gsfw_err;
-
-/* Free memory returned by gsfw readers (gsfw_npy_read, gsfw_edges_read, ...). */
-GSFW_API void gsfw_free(void *ptr);
+#include "gsfw/core.h"
 
 /* ------------------------------------------------------------------ graphs */
 
@@ -148,7 +119,7 @@ typedef struct gsfw_objective {
     void (*destroy)(struct gsfw_objective *self);
 } gsfw_objective;
 
-typedef enum { GSFW_ROW_MAJOR = 0, GSFW_COL_MAJOR = 1 } gsfw_layout;
+#include "gsfw/operator.h"
 
 /* f(x) = 0.5 * ||A x - y||^2 with a dense n x d matrix A (copied; the caller's arrays
  * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
@@ -543,6 +514,21 @@ GSFW_API gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, in
 GSFW_API gsfw_error gsfw_npy_write(const char *path, const double *data, int ndim, const int shape[2],
                           gsfw_err *err);
 
+/* .npy of any common numeric dtype, converted to double: float64, float32, int8/16/32/64,
+ * uint8/16/32/64, either byte order, C or Fortran order, 1-D or 2-D. Otherwise as
+ * gsfw_npy_read (which keeps accepting float64 only). Integers above 2^53 in magnitude
+ * are rounded to the nearest double. *data freed with gsfw_free. */
+GSFW_API gsfw_error gsfw_npy_read_numeric(const char *path, double **data, int *ndim, int shape[2],
+                                          gsfw_err *err);
+/* Matrix Market coordinate file ("%%MatrixMarket matrix coordinate real|integer|pattern
+ * general|symmetric") as 0-based triplets: *n rows, *d columns, *nnz entries (pattern
+ * entries are 1; a symmetric file's off-diagonal entries are mirrored, so *nnz counts
+ * both). Refuses array format, complex and hermitian fields, indices past the header's
+ * size, non-finite values and a header whose entry count is wrong. Arrays freed with
+ * gsfw_free (the three are NULL when *nnz is 0). */
+GSFW_API gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows, int **cols,
+                                  double **vals, gsfw_err *err);
+
 /* Edge list: one "u v" or "u v cost" per line, 0-based ids, '#' comments and blank lines
  * allowed; all lines must have the same number of fields. *cost is NULL when the file has
  * no costs. When n >= 0, ids must be < n. Arrays freed with gsfw_free. */
@@ -565,6 +551,10 @@ GSFW_API gsfw_error gsfw_png_write_gray(const char *path, const double *img, int
  *  - GSFW_PROJ_PRACTICAL: the lambda-search of the paper's experiments: PCSF with costs
  *    lambda * c, lambda searched until the number of output nodes lies in
  *    [s_low, s_high]; "window missed" is reported when k(lambda) jumps over the window.
+ *    The support then comes from the size repair (repair_size = 1, default): the closest
+ *    forests on either side are grown best-neighbour-first or pruned leaf by leaf into
+ *    the window and the one of larger energy is kept, so the output has between s_low and
+ *    s_high nodes in at most g components whenever the graph has such a set.
  *    warm_start = 0: the reference search (first guess 2 x the s_high-th largest prize,
  *    doubling, then bisection until the interval collapses), cold on every call.
  *    warm_start = 1 (default): a safeguarded secant search on log k against log lambda,
@@ -590,6 +580,9 @@ typedef struct {
     double delta;         /* theory head: bisection tolerance factor (default 1/169) */
     double nu;            /* theory tail: nu > 2 (default 2.5) */
     double err_tol;       /* theory: lower clamp of the smallest positive prize (1e-6) */
+    int repair_size;      /* practical: 1 (default) = when the lambda-search misses the
+                             window, grow or prune the closest forests into it (see
+                             gsfw_proj_info.size_repaired); 0 = return the search's answer */
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */
@@ -598,11 +591,22 @@ GSFW_API void gsfw_proj_settings_default(gsfw_proj_settings *settings, gsfw_proj
 /* What one projection did. */
 typedef struct {
     int pcsf_calls;       /* PCSF runs of this call */
-    int window_missed;    /* practical: 1 if the output size is outside [s_low, s_high] */
+    int window_missed;    /* practical: 1 if the lambda-search alone found no lambda whose
+                             forest has a size in [s_low, s_high] (k(lambda) jumped over it,
+                             or, with repair_size = 1, no set of that size exists: the
+                             search is then skipped, pcsf_calls = 0) */
     double lambda;        /* the final scale (costs for practical / tail, prizes for head) */
     int size;             /* number of support nodes */
     double cost;          /* cost of the returned forest (graph costs) */
     double energy;        /* sum of z_i^2 over the support */
+    int size_repaired;    /* practical: 1 if the window was missed and the support is the
+                             repair's (grown or pruned forest), not a PCSF forest */
+    int target_met;       /* practical: 1 if size lies in [s_low, s_high]. With repair_size
+                             = 1 it is 0 only when no set of s_low nodes in g components
+                             exists (the g largest components of G are too small); the
+                             support is then the g components of largest energy, whole:
+                             the exact maximum over sets in g components.
+                             Theory: always 1 (no size window) */
 } gsfw_proj_info;
 
 typedef struct gsfw_headtail gsfw_headtail;

@@ -33,9 +33,11 @@ def optional_libraries():
     with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
         cmake = f.read()
     libs = []
-    for name in ("fftw3", "gsl", "gslcblas"):
+    for name in ("fftw3_threads", "fftw3", "gsl", "gslcblas"):
         if re.search(r"NAMES\s+%s\b" % name, cmake):
             libs.append(name)
+    if "Threads::Threads" in cmake:
+        libs.append("pthread")
     return libs
 
 

@@ -12,14 +12,17 @@
  *  - norm2 (optional, may be NULL): an upper estimate of ||A||_2^2 (1 for orthonormal rows)
  * Callbacks return 0 on success. An operator keeps scratch space in its context, so one
  * operator must not be used by two threads at the same time (build one per thread; the
- * implicit and transform operators are cheap to build). Inputs and outputs never alias. */
+ * implicit and transform operators are cheap to build). Inputs and outputs never alias.
+ *
+ * Include gsfw.h rather than this header: the constructors below use its gsfw_error,
+ * gsfw_err and gsfw_layout. Building and using operators: docs/operators.md. */
 #ifndef GSFW_OPERATOR_H
 #define GSFW_OPERATOR_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gsfw/export.h"
+#include "gsfw/core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +42,86 @@ typedef struct gsfw_operator {
     int (*norm2)(void *ctx, double *norm2);
     void (*destroy)(struct gsfw_operator *self);
 } gsfw_operator;
+
+/* ---- constructors (src/operators/). Each returns a new operator in *out, freed with
+ * gsfw_operator_free; arguments are validated first (a message names the bad value), all
+ * scratch is allocated here, so the products never allocate. */
+
+/* Storage flags of the dense constructors. */
+enum {
+    GSFW_OP_COPY = 0,   /* keep a private copy (column-major); the caller's array may go */
+    GSFW_OP_BORROW = 1  /* use the caller's array in place, in its layout: no copy; the
+                           caller keeps it alive and unchanged while the operator lives */
+};
+
+/* Frees an operator through its destroy hook (free() when it has none). NULL is a no-op. */
+GSFW_API void gsfw_operator_free(gsfw_operator *op);
+
+/* A B (A: n x m, B: m x d; A->d must equal B->n). Borrows both: they must outlive the
+ * product and not be used elsewhere at the same time. For x = Psi theta (Psi a
+ * synthesis operator such as a wavelet), sensing A Psi acts on the coefficients theta.
+ * norm2 is the product of theirs when both have one. */
+GSFW_API gsfw_error gsfw_operator_compose(const gsfw_operator *A, const gsfw_operator *B,
+                                          gsfw_operator **out, gsfw_err *err);
+
+/* Dense n x d matrix. Products are BLAS gemv (apply, adjoint) and column axpy / dot
+ * (apply_sparse, adjoint_sparse: O(n nnz)). Rejects NaN/Inf, naming the entry. */
+GSFW_API gsfw_error gsfw_operator_dense(int n, int d, const double *A, gsfw_layout layout,
+                                        int flags, gsfw_operator **out, gsfw_err *err);
+/* Dense float32 storage (half the memory and memory traffic). Products convert the
+ * vector to float, run sgemv (float accumulation), and convert back: a product differs
+ * from the double one by 1e-7 to 1e-6 relative (6e-7 measured at d = 10000; the float
+ * sums grow it with d); the sparse products accumulate in double. _to_f32 converts a
+ * double matrix (rounding to nearest; a value beyond the float range is refused, naming
+ * the entry). */
+GSFW_API gsfw_error gsfw_operator_dense_f32(int n, int d, const float *A, gsfw_layout layout,
+                                            int flags, gsfw_operator **out, gsfw_err *err);
+GSFW_API gsfw_error gsfw_operator_dense_to_f32(int n, int d, const double *A, gsfw_layout layout,
+                                               gsfw_operator **out, gsfw_err *err);
+
+/* Sparse n x d matrix from nnz 0-based triplets (rows[k], cols[k], vals[k]); duplicates
+ * are summed. Keeps CSR (apply) and CSC (adjoint and the sparse products, by column):
+ * memory 2 (12 nnz) bytes + O(n + d); each product costs O(nnz) (sparse ones O(sum of
+ * the chosen columns' entries)). */
+GSFW_API gsfw_error gsfw_operator_csr(int n, int d, long nnz, const int *rows, const int *cols,
+                                      const double *vals, gsfw_operator **out, gsfw_err *err);
+
+/* n rows of the orthonormal DCT-II of length d (1 <= n <= d), chosen by seed without
+ * replacement and sorted ascending: A = P F, A^T = F^T P^T (a DCT-III). FFTW plans are
+ * made here (FFTW_ESTIMATE: deterministic). O(d log d) per product, memory O(d). norm2 = 1. */
+GSFW_API gsfw_error gsfw_operator_dct(int d, int n, uint64_t seed, gsfw_operator **out,
+                                      gsfw_err *err);
+/* The same for the 2-D orthonormal DCT-II of a row-major height x width image (row
+ * k1 * width + k2 of the d = height * width rows is frequency (k1, k2)). */
+GSFW_API gsfw_error gsfw_operator_dct2(int height, int width, int n, uint64_t seed,
+                                       gsfw_operator **out, gsfw_err *err);
+/* n rows of the orthonormal Walsh-Hadamard matrix H / sqrt(d) (natural order), d a power
+ * of two, rows chosen by seed as for the DCT. O(d log d) per product. norm2 = 1. */
+GSFW_API gsfw_error gsfw_operator_hadamard(int d, int n, uint64_t seed, gsfw_operator **out,
+                                           gsfw_err *err);
+/* Rows row0 .. row0 + rows - 1 of an n_total x d matrix with entries sd * N(0, 1), each
+ * a function of (seed, i, j) alone (Philox4x32-10 counter generator + Box-Muller), never
+ * stored: memory O(rows + d). Any split of the rows into blocks (e.g. one per MPI rank)
+ * gives the same entries. apply and adjoint generate rows * d entries per call; the
+ * sparse products only the rows * nnz they need. */
+GSFW_API gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, double sd,
+                                                    int row0, int rows, gsfw_operator **out,
+                                                    gsfw_err *err);
+
+/* The n x (height * width) sensing matrix of compressive-sensing recovery:
+ *  "gaussian":          explicit, i.i.d. N(0, 1/n), drawn column by column from gsfw_rng
+ *                       seeded with seed (float32 != 0: stored as float32);
+ *  "implicit-gaussian": the same distribution, generated on demand (not stored);
+ *  "dct":               n random rows of the 2-D orthonormal DCT, scaled by sqrt(d / n) so
+ *                       that columns have unit expected squared norm like the Gaussian ones;
+ *  "hadamard":          n random rows of the orthonormal Walsh-Hadamard matrix of size
+ *                       d = height * width (a power of two), scaled by sqrt(d / n).
+ * float32 applies to "gaussian" only. */
+GSFW_API gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
+                                          uint64_t seed, int float32, gsfw_operator **out,
+                                          gsfw_err *err);
+
+/* ---- more operators below ---- */
 
 #ifdef __cplusplus
 }

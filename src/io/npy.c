@@ -242,14 +242,60 @@ static int descr_is_float64_le(const char *d, size_t len)
            (len == 7 && memcmp(d, "float64", 7) == 0);
 }
 
-/* Check dtype and shape; on success *rows, *cols and *count describe the array. */
-static gsfw_error check_header(const char *path, const npy_header *h, int *rows, int *cols,
-                               size_t *count, gsfw_err *err)
+/* How the values of an array are stored: float64 little-endian for gsfw_npy_read, any
+ * of the numeric dtypes below for gsfw_npy_read_numeric. */
+typedef enum { NUM_FLOAT, NUM_INT, NUM_UINT } num_kind;
+typedef struct {
+    num_kind kind;
+    int size;        /* bytes per value: 1, 2, 4 or 8 */
+    int big_endian;
+} npy_dtype;
+
+static const npy_dtype DTYPE_F8_LE = {NUM_FLOAT, 8, 0};
+
+/* A numeric dtype string: byte order '<', '>', '|' (one-byte types) or '=' / none (the
+ * host's), then f4, f8, i1, i2, i4, i8, u1, u2, u4 or u8. 0 if it is not one of those. */
+static int parse_numeric_descr(const char *d, size_t len, npy_dtype *t)
 {
-    if (!descr_is_float64_le(h->descr, h->descr_len)) {
+    if (descr_is_float64_le(d, len)) {
+        *t = DTYPE_F8_LE;
+        return 1;
+    }
+    int big = !host_is_little_endian();
+    if (len == 3) {
+        if (d[0] == '>') big = 1;
+        else if (d[0] == '<') big = 0;
+        else if (d[0] != '|' && d[0] != '=') return 0;
+        d++;
+        len--;
+    }
+    if (len != 2) return 0;
+    int size = d[1] - '0';
+    if (d[0] == 'f' && (size == 4 || size == 8))
+        t->kind = NUM_FLOAT;
+    else if ((d[0] == 'i' || d[0] == 'u') && (size == 1 || size == 2 || size == 4 || size == 8))
+        t->kind = d[0] == 'i' ? NUM_INT : NUM_UINT;
+    else
+        return 0;
+    t->size = size;
+    t->big_endian = big;
+    return 1;
+}
+
+/* Check dtype and shape; on success *rows, *cols and *count describe the array and *dt
+ * how its values are stored (numeric: accept every dtype of parse_numeric_descr). */
+static gsfw_error check_header(const char *path, const npy_header *h, int numeric, npy_dtype *dt,
+                               int *rows, int *cols, size_t *count, gsfw_err *err)
+{
+    *dt = DTYPE_F8_LE;
+    if (numeric ? !parse_numeric_descr(h->descr, h->descr_len, dt)
+                : !descr_is_float64_le(h->descr, h->descr_len)) {
         int shown = h->descr_len > NPY_QUOTE_MAX ? NPY_QUOTE_MAX : (int)h->descr_len;
-        return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' holds dtype '%.*s'; only float64 ('<f8') "
-                         "is supported", path, shown, h->descr);
+        return numeric ? gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' holds dtype '%.*s'; supported are "
+                                   "float64, float32, int8/16/32/64 and uint8/16/32/64", path,
+                                   shown, h->descr)
+                       : gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' holds dtype '%.*s'; only float64 "
+                                   "('<f8') is supported", path, shown, h->descr);
     }
     int shown = h->shape_len > NPY_QUOTE_MAX ? NPY_QUOTE_MAX : (int)h->shape_len;
     const char *more = h->shape_len > NPY_QUOTE_MAX ? "..." : "";
@@ -294,6 +340,42 @@ static void decode_le_in_place(double *x, size_t n)
         memcpy(b, &x[i], 8);
         uint64_t u = load_le64(b);
         memcpy(&x[i], &u, 8);
+    }
+}
+
+/* Convert, in place, count values of dtype dt (raw file bytes at the start of x) to host
+ * doubles. Walks backwards: value k is loaded from bytes [k size, (k + 1) size) before
+ * x[k] (bytes [8k, 8k + 8)) is stored, and a later store never reaches an earlier value's
+ * bytes, since size <= 8. */
+static void decode_numeric_in_place(double *x, size_t count, npy_dtype dt)
+{
+    const unsigned char *bytes = (const unsigned char *)x;
+    for (size_t k = count; k-- > 0;) {
+        const unsigned char *b = bytes + k * (size_t)dt.size;
+        uint64_t u = 0;
+        for (int q = 0; q < dt.size; q++) {
+            int at = dt.big_endian ? q : dt.size - 1 - q;
+            u = (u << 8) | b[at];
+        }
+        double v;
+        if (dt.kind == NUM_FLOAT && dt.size == 8) {
+            memcpy(&v, &u, 8);
+        } else if (dt.kind == NUM_FLOAT) {
+            uint32_t w = (uint32_t)u;
+            float f;
+            memcpy(&f, &w, 4);
+            v = (double)f;
+        } else if (dt.kind == NUM_UINT) {
+            v = (double)u;
+        } else {
+            /* sign-extend the size-byte two's complement value */
+            int shift = 64 - 8 * dt.size;
+            uint64_t ext = shift ? (u << shift) : u;
+            int64_t sv;
+            memcpy(&sv, &ext, 8);
+            v = (double)(shift ? sv >> shift : sv);
+        }
+        x[k] = v;
     }
 }
 
@@ -364,9 +446,9 @@ static gsfw_error read_preamble_and_header(const char *path, FILE *fp, long long
 
 /* Read count doubles of data (file order) into a fresh array. */
 static gsfw_error read_data(const char *path, FILE *fp, long long remaining, size_t count,
-                            double **out, gsfw_err *err)
+                            npy_dtype dt, double **out, gsfw_err *err)
 {
-    size_t need = count * sizeof(double); /* no overflow: checked by check_header */
+    size_t need = count * (size_t)dt.size; /* no overflow: checked by check_header */
     /* Compare with the file size first, so a corrupt shape cannot trigger a huge
      * allocation before the truncation is noticed. */
     if (remaining >= 0 && (unsigned long long)remaining < (unsigned long long)need)
@@ -418,7 +500,19 @@ static gsfw_error read_data(const char *path, FILE *fp, long long remaining, siz
         return gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is truncated: expected %zu bytes of data, "
                          "found %zu", path, need, got);
     }
-    decode_le_in_place(x, count);
+    if (dt.kind == NUM_FLOAT && dt.size == 8 && !dt.big_endian) {
+        decode_le_in_place(x, count);
+    } else {
+        /* room for count doubles, then widen the values in place */
+        double *wide = need < count * sizeof(double) ? realloc(x, count * sizeof(double)) : x;
+        if (!wide) {
+            free(x);
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading %zu values from '%s'",
+                             count, path);
+        }
+        x = wide;
+        decode_numeric_in_place(x, count, dt);
+    }
     *out = x;
     return GSFW_OK;
 }
@@ -437,8 +531,8 @@ static gsfw_error fortran_to_c(double **x, int rows, int cols, const char *path,
     return GSFW_OK;
 }
 
-gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *ndim,
-                                int shape[2], gsfw_err *err)
+static gsfw_error read_stream(FILE *fp, const char *path, int numeric, double **data, int *ndim,
+                              int shape[2], gsfw_err *err)
 {
     gsfw_err_clear(err);
     if (!fp || !path || !data || !ndim || !shape)
@@ -460,13 +554,14 @@ gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *
     int rows = 0, cols = 0;
     npy_header h;
     memset(&h, 0, sizeof h);
+    npy_dtype dt = DTYPE_F8_LE;
     double *x = NULL;
     gsfw_error rc = read_preamble_and_header(path, fp, file_size, &text, &text_len, &offset, err);
     if (!rc) rc = parse_header(path, text, text_len, &h, err);
-    if (!rc) rc = check_header(path, &h, &rows, &cols, &count, err);
+    if (!rc) rc = check_header(path, &h, numeric, &dt, &rows, &cols, &count, err);
     if (!rc)
-        rc = read_data(path, fp, file_size >= 0 ? file_size - (long long)offset : -1, count, &x,
-                       err);
+        rc = read_data(path, fp, file_size >= 0 ? file_size - (long long)offset : -1, count, dt,
+                       &x, err);
     if (!rc && h.ndim == 2 && h.fortran_order && rows > 1 && cols > 1)
         rc = fortran_to_c(&x, rows, cols, path, err);
     free(text);
@@ -481,8 +576,14 @@ gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *
     return GSFW_OK;
 }
 
-gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
-                         gsfw_err *err)
+gsfw_error gsfw_npy_read_stream(FILE *fp, const char *path, double **data, int *ndim,
+                                int shape[2], gsfw_err *err)
+{
+    return read_stream(fp, path, 0, data, ndim, shape, err);
+}
+
+static gsfw_error read_file(const char *path, int numeric, double **data, int *ndim,
+                            int shape[2], gsfw_err *err)
 {
     gsfw_err_clear(err);
     if (!path || !data || !ndim || !shape)
@@ -491,9 +592,21 @@ gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2
     *data = NULL;
     FILE *fp = fopen(path, "rb");
     if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
-    gsfw_error rc = gsfw_npy_read_stream(fp, path, data, ndim, shape, err);
+    gsfw_error rc = read_stream(fp, path, numeric, data, ndim, shape, err);
     fclose(fp);
     return rc;
+}
+
+gsfw_error gsfw_npy_read(const char *path, double **data, int *ndim, int shape[2],
+                         gsfw_err *err)
+{
+    return read_file(path, 0, data, ndim, shape, err);
+}
+
+gsfw_error gsfw_npy_read_numeric(const char *path, double **data, int *ndim, int shape[2],
+                                 gsfw_err *err)
+{
+    return read_file(path, 1, data, ndim, shape, err);
 }
 
 /* ------------------------------------------------------------------ writer */

@@ -5,6 +5,7 @@
  * nothing (the PCSF workspace reaches its size on the first call). */
 #include "core/internal.h"
 #include "oracles/dmo_internal.h"
+#include "oracles/headtail_repair.h"
 #include "oracles/pcsf/pcsf_internal.h"
 #include "util/select.h"
 
@@ -37,7 +38,7 @@ struct gsfw_headtail {
     int *tour_node, *tour_edge; /* 2n */
     int *stack, *stack_pos;     /* n */
     unsigned char *mark;        /* n */
-    int *out;          /* n: pruned output */
+    int *out;          /* n: pruned output (theory), best repair candidate (practical) */
     int calls;
     double lambda_prev;     /* lambda of the previous result */
     double rho_prev;        /* lambda_prev / the mean of the s_high largest prizes then */
@@ -45,6 +46,12 @@ struct gsfw_headtail {
     int have_prev;
     int prev_missed;        /* the previous result missed its window (a jump in k) */
     double ref_now;         /* the current call's reference prize (0: none) */
+    /* size repair (practical, repair_size = 1): the forests closest to the window seen by
+     * this call's search, below (most nodes < s_low) and above (fewest nodes > s_high) */
+    gsfw_size_repair *repair;
+    int *below_nodes, *above_nodes, *above_edges; /* growth needs no edges */
+    int below_nn, above_nn, above_ne; /* -1: none seen */
+    int *cand;              /* n: a repair candidate */
 };
 
 void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int s, int g)
@@ -64,6 +71,7 @@ void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int
     st->delta = 1.0 / 169.0;
     st->nu = 2.5;
     st->err_tol = 1e-6;
+    st->repair_size = 1;
 }
 
 void gsfw_headtail_free(gsfw_headtail *ht)
@@ -95,6 +103,11 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht->stack_pos);
     free(ht->mark);
     free(ht->out);
+    gsfw_size_repair_free(ht->repair);
+    free(ht->below_nodes);
+    free(ht->above_nodes);
+    free(ht->above_edges);
+    free(ht->cand);
     free(ht);
 }
 
@@ -199,6 +212,17 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
         return gsfw_fail(err, GSFW_ERR_NOMEM, "projection: out of memory for %d nodes", graph->n);
     }
     rc = gsfw_pcsf_create(&ht->ws, err);
+    if (!rc && settings->method == GSFW_PROJ_PRACTICAL && settings->repair_size) {
+        ht->below_nodes = gsfw_malloc_array(n, sizeof(int));
+        ht->above_nodes = gsfw_malloc_array(n, sizeof(int));
+        ht->above_edges = gsfw_malloc_array(n, sizeof(int)); /* a forest: < n edges */
+        ht->cand = gsfw_malloc_array(n, sizeof(int));
+        if (!ht->below_nodes || !ht->above_nodes || !ht->above_edges || !ht->cand)
+            rc = gsfw_fail(err, GSFW_ERR_NOMEM, "projection: out of memory for %d nodes",
+                           graph->n);
+        else
+            rc = gsfw_size_repair_create(graph, &ht->repair, err);
+    }
     if (rc) {
         gsfw_headtail_free(ht);
         return rc;
@@ -297,11 +321,68 @@ static double top_mean_prize(gsfw_headtail *ht, int k)
 
 /* ------------------------------------------------- practical lambda search */
 
+/* Remember the current forest when it is the closest to the window on its side so far
+ * (the size repair starts from these). */
+static void track_closest(gsfw_headtail *ht)
+{
+    if (!ht->repair) return;
+    int k = ht->nn, ne = ht->ne < ht->n ? ht->ne : ht->n; /* a forest: ne < n */
+    if (k < ht->st.s_low && k > ht->below_nn) {
+        memcpy(ht->below_nodes, ht->nodes, (size_t)k * sizeof(int));
+        ht->below_nn = k;
+    } else if (k > ht->st.s_high && (ht->above_nn < 0 || k < ht->above_nn)) {
+        memcpy(ht->above_nodes, ht->nodes, (size_t)k * sizeof(int));
+        memcpy(ht->above_edges, ht->edges, (size_t)ne * sizeof(int));
+        ht->above_nn = k;
+        ht->above_ne = ne;
+    }
+}
+
+/* The lambda-search missed its window: grow the closest smaller forest, prune the closest
+ * larger one, and grow from the best node of each of the g largest components of G, all
+ * towards s_high nodes (prizes are >= 0, so a larger set never has less energy). The
+ * candidate in the window with the largest energy wins (ties: the earlier candidate);
+ * when none is in the window (the graph has no such set), the one of largest energy.
+ * The result replaces ht->nodes, with a spanning forest of it as ht->edges. */
+static void repair_into_window(gsfw_headtail *ht)
+{
+    const int lo = ht->st.s_low, hi = ht->st.s_high, gc = ht->st.g;
+    int best_nn = -1, best_in = 0;
+    double best_e = 0.0;
+    for (int c = 0; c < 3; c++) {
+        int k;
+        if (c == 0 && ht->below_nn >= 0)
+            k = gsfw_size_repair_grow(ht->repair, ht->prize, ht->below_nodes, ht->below_nn, hi,
+                                      gc, ht->cand);
+        else if (c == 1 && ht->above_nn >= 0)
+            k = gsfw_size_repair_prune(ht->repair, ht->prize, ht->above_nodes, ht->above_nn,
+                                       ht->above_edges, ht->above_ne, hi, ht->cand);
+        else if (c == 2)
+            k = gsfw_size_repair_grow_seeded(ht->repair, ht->prize, hi, gc, ht->cand);
+        else
+            continue;
+        if (k > hi) continue; /* a pruned "forest" with a cycle: not reached */
+        int in = k >= lo;
+        double e = sum_prizes(ht, ht->cand, k);
+        if (best_nn < 0 || in > best_in || (in == best_in && e > best_e)) {
+            memcpy(ht->out, ht->cand, (size_t)k * sizeof(int));
+            best_nn = k;
+            best_in = in;
+            best_e = e;
+        }
+    }
+    if (best_nn < 0) return; /* not reached: the seeded growth always gives a candidate */
+    memcpy(ht->nodes, ht->out, (size_t)best_nn * sizeof(int));
+    ht->nn = best_nn;
+    ht->ne = gsfw_size_repair_spanning_forest(ht->repair, ht->nodes, ht->nn, ht->edges);
+}
+
 /* PCSF with costs lam * c; *k receives the number of output nodes. */
 static gsfw_error run_scaled_costs(gsfw_headtail *ht, double lam, int *k, gsfw_err *err)
 {
     for (int e = 0; e < ht->m; e++) ht->scost[e] = lam * ht->cost[e];
     gsfw_error rc = pcsf_call(ht, ht->prize, ht->scost, err);
+    if (!rc) track_closest(ht);
     *k = ht->nn;
     return rc;
 }
@@ -318,6 +399,17 @@ static gsfw_error practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *e
     } while (0)
 #define IN_WINDOW(K) ((K) >= lo_k && (K) <= hi_k)
     double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
+    ht->below_nn = ht->above_nn = -1;
+    if (ht->repair && gsfw_size_repair_reachable(ht->repair, ht->st.g) < lo_k) {
+        /* No forest of g trees has s_low nodes, so no lambda hits the window; the best
+         * set of the model is known exactly (whole components): skip the search. */
+        ht->nn = gsfw_size_repair_best_components(ht->repair, ht->prize, ht->st.g, ht->nodes);
+        ht->ne = gsfw_size_repair_spanning_forest(ht->repair, ht->nodes, ht->nn, ht->edges);
+        info->window_missed = 1;
+        info->size_repaired = 1;
+        info->lambda = 0.0;
+        return GSFW_OK;
+    }
     double max_prize = 0.0;
     for (int i = 0; i < ht->n; i++) max_prize = fmax(max_prize, ht->prize[i]);
     if (max_prize == 0.0) { /* z = 0: every lambda gives the same answer */
@@ -453,6 +545,10 @@ missed:
     restore_kept(ht);
     ht->prev_missed = 1;
     info->window_missed = 1;
+    if (ht->repair) {
+        repair_into_window(ht);
+        info->size_repaired = 1;
+    }
     lam = lam_hi;
     goto done;
 accept:
@@ -802,6 +898,8 @@ gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *suppor
         cst += ht->g->cost ? ht->g->cost[e] : 1.0;
     }
     info->cost = cst;
+    info->target_met = ht->st.method == GSFW_PROJ_THEORY ||
+                       (ht->nn >= ht->st.s_low && ht->nn <= ht->st.s_high);
     gsfw_err_clear(err);
     return GSFW_OK;
 }
@@ -814,7 +912,10 @@ typedef struct {
     gsfw_headtail *theory;
     int *top;          /* n ints */
     int *alt;          /* n ints: the theory head's support */
-    int s, g;
+    const gsfw_graph *graph;
+    unsigned char *mask; /* n: contains() scratch, all zero between calls */
+    int *work;         /* 2n: contains() scratch */
+    int s, g, s_high;
     char model[320];
 } ht_dmo_ctx;
 
@@ -860,12 +961,37 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
     return 0;
 }
 
+/* Forget the warm start, so that a second solve repeats the first bit for bit. */
 static int ht_reset(void *ctx)
 {
     ht_dmo_ctx *c = ctx;
     gsfw_headtail_reset(c->ht);
     gsfw_headtail_reset(c->theory);
     return 0;
+}
+
+/* At most s_high distinct nodes in at most g connected components of the graph: the sets
+ * the practical projection returns. */
+static int ht_contains(void *ctx, const int *support, int size)
+{
+    ht_dmo_ctx *c = ctx;
+    if (size < 0 || size > c->s_high || (size > 0 && !support)) return 0;
+    int k = 0, ok = 1;
+    for (; k < size && ok; k++) {
+        int v = support[k];
+        ok = v >= 0 && v < c->graph->n && !c->mask[v];
+        if (ok) c->mask[v] = 1;
+    }
+    if (ok) {
+        int comps = gsfw_graph_induced_components(c->graph, c->mask, c->work);
+        ok = comps >= 0 && comps <= c->g;
+    }
+    /* unmark the first k ids (an invalid one was not marked; a repeated one was, once) */
+    for (int i = 0; i < k; i++) {
+        int v = support[i];
+        if (v >= 0 && v < c->graph->n) c->mask[v] = 0;
+    }
+    return ok;
 }
 
 static void ht_destroy(gsfw_dmo *self)
@@ -875,6 +1001,8 @@ static void ht_destroy(gsfw_dmo *self)
     gsfw_headtail_free(c->theory);
     free(c->top);
     free(c->alt);
+    free(c->mask);
+    free(c->work);
     gsfw_dmo_release(self);
 }
 
@@ -901,11 +1029,20 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
         return rc;
     }
     ht_dmo_ctx *c = dmo->ctx;
-    dmo->reset = ht_reset;
-    dmo->model_size = settings->s;
     c->ht = ht;
+    c->graph = g;
     c->s = settings->s;
     c->g = settings->g;
+    c->s_high = settings->s_high;
+    dmo->reset = ht_reset;
+    dmo->contains = ht_contains;
+    dmo->model_size = settings->s;
+    c->mask = gsfw_calloc_array((size_t)g->n, 1);
+    c->work = gsfw_malloc_array(2 * (size_t)g->n, sizeof(int));
+    if (!c->mask || !c->work) {
+        ht_destroy(dmo);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for %d nodes", who, g->n);
+    }
     if (settings->kind == GSFW_PROJ_HEAD && settings->method == GSFW_PROJ_PRACTICAL) {
         gsfw_proj_settings th;
         gsfw_proj_settings_default(&th, GSFW_PROJ_HEAD, settings->s, settings->g);

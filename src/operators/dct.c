@@ -1,0 +1,213 @@
+/* Subsampled orthonormal DCT (1-D and 2-D) through FFTW.
+ *
+ * A = s P F: F the orthonormal DCT-II, P keeps n chosen rows (frequencies), s a scale
+ * (1 for the public constructors). FFTW's REDFT10 computes Y_k = 2 sum_j x_j cos(pi k
+ * (2j + 1) / (2N)), so F = diag(f) REDFT10 with f_0 = sqrt(1/N) / 2 and f_k = sqrt(2/N) / 2.
+ * Its transpose is REDFT01 (Y_j = X_0 + 2 sum_{k>0} X_k cos(...)) applied after scaling
+ * X_0 by sqrt(1/N) and X_k by sqrt(2/N) / 2. In 2-D the scales multiply per dimension.
+ *
+ * Plans are made once here with FFTW_ESTIMATE (FFTW_MEASURE would time candidate
+ * algorithms, and different choices round differently: results would depend on the
+ * machine's load). Products run the plans on this operator's own buffers through the
+ * new-array execute function, which is thread-safe, so operators can be used in parallel
+ * threads. The planner itself (plan creation and destruction) is not: it is made
+ * thread-safe once per process with fftw_make_planner_thread_safe (libfftw3_threads),
+ * rather than a mutex of ours, because FFTW's lock also covers planner calls that the
+ * application (or another library in the process) makes on its own.
+ *
+ * This operator's own code allocates nothing after construction, but FFTW's REDFT
+ * executors allocate (and free) a temporary buffer of their own on each execution, which
+ * no planner flag prevents (tests/test_operators_no_alloc.c checks it stays at most one
+ * per transform). */
+#include "operators/op_internal.h"
+
+#include <fftw3.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int n, d;
+    int *rows;           /* n chosen frequencies (flattened), ascending */
+    double *fwd_scale;   /* n: scale of each kept REDFT10 output */
+    double *adj_scale;   /* n: scale of each input of the REDFT01 */
+    double *in, *out;    /* d each (fftw_malloc: the alignment the plans were made for) */
+    fftw_plan fwd, adj;
+    double norm2;
+} dct_ctx;
+
+static pthread_once_t planner_once = PTHREAD_ONCE_INIT;
+
+static void make_planner_thread_safe(void)
+{
+    fftw_make_planner_thread_safe();
+}
+
+static int dct_apply(void *ctx, const double *x, double *y)
+{
+    dct_ctx *c = ctx;
+    memcpy(c->in, x, (size_t)c->d * sizeof(double));
+    fftw_execute_r2r(c->fwd, c->in, c->out);
+    for (int i = 0; i < c->n; i++) y[i] = c->fwd_scale[i] * c->out[c->rows[i]];
+    return 0;
+}
+
+static int dct_adjoint(void *ctx, const double *r, double *x)
+{
+    dct_ctx *c = ctx;
+    memset(c->in, 0, (size_t)c->d * sizeof(double));
+    for (int i = 0; i < c->n; i++) c->in[c->rows[i]] = c->adj_scale[i] * r[i];
+    fftw_execute_r2r(c->adj, c->in, c->out);
+    memcpy(x, c->out, (size_t)c->d * sizeof(double));
+    return 0;
+}
+
+/* A sparse u still costs one transform: scatter it, transform, keep the chosen rows. */
+static int dct_apply_sparse(void *ctx, int nnz, const int *idx, const double *val, double alpha,
+                            double *y)
+{
+    dct_ctx *c = ctx;
+    memset(c->in, 0, (size_t)c->d * sizeof(double));
+    for (int k = 0; k < nnz; k++) c->in[idx[k]] = alpha * val[k];
+    fftw_execute_r2r(c->fwd, c->in, c->out);
+    for (int i = 0; i < c->n; i++) y[i] += c->fwd_scale[i] * c->out[c->rows[i]];
+    return 0;
+}
+
+static int dct_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx, double *out)
+{
+    dct_ctx *c = ctx;
+    memset(c->in, 0, (size_t)c->d * sizeof(double));
+    for (int i = 0; i < c->n; i++) c->in[c->rows[i]] = c->adj_scale[i] * r[i];
+    fftw_execute_r2r(c->adj, c->in, c->out);
+    for (int k = 0; k < nnz; k++) out[k] = c->out[idx[k]];
+    return 0;
+}
+
+static int dct_norm2(void *ctx, double *norm2)
+{
+    *norm2 = ((dct_ctx *)ctx)->norm2;
+    return 0;
+}
+
+static void dct_ctx_free(dct_ctx *c)
+{
+    if (!c) return;
+    if (c->fwd || c->adj) {
+        pthread_once(&planner_once, make_planner_thread_safe);
+        if (c->fwd) fftw_destroy_plan(c->fwd);
+        if (c->adj) fftw_destroy_plan(c->adj);
+    }
+    fftw_free(c->in);
+    fftw_free(c->out);
+    free(c->rows);
+    free(c->fwd_scale);
+    free(c->adj_scale);
+    free(c);
+}
+
+static void dct_destroy(gsfw_operator *self)
+{
+    dct_ctx_free(self->ctx);
+    free(self);
+}
+
+/* Orthonormal scale of frequency k of a length-N DCT-II over REDFT10, and of its transpose
+ * over REDFT01. */
+static double fwd_factor(int k, int N) { return 0.5 * sqrt((k == 0 ? 1.0 : 2.0) / N); }
+static double adj_factor(int k, int N) { return k == 0 ? sqrt(1.0 / N) : 0.5 * sqrt(2.0 / N); }
+
+/* height == 0: the 1-D transform of length width. */
+static gsfw_error build(const char *what, const char *name, int height, int width, int n,
+                        uint64_t seed, double scale, gsfw_operator **out, gsfw_err *err)
+{
+    int d = height ? height * width : width;
+    dct_ctx *c = calloc(1, sizeof *c);
+    gsfw_operator *op = c ? gsfw_op_new(n, d, name, c) : NULL;
+    if (c) {
+        c->n = n;
+        c->d = d;
+        c->norm2 = scale * scale;
+        c->rows = gsfw_malloc_array((size_t)n, sizeof(int));
+        c->fwd_scale = gsfw_malloc_array((size_t)n, sizeof(double));
+        c->adj_scale = gsfw_malloc_array((size_t)n, sizeof(double));
+        c->in = fftw_malloc((size_t)d * sizeof(double));
+        c->out = fftw_malloc((size_t)d * sizeof(double));
+    }
+    if (!op || !c->rows || !c->fwd_scale || !c->adj_scale || !c->in || !c->out ||
+        gsfw_op_choose_rows(d, n, seed, c->rows) != 0) {
+        free(op);
+        dct_ctx_free(c);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
+    }
+    for (int i = 0; i < n; i++) {
+        int k1 = height ? c->rows[i] / width : 0, k2 = height ? c->rows[i] % width : c->rows[i];
+        double f = fwd_factor(k2, width), a = adj_factor(k2, width);
+        if (height) {
+            f *= fwd_factor(k1, height);
+            a *= adj_factor(k1, height);
+        }
+        c->fwd_scale[i] = scale * f;
+        c->adj_scale[i] = scale * a;
+    }
+    pthread_once(&planner_once, make_planner_thread_safe);
+    if (height) {
+        c->fwd = fftw_plan_r2r_2d(height, width, c->in, c->out, FFTW_REDFT10, FFTW_REDFT10,
+                                  FFTW_ESTIMATE);
+        c->adj = fftw_plan_r2r_2d(height, width, c->in, c->out, FFTW_REDFT01, FFTW_REDFT01,
+                                  FFTW_ESTIMATE);
+    } else {
+        c->fwd = fftw_plan_r2r_1d(width, c->in, c->out, FFTW_REDFT10, FFTW_ESTIMATE);
+        c->adj = fftw_plan_r2r_1d(width, c->in, c->out, FFTW_REDFT01, FFTW_ESTIMATE);
+    }
+    if (!c->fwd || !c->adj) {
+        free(op);
+        dct_ctx_free(c);
+        return gsfw_fail(err, GSFW_ERR_INTERNAL, "%s: FFTW could not plan a DCT of size %d",
+                         what, d);
+    }
+    op->apply = dct_apply;
+    op->adjoint = dct_adjoint;
+    op->apply_sparse = dct_apply_sparse;
+    op->adjoint_sparse = dct_adjoint_sparse;
+    op->norm2 = dct_norm2;
+    op->destroy = dct_destroy;
+    *out = op;
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_operator_dct(int d, int n, uint64_t seed, gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "dct operator";
+    gsfw_err_clear(err);
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
+    *out = NULL;
+    gsfw_error rc = gsfw_op_check_rows(what, d, n, err);
+    if (rc) return rc;
+    return build(what, "dct", 0, d, n, seed, 1.0, out, err);
+}
+
+gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, double scale,
+                               gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "dct2 operator";
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
+    *out = NULL;
+    if (height < 1 || width < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the image must be at least 1 x 1, got "
+                         "%d x %d", what, height, width);
+    if (height > INT32_MAX / width)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: a %d x %d image has too many pixels",
+                         what, height, width);
+    gsfw_error rc = gsfw_op_check_rows(what, height * width, n, err);
+    if (rc) return rc;
+    return build(what, "dct2", height, width, n, seed, scale, out, err);
+}
+
+gsfw_error gsfw_operator_dct2(int height, int width, int n, uint64_t seed, gsfw_operator **out,
+                              gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    return gsfw_op_dct2_scaled(height, width, n, seed, 1.0, out, err);
+}

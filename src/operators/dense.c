@@ -1,0 +1,349 @@
+/* Dense matrices, in double or float32.
+ *
+ * A private copy is kept column-major (lda = n): A x and A^T r are then gemv calls over
+ * contiguous columns, and the sparse products touch only the columns in the support
+ * (axpy / dot over one contiguous column each). A borrowed array keeps the caller's
+ * layout: gemv takes either order, and a column of a row-major matrix is read with
+ * stride d (slower for the sparse products, but no second copy of a big matrix).
+ *
+ * float32: gemv runs in single precision on the vector converted to float (scratch
+ * allocated here), and the result is converted back. The product then differs from the
+ * double one by 1e-7 to 1e-6 relative: float rounding of the matrix and the vector (6e-8
+ * each) grown by float accumulation over d terms (bench/bench_operators.c measures 6e-7
+ * for apply at d = 10000; tests/test_operators.c checks 1e-6 at small sizes). */
+#include "operators/op_internal.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int n, d;
+    int f32;
+    CBLAS_ORDER order;
+    int lda;
+    size_t col_step, row_step; /* entry (i, j) at i * row_step + j * col_step */
+    const double *A;
+    const float *Af;
+    void *owned;               /* the private copy (NULL when borrowed) */
+    float *xf, *yf;            /* float32 scratch: d and n */
+} dense_ctx;
+
+/* --------------------------------------------------------------- double */
+
+static int dense_apply(void *ctx, const double *x, double *y)
+{
+    dense_ctx *c = ctx;
+    cblas_dgemv(c->order, CblasNoTrans, c->n, c->d, 1.0, c->A, c->lda, x, 1, 0.0, y, 1);
+    return 0;
+}
+
+static int dense_adjoint(void *ctx, const double *r, double *x)
+{
+    dense_ctx *c = ctx;
+    cblas_dgemv(c->order, CblasTrans, c->n, c->d, 1.0, c->A, c->lda, r, 1, 0.0, x, 1);
+    return 0;
+}
+
+static int dense_apply_sparse(void *ctx, int nnz, const int *idx, const double *val,
+                              double alpha, double *y)
+{
+    dense_ctx *c = ctx;
+    for (int k = 0; k < nnz; k++)
+        if (val[k] != 0.0)
+            cblas_daxpy(c->n, alpha * val[k], c->A + (size_t)idx[k] * c->col_step,
+                        (int)c->row_step, y, 1);
+    return 0;
+}
+
+static int dense_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx,
+                                double *out)
+{
+    dense_ctx *c = ctx;
+    for (int k = 0; k < nnz; k++)
+        out[k] = cblas_ddot(c->n, c->A + (size_t)idx[k] * c->col_step, (int)c->row_step, r, 1);
+    return 0;
+}
+
+/* -------------------------------------------------------------- float32 */
+
+static int f32_apply(void *ctx, const double *x, double *y)
+{
+    dense_ctx *c = ctx;
+    for (int j = 0; j < c->d; j++) c->xf[j] = (float)x[j];
+    cblas_sgemv(c->order, CblasNoTrans, c->n, c->d, 1.0f, c->Af, c->lda, c->xf, 1, 0.0f, c->yf, 1);
+    for (int i = 0; i < c->n; i++) y[i] = (double)c->yf[i];
+    return 0;
+}
+
+static int f32_adjoint(void *ctx, const double *r, double *x)
+{
+    dense_ctx *c = ctx;
+    for (int i = 0; i < c->n; i++) c->yf[i] = (float)r[i];
+    cblas_sgemv(c->order, CblasTrans, c->n, c->d, 1.0f, c->Af, c->lda, c->yf, 1, 0.0f, c->xf, 1);
+    for (int j = 0; j < c->d; j++) x[j] = (double)c->xf[j];
+    return 0;
+}
+
+/* The sparse products read a few columns: accumulating in double costs little (the
+ * contiguous case vectorises; the dot keeps four partial sums for the same reason). */
+static int f32_apply_sparse(void *ctx, int nnz, const int *idx, const double *val,
+                            double alpha, double *y)
+{
+    dense_ctx *c = ctx;
+    const size_t step = c->row_step;
+    for (int k = 0; k < nnz; k++) {
+        double a = alpha * val[k];
+        if (a == 0.0) continue;
+        const float *col = c->Af + (size_t)idx[k] * c->col_step;
+        if (step == 1)
+            for (int i = 0; i < c->n; i++) y[i] += a * (double)col[i];
+        else
+            for (int i = 0; i < c->n; i++) y[i] += a * (double)col[(size_t)i * step];
+    }
+    return 0;
+}
+
+static double dot_f32_f64(const float *col, size_t step, const double *r, int n)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 3 < n; i += 4) {
+        s0 += (double)col[(size_t)i * step] * r[i];
+        s1 += (double)col[(size_t)(i + 1) * step] * r[i + 1];
+        s2 += (double)col[(size_t)(i + 2) * step] * r[i + 2];
+        s3 += (double)col[(size_t)(i + 3) * step] * r[i + 3];
+    }
+    for (; i < n; i++) s0 += (double)col[(size_t)i * step] * r[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+static int f32_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx, double *out)
+{
+    dense_ctx *c = ctx;
+    for (int k = 0; k < nnz; k++)
+        out[k] = dot_f32_f64(c->Af + (size_t)idx[k] * c->col_step, c->row_step, r, c->n);
+    return 0;
+}
+
+/* ---------------------------------------------------------- construction */
+
+static void dense_destroy(gsfw_operator *self)
+{
+    dense_ctx *c = self->ctx;
+    if (c) {
+        free(c->owned);
+        free(c->xf);
+        free(c->yf);
+        free(c);
+    }
+    free(self);
+}
+
+/* The entry (i, j) of an n x d array in the given layout. */
+static size_t entry_index(int n, int d, gsfw_layout layout, int i, int j)
+{
+    return layout == GSFW_COL_MAJOR ? (size_t)j * (size_t)n + (size_t)i
+                                    : (size_t)i * (size_t)d + (size_t)j;
+}
+
+static gsfw_error check_shape(const char *what, int n, int d, const void *A, gsfw_layout layout,
+                              int flags, gsfw_err *err)
+{
+    if (n < 1 || d < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the matrix must be at least 1 x 1, "
+                         "got %d x %d", what, n, d);
+    if ((size_t)n > SIZE_MAX / sizeof(double) / (size_t)d)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: a %d x %d matrix is too large", what, n, d);
+    if (!A) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the matrix A is NULL", what);
+    if (layout != GSFW_ROW_MAJOR && layout != GSFW_COL_MAJOR)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: layout must be GSFW_ROW_MAJOR or "
+                         "GSFW_COL_MAJOR, got %d", what, (int)layout);
+    if (flags != GSFW_OP_COPY && flags != GSFW_OP_BORROW)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: flags must be GSFW_OP_COPY (0) or "
+                         "GSFW_OP_BORROW (1), got %d", what, flags);
+    return GSFW_OK;
+}
+
+static void set_layout(dense_ctx *c, gsfw_layout layout)
+{
+    if (layout == GSFW_COL_MAJOR) {
+        c->order = CblasColMajor;
+        c->lda = c->n;
+        c->col_step = (size_t)c->n;
+        c->row_step = 1;
+    } else {
+        c->order = CblasRowMajor;
+        c->lda = c->d;
+        c->col_step = 1;
+        c->row_step = (size_t)c->d;
+    }
+}
+
+/* The operator around a filled context; frees ctx on failure. */
+static gsfw_error finish(dense_ctx *c, const char *what, gsfw_operator **out, gsfw_err *err)
+{
+    gsfw_operator *op = gsfw_op_new(c->n, c->d, c->f32 ? "dense-f32" : "dense", c);
+    if (c->f32) {
+        c->xf = gsfw_malloc_array((size_t)c->d, sizeof(float));
+        c->yf = gsfw_malloc_array((size_t)c->n, sizeof(float));
+    }
+    if (!op || (c->f32 && (!c->xf || !c->yf))) {
+        int n = c->n, d = c->d;
+        free(op);
+        free(c->owned);
+        free(c->xf);
+        free(c->yf);
+        free(c);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for a %d x %d matrix", what,
+                         n, d);
+    }
+    op->apply = c->f32 ? f32_apply : dense_apply;
+    op->adjoint = c->f32 ? f32_adjoint : dense_adjoint;
+    op->apply_sparse = c->f32 ? f32_apply_sparse : dense_apply_sparse;
+    op->adjoint_sparse = c->f32 ? f32_adjoint_sparse : dense_adjoint_sparse;
+    op->destroy = dense_destroy;
+    *out = op;
+    return GSFW_OK;
+}
+
+static gsfw_error nonfinite(const char *what, gsfw_layout layout, int n, int d, size_t k,
+                            double v, gsfw_err *err)
+{
+    int i = layout == GSFW_COL_MAJOR ? (int)(k % (size_t)n) : (int)(k / (size_t)d);
+    int j = layout == GSFW_COL_MAJOR ? (int)(k / (size_t)n) : (int)(k % (size_t)d);
+    return gsfw_fail(err, GSFW_ERR_NONFINITE, "%s: entry (%d, %d) of the %d x %d matrix is %g; "
+                     "entries must be finite", what, i, j, n, d, v);
+}
+
+gsfw_error gsfw_operator_dense(int n, int d, const double *A, gsfw_layout layout, int flags,
+                               gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "dense operator";
+    gsfw_err_clear(err);
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
+    *out = NULL;
+    gsfw_error rc = check_shape(what, n, d, A, layout, flags, err);
+    if (rc) return rc;
+    size_t count = (size_t)n * (size_t)d;
+    for (size_t k = 0; k < count; k++)
+        if (!isfinite(A[k])) return nonfinite(what, layout, n, d, k, A[k], err);
+    dense_ctx *c = calloc(1, sizeof *c);
+    if (!c) return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory", what);
+    c->n = n;
+    c->d = d;
+    if (flags == GSFW_OP_BORROW) {
+        c->A = A;
+        set_layout(c, layout);
+    } else {
+        double *copy = gsfw_malloc_array(count, sizeof(double));
+        if (!copy) {
+            free(c);
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for a %d x %d matrix",
+                             what, n, d);
+        }
+        if (layout == GSFW_COL_MAJOR)
+            memcpy(copy, A, count * sizeof(double));
+        else
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < d; j++) copy[(size_t)j * n + i] = A[(size_t)i * d + j];
+        c->owned = copy;
+        c->A = copy;
+        set_layout(c, GSFW_COL_MAJOR);
+    }
+    return finish(c, what, out, err);
+}
+
+gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator **out,
+                               gsfw_err *err)
+{
+    dense_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        free(A_col_major);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "dense operator: out of memory");
+    }
+    c->n = n;
+    c->d = d;
+    c->owned = A_col_major;
+    c->A = A_col_major;
+    set_layout(c, GSFW_COL_MAJOR);
+    return finish(c, "dense operator", out, err);
+}
+
+gsfw_error gsfw_operator_dense_f32(int n, int d, const float *A, gsfw_layout layout, int flags,
+                                   gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "dense float32 operator";
+    gsfw_err_clear(err);
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
+    *out = NULL;
+    gsfw_error rc = check_shape(what, n, d, A, layout, flags, err);
+    if (rc) return rc;
+    size_t count = (size_t)n * (size_t)d;
+    for (size_t k = 0; k < count; k++)
+        if (!isfinite(A[k])) return nonfinite(what, layout, n, d, k, (double)A[k], err);
+    dense_ctx *c = calloc(1, sizeof *c);
+    if (!c) return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory", what);
+    c->n = n;
+    c->d = d;
+    c->f32 = 1;
+    if (flags == GSFW_OP_BORROW) {
+        c->Af = A;
+        set_layout(c, layout);
+    } else {
+        float *copy = gsfw_malloc_array(count, sizeof(float));
+        if (!copy) {
+            free(c);
+            return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for a %d x %d matrix",
+                             what, n, d);
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < d; j++)
+                copy[(size_t)j * n + i] = A[entry_index(n, d, layout, i, j)];
+        c->owned = copy;
+        c->Af = copy;
+        set_layout(c, GSFW_COL_MAJOR);
+    }
+    return finish(c, what, out, err);
+}
+
+gsfw_error gsfw_operator_dense_to_f32(int n, int d, const double *A, gsfw_layout layout,
+                                      gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "dense float32 operator";
+    gsfw_err_clear(err);
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
+    *out = NULL;
+    gsfw_error rc = check_shape(what, n, d, A, layout, GSFW_OP_COPY, err);
+    if (rc) return rc;
+    size_t count = (size_t)n * (size_t)d;
+    for (size_t k = 0; k < count; k++) {
+        if (!isfinite(A[k])) return nonfinite(what, layout, n, d, k, A[k], err);
+        if (fabs(A[k]) > FLT_MAX) {
+            int i = layout == GSFW_COL_MAJOR ? (int)(k % (size_t)n) : (int)(k / (size_t)d);
+            int j = layout == GSFW_COL_MAJOR ? (int)(k / (size_t)n) : (int)(k % (size_t)d);
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: entry (%d, %d) = %g is beyond the "
+                             "float32 range (%g)", what, i, j, A[k], (double)FLT_MAX);
+        }
+    }
+    dense_ctx *c = calloc(1, sizeof *c);
+    float *copy = gsfw_malloc_array(count, sizeof(float));
+    if (!c || !copy) {
+        free(c);
+        free(copy);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for a %d x %d matrix", what, n, d);
+    }
+    /* (float) of a double rounds to nearest in the default rounding mode */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < d; j++)
+            copy[(size_t)j * n + i] = (float)A[entry_index(n, d, layout, i, j)];
+    c->n = n;
+    c->d = d;
+    c->f32 = 1;
+    c->owned = copy;
+    c->Af = copy;
+    set_layout(c, GSFW_COL_MAJOR);
+    return finish(c, what, out, err);
+}

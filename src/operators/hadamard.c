@@ -1,0 +1,139 @@
+/* Subsampled orthonormal Walsh-Hadamard transform: A = s P H / sqrt(d), H the Sylvester
+ * (natural order) Hadamard matrix, P keeps n rows chosen by seed, s a scale (1 for the
+ * public constructor). H is symmetric, so A^T = s H P^T / sqrt(d). The transform is the
+ * in-place butterfly (d log2 d additions); no Debian library provides one. */
+#include "operators/op_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int n, d;
+    int *rows;
+    double scale;   /* s / sqrt(d) */
+    double norm2;
+    double *buf;    /* d */
+} wht_ctx;
+
+/* y = H y in place (unnormalised), d a power of two. */
+static void fwht(double *y, int d)
+{
+    for (int h = 1; h < d; h *= 2)
+        for (int i = 0; i < d; i += 2 * h)
+            for (int j = i; j < i + h; j++) {
+                double a = y[j], b = y[j + h];
+                y[j] = a + b;
+                y[j + h] = a - b;
+            }
+}
+
+static int wht_apply(void *ctx, const double *x, double *y)
+{
+    wht_ctx *c = ctx;
+    memcpy(c->buf, x, (size_t)c->d * sizeof(double));
+    fwht(c->buf, c->d);
+    for (int i = 0; i < c->n; i++) y[i] = c->scale * c->buf[c->rows[i]];
+    return 0;
+}
+
+static void adjoint_into_buf(wht_ctx *c, const double *r)
+{
+    memset(c->buf, 0, (size_t)c->d * sizeof(double));
+    for (int i = 0; i < c->n; i++) c->buf[c->rows[i]] = c->scale * r[i];
+    fwht(c->buf, c->d);
+}
+
+static int wht_adjoint(void *ctx, const double *r, double *x)
+{
+    wht_ctx *c = ctx;
+    adjoint_into_buf(c, r);
+    memcpy(x, c->buf, (size_t)c->d * sizeof(double));
+    return 0;
+}
+
+static int wht_apply_sparse(void *ctx, int nnz, const int *idx, const double *val, double alpha,
+                            double *y)
+{
+    wht_ctx *c = ctx;
+    memset(c->buf, 0, (size_t)c->d * sizeof(double));
+    for (int k = 0; k < nnz; k++) c->buf[idx[k]] = alpha * val[k];
+    fwht(c->buf, c->d);
+    for (int i = 0; i < c->n; i++) y[i] += c->scale * c->buf[c->rows[i]];
+    return 0;
+}
+
+static int wht_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx, double *out)
+{
+    wht_ctx *c = ctx;
+    adjoint_into_buf(c, r);
+    for (int k = 0; k < nnz; k++) out[k] = c->buf[idx[k]];
+    return 0;
+}
+
+static int wht_norm2(void *ctx, double *norm2)
+{
+    *norm2 = ((wht_ctx *)ctx)->norm2;
+    return 0;
+}
+
+static void wht_destroy(gsfw_operator *self)
+{
+    wht_ctx *c = self->ctx;
+    if (c) {
+        free(c->rows);
+        free(c->buf);
+        free(c);
+    }
+    free(self);
+}
+
+gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
+                                   gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "hadamard operator";
+    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
+    *out = NULL;
+    if (d < 1) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the size d must be >= 1, got %d", what, d);
+    if (d & (d - 1)) {
+        long below = 1;
+        while (below * 2 < d) below *= 2;
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: d = %d is not a power of two (the "
+                         "nearest are %ld and %ld)", what, d, below, below * 2);
+    }
+    gsfw_error rc = gsfw_op_check_rows(what, d, n, err);
+    if (rc) return rc;
+    wht_ctx *c = calloc(1, sizeof *c);
+    gsfw_operator *op = c ? gsfw_op_new(n, d, "hadamard", c) : NULL;
+    if (c) {
+        c->n = n;
+        c->d = d;
+        c->scale = scale / sqrt((double)d);
+        c->norm2 = scale * scale;
+        c->rows = gsfw_malloc_array((size_t)n, sizeof(int));
+        c->buf = gsfw_malloc_array((size_t)d, sizeof(double));
+    }
+    if (!op || !c->rows || !c->buf || gsfw_op_choose_rows(d, n, seed, c->rows) != 0) {
+        if (op) {
+            op->destroy = wht_destroy;
+            gsfw_operator_free(op);
+        } else {
+            free(c);
+        }
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
+    }
+    op->apply = wht_apply;
+    op->adjoint = wht_adjoint;
+    op->apply_sparse = wht_apply_sparse;
+    op->adjoint_sparse = wht_adjoint_sparse;
+    op->norm2 = wht_norm2;
+    op->destroy = wht_destroy;
+    *out = op;
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_operator_hadamard(int d, int n, uint64_t seed, gsfw_operator **out, gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    return gsfw_op_hadamard_scaled(d, n, seed, 1.0, out, err);
+}

@@ -1,0 +1,45 @@
+/* Helpers shared by the operator constructors (not part of the public API). */
+#ifndef GSFW_OP_INTERNAL_H
+#define GSFW_OP_INTERNAL_H
+
+#include "core/internal.h"
+#include "util/rng.h"
+
+#include <stdint.h>
+
+/* A new operator table with the given shape and name, every hook NULL (destroy: free). */
+gsfw_operator *gsfw_op_new(int n, int d, const char *name, void *ctx);
+
+/* apply_sparse through a dense apply: y += alpha * A u with u scattered into xd (d doubles,
+ * all zero on entry and left zero on return) and A u computed into yn (n doubles). */
+int gsfw_op_apply_sparse_via_apply(int (*apply)(void *, const double *, double *), void *ctx,
+                                   int n, double *xd, double *yn, int nnz, const int *idx,
+                                   const double *val, double alpha, double *y);
+/* adjoint_sparse through the full adjoint into xd (d doubles of scratch), then gathered. */
+int gsfw_op_adjoint_sparse_via_adjoint(int (*adjoint)(void *, const double *, double *),
+                                       void *ctx, double *xd, const double *r, int nnz,
+                                       const int *idx, double *out);
+
+/* n distinct indices of 0..d-1 chosen by seed (partial Fisher-Yates with gsfw_rng), sorted
+ * ascending, into rows (n ints). 1 <= n <= d. Returns 0, or -1 when out of memory. */
+int gsfw_op_choose_rows(int d, int n, uint64_t seed, int *rows);
+
+/* Checks shared by the subsampled transforms: 1 <= n <= d. */
+gsfw_error gsfw_op_check_rows(const char *what, int d, int n, gsfw_err *err);
+
+/* Internal constructors used by gsfw_sensing_operator: the transform rows times scale
+ * (norm2 = scale^2), and a dense column-major double matrix whose ownership passes to the
+ * operator (freed with it, also on failure). */
+gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, double scale,
+                               gsfw_operator **out, gsfw_err *err);
+gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
+                                   gsfw_operator **out, gsfw_err *err);
+/* gsfw_sensing_operator("gaussian", ...) that also returns, in *rng_after, the generator
+ * state after the n d draws: gsfw recover draws its measurement noise from that same
+ * stream, so continuing from it keeps earlier results bit-identical. */
+gsfw_error gsfw_op_sensing_gaussian(int n, int d, uint64_t seed, int float32, gsfw_rng *rng_after,
+                                    gsfw_operator **out, gsfw_err *err);
+gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator **out,
+                               gsfw_err *err);
+
+#endif
