@@ -23,8 +23,14 @@ def library_sources():
 
 
 def version():
-    with open(os.path.join(ROOT, "include", "gsfw.h")) as f:
-        return re.search(r'#define GSFW_VERSION "([^"]+)"', f.read()).group(1)
+    headers = [os.path.join(ROOT, "include", "gsfw.h")] + sorted(
+        glob.glob(os.path.join(ROOT, "include", "gsfw", "*.h")))
+    for path in headers:
+        with open(path) as f:
+            found = re.search(r'#define GSFW_VERSION "([^"]+)"', f.read())
+        if found:
+            return found.group(1)
+    raise SystemExit("setup.py: GSFW_VERSION not found in include/")
 
 
 def optional_libraries():

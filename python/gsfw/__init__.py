@@ -8,6 +8,7 @@ prize-collecting Steiner forest solver. See docs/python.md.
 """
 from . import _gsfw
 from ._graph import Graph
+from ._operator import Operator
 from ._oracles import dmo, head, tail
 from ._pcsf import pcsf, pcst_fast
 from ._solve import Objective, Result, solve
@@ -15,5 +16,5 @@ from ._estimator import GraphSparseRegression
 
 __version__ = _gsfw.version()
 
-__all__ = ["Graph", "GraphSparseRegression", "Objective", "Result", "dmo", "head", "pcsf",
+__all__ = ["Graph", "GraphSparseRegression", "Objective", "Operator", "Result", "dmo", "head", "pcsf",
            "pcst_fast", "solve", "tail", "__version__"]

@@ -46,6 +46,18 @@ extern PyTypeObject gsfwpy_GraphType;
  * without an exception when allow_none). */
 const gsfw_graph *gsfwpy_graph_arg(PyObject *obj, const char *what, int allow_none);
 
+/* ---- operators (operator.c) */
+
+typedef struct {
+    PyObject_HEAD
+    gsfw_operator *op;
+    PyObject *keep; /* an array the operator borrows, or NULL */
+} gsfwpy_Operator;
+
+extern PyTypeObject gsfwpy_OperatorType;
+/* The operator behind a gsfw.Operator, or NULL (no exception) for anything else. */
+gsfw_operator *gsfwpy_operator_arg(PyObject *obj);
+
 /* ---- module functions */
 
 PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds);

@@ -200,12 +200,19 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__gsfw(void)
 {
     import_array();
-    if (PyType_Ready(&gsfwpy_GraphType) < 0) return NULL;
+    if (PyType_Ready(&gsfwpy_GraphType) < 0 || PyType_Ready(&gsfwpy_OperatorType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&gsfwpy_GraphType);
     if (PyModule_AddObject(m, "Graph", (PyObject *)&gsfwpy_GraphType) < 0) {
         Py_DECREF(&gsfwpy_GraphType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&gsfwpy_OperatorType);
+    if (PyModule_AddObject(m, "Operator", (PyObject *)&gsfwpy_OperatorType) < 0) {
+        Py_DECREF(&gsfwpy_OperatorType);
         Py_DECREF(m);
         return NULL;
     }
