@@ -47,12 +47,23 @@ def optional_libraries():
     return libs
 
 
+def features():
+    """Macros for the parts of the public API this checkout has (the binding compiles
+    against older and newer library versions)."""
+    with open(os.path.join(ROOT, "include", "gsfw.h")) as f:
+        header = f.read()
+    macros = []
+    if "gsfw_objective_linear" in header:
+        macros.append(("GSFWPY_HAVE_LOSS", "1"))
+    return macros
+
+
 extension = Extension(
     "gsfw._gsfw",
     sources=sorted(glob.glob(os.path.join(HERE, "src", "*.c"))) + library_sources(),
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
                   "/usr/include/x86_64-linux-gnu", numpy.get_include()],
-    define_macros=[("_POSIX_C_SOURCE", "200809L")],
+    define_macros=[("_POSIX_C_SOURCE", "200809L")] + features(),
     libraries=["lapacke", "openblas", "png", "m"] + optional_libraries(),
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wno-unused-parameter"],
 )

@@ -71,11 +71,14 @@ def _positive_or_none(name, value):
 
 def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw", option="I",
           L=None, L_rule=None, max_iter=300, tol=None, time_limit=None, x_true=None,
-          callback=None, delta=None, step="auto", x0=None, polish=False, seed=0):
+          callback=None, delta=None, step="auto", x0=None, polish=False, seed=0, loss="ls",
+          huber_delta=1.0):
     """Minimise f over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}.
 
-    A: an (n, d) array (f = 0.5 ||A x - y||^2; float64 C- or Fortran-ordered arrays are
-    passed without a copy of their own) or a gsfw.Objective (y then unused).
+    A: an (n, d) array or a gsfw.Operator, with f = loss(A x, y): loss 'ls' (0.5 ||A x -
+    y||^2, the default), 'logistic' (labels y in {-1, +1}) or 'huber' (threshold
+    huber_delta); float64 C- or Fortran-ordered arrays are passed without a copy of their
+    own. Or a gsfw.Objective (y then unused).
     model, s, g, graph: the support model (see gsfw.dmo). method: fw, accfw (default),
     afw, pfw, bpcg, or a baseline iht, cosamp, graph-iht, graph-cosamp, gen-mp.
     L: smoothness constant (None: estimated by L_rule, 'atom' for the Frank-Wolfe family,
@@ -96,5 +99,5 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
         tol=_positive_or_none("tol", tol), time_limit=_positive_or_none("time_limit", time_limit),
         x_true=x_true, callback=callback,
         delta=0.0 if delta is None else float(delta), step=str(step), x0=x0,
-        polish=bool(polish), seed=int(seed))
+        polish=bool(polish), seed=int(seed), loss=str(loss), huber_delta=float(huber_delta))
     return Result(raw)

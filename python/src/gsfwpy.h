@@ -52,6 +52,7 @@ typedef struct {
     PyObject_HEAD
     gsfw_operator *op;
     PyObject *keep; /* an array the operator borrows, or NULL */
+    int busy;       /* 1 while a solve (GIL released) uses the operator's scratch */
 } gsfwpy_Operator;
 
 extern PyTypeObject gsfwpy_OperatorType;
@@ -87,10 +88,24 @@ typedef struct {
     gsfwpy_pending *pending;
 } gsfwpy_callables;
 
-/* Build the objective of solve(A, y, objective=...): objective is None or a tuple
- * (d, value, gradient, value_grad) of a gsfw.Objective; otherwise A and y are arrays.
- * *out is freed with gsfw_objective_free. Returns 0, or -1 with a Python exception. */
-int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective,
-                           gsfwpy_callables *calls, gsfw_objective **out);
+/* The objective of one solve and what it borrows, released by gsfwpy_objective_release
+ * (GIL held) in the right order: the objective, then an operator built for it, then the
+ * Python objects it kept alive. */
+typedef struct {
+    gsfw_objective *obj;
+    gsfw_operator *owned_op;   /* an operator made for this objective, or NULL */
+    PyObject *keep;            /* an array or gsfw.Operator the objective borrows */
+    gsfwpy_Operator *busy_op;  /* a gsfw.Operator marked busy for the solve */
+} gsfwpy_objective;
+
+/* Build the objective of solve(A, y, objective=..., loss=...): objective is None or a
+ * tuple (d, value, gradient, value_grad) of a gsfw.Objective; otherwise A is an array or
+ * a gsfw.Operator and y the targets; loss "ls" (squared), "logistic" or "huber" with
+ * huber_delta. Dense A with the squared loss goes through gsfw_objective_least_squares
+ * (as the command line does); the rest through gsfw_objective_linear. Returns 0, or -1
+ * with a Python exception (out released). */
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
+                           double huber_delta, gsfwpy_callables *calls, gsfwpy_objective *out);
+void gsfwpy_objective_release(gsfwpy_objective *o);
 
 #endif

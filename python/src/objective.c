@@ -119,6 +119,8 @@ static int call_value_grad(void *ctx, const double *x, double *f, double *grad)
     return rc ? 1 : 0;
 }
 
+static PyArrayObject *targets(PyObject *y, npy_intp n);
+
 static int build_callables(PyObject *objective, gsfwpy_callables *calls, gsfw_objective **out)
 {
     int d;
@@ -184,16 +186,8 @@ static int build_dense(PyObject *A, PyObject *y, gsfw_objective **out)
         Py_DECREF(a);
         return -1;
     }
-    PyArrayObject *yv = gsfwpy_vector(y, "y", n, 0);
+    PyArrayObject *yv = targets(y, n);
     if (!yv) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError) && y != Py_None) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_Format(PyExc_ValueError, "%S (A has %zd rows)", v, (Py_ssize_t)n);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
         Py_DECREF(a);
         return -1;
     }
@@ -210,11 +204,137 @@ static int build_dense(PyObject *A, PyObject *y, gsfw_objective **out)
     return 0;
 }
 
-int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective,
-                           gsfwpy_callables *calls, gsfw_objective **out)
+/* Targets y of an n-row objective (finite checks are the library's). */
+static PyArrayObject *targets(PyObject *y, npy_intp n)
 {
-    *out = NULL;
+    PyArrayObject *yv = gsfwpy_vector(y, "y", n, 0);
+    if (!yv && y != Py_None && PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_Format(PyExc_ValueError, "%S (A has %zd rows)", v, (Py_ssize_t)n);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+    }
+    return yv;
+}
+
+#ifdef GSFWPY_HAVE_LOSS
+/* loss(A x, y) over an operator: a gsfw.Operator as it is, or a dense array borrowed in
+ * place by an operator made here. */
+static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
+                        gsfwpy_objective *out)
+{
+    gsfw_operator *op = gsfwpy_operator_arg(A);
+    gsfw_err err;
+    gsfw_error e;
+    if (op) {
+        gsfwpy_Operator *po = (gsfwpy_Operator *)A;
+        if (po->busy) {
+            PyErr_SetString(PyExc_RuntimeError, "this gsfw.Operator is in use by a running "
+                            "solve (an operator serves one solve at a time)");
+            return -1;
+        }
+        po->busy = 1;
+        out->busy_op = po;
+        Py_INCREF(A);
+        out->keep = A;
+    } else {
+        PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0,
+                                                            NPY_ARRAY_ALIGNED);
+        if (!a) return -1;
+        if (PyArray_NDIM(a) != 2) {
+            PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d) or a gsfw.Operator, got %d "
+                         "dimensions", PyArray_NDIM(a));
+            Py_DECREF(a);
+            return -1;
+        }
+        gsfw_layout layout = GSFW_ROW_MAJOR;
+        if (!PyArray_IS_C_CONTIGUOUS(a)) {
+            if (PyArray_IS_F_CONTIGUOUS(a)) {
+                layout = GSFW_COL_MAJOR;
+            } else {
+                PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
+                Py_DECREF(a);
+                if (!(a = c)) return -1;
+            }
+        }
+        if (PyArray_DIM(a, 0) > INT_MAX || PyArray_DIM(a, 1) > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "A is larger than gsfw supports");
+            Py_DECREF(a);
+            return -1;
+        }
+        out->keep = (PyObject *)a;
+        e = gsfw_operator_dense((int)PyArray_DIM(a, 0), (int)PyArray_DIM(a, 1),
+                                (const double *)PyArray_DATA(a), layout, GSFW_OP_BORROW,
+                                &out->owned_op, &err);
+        if (e) {
+            gsfwpy_raise(e, &err);
+            return -1;
+        }
+        op = out->owned_op;
+    }
+    PyArrayObject *yv = targets(y, op->n);
+    if (!yv) return -1;
+    gsfw_loss_options opt;
+    gsfw_loss_options_default(&opt);
+    opt.loss = (gsfw_loss)loss;
+    opt.huber_delta = huber_delta;
+    e = gsfw_objective_linear(op, op->n, (const double *)PyArray_DATA(yv), &opt, &out->obj,
+                              &err);
+    Py_DECREF(yv);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+#endif
+
+void gsfwpy_objective_release(gsfwpy_objective *o)
+{
+    gsfw_objective_free(o->obj);
+    gsfw_operator_free(o->owned_op);
+    if (o->busy_op) o->busy_op->busy = 0;
+    Py_CLEAR(o->keep);
+    memset(o, 0, sizeof *o);
+}
+
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
+                           double huber_delta, gsfwpy_callables *calls, gsfwpy_objective *out)
+{
+    memset(out, 0, sizeof *out);
     memset(calls, 0, offsetof(gsfwpy_callables, pending));
-    if (objective != Py_None) return build_callables(objective, calls, out);
-    return build_dense(A, y, out);
+    int rc;
+#ifdef GSFWPY_HAVE_LOSS
+    int kind = gsfw_loss_parse(loss);
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown loss '%s' (known: ls, logistic, huber)", loss);
+        return -1;
+    }
+    if (objective != Py_None)
+        rc = build_callables(objective, calls, &out->obj);
+    else if (kind == GSFW_LOSS_SQUARED && !gsfwpy_operator_arg(A))
+        rc = build_dense(A, y, &out->obj);
+    else
+        rc = build_linear(A, y, kind, huber_delta, out);
+#else
+    (void)huber_delta;
+    if (strcmp(loss, "ls") && strcmp(loss, "squared")) {
+        PyErr_Format(PyExc_NotImplementedError, "loss '%s': this build of the library has "
+                     "no losses over operators (only the squared loss 'ls')", loss);
+        return -1;
+    }
+    if (objective != Py_None) {
+        rc = build_callables(objective, calls, &out->obj);
+    } else if (gsfwpy_operator_arg(A)) {
+        PyErr_SetString(PyExc_NotImplementedError, "solving over a gsfw.Operator needs the "
+                        "library's losses over operators, which this build does not have");
+        return -1;
+    } else {
+        rc = build_dense(A, y, &out->obj);
+    }
+#endif
+    if (rc) gsfwpy_objective_release(out);
+    return rc;
 }

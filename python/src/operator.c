@@ -171,6 +171,9 @@ static PyObject *product(gsfwpy_Operator *self, PyObject *arg, int transpose)
 {
     const gsfw_operator *op = self->op;
     if (!op) return PyErr_Format(PyExc_ValueError, "uninitialised Operator");
+    if (self->busy)
+        return PyErr_Format(PyExc_RuntimeError, "this gsfw.Operator is in use by a running "
+                            "solve (its scratch space serves one user at a time)");
     PyArrayObject *x = gsfwpy_vector(arg, transpose ? "r" : "x", transpose ? op->n : op->d, 0);
     if (!x) return NULL;
     npy_intp dim = transpose ? op->d : op->n;

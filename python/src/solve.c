@@ -185,17 +185,17 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"A", "y", "objective", "model", "s", "g", "graph", "C", "method",
                              "option", "L", "L_rule", "max_iter", "tol", "time_limit",
                              "x_true", "callback", "delta", "step", "x0", "polish", "seed",
-                             NULL};
+                             "loss", "huber_delta", NULL};
     PyObject *A, *y, *objective, *graph, *x_true_obj, *callback, *x0_obj;
-    const char *model, *method_name, *L_rule_name, *step_name;
+    const char *model, *method_name, *L_rule_name, *step_name, *loss = "ls";
     int s, g, option, max_iter, polish;
-    double C, L, tol, time_limit, delta;
+    double C, L, tol, time_limit, delta, huber_delta = 1.0;
     unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK:solve", kwlist, &A, &y,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sd:solve", kwlist, &A, &y,
                                      &objective, &model, &s, &g, &graph, &C, &method_name,
                                      &option, &L, &L_rule_name, &max_iter, &tol, &time_limit,
                                      &x_true_obj, &callback, &delta, &step_name, &x0_obj,
-                                     &polish, &seed))
+                                     &polish, &seed, &loss, &huber_delta))
         return NULL;
 
     int method = gsfw_method_parse(method_name);
@@ -248,12 +248,15 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     gsfwpy_pending pending = {NULL, NULL, NULL};
     gsfwpy_callables calls;
     calls.pending = &pending;
+    gsfwpy_objective objective_parts = {NULL, NULL, NULL, NULL};
     gsfw_objective *obj = NULL;
     gsfw_dmo *dmo = NULL, *tail = NULL;
     PyArrayObject *x_true = NULL, *x0 = NULL;
     PyObject *xb = NULL, *xl = NULL, *xp = NULL, *out = NULL;
     gsfw_iterate *trace = NULL;
-    if (gsfwpy_build_objective(A, y, objective, &calls, &obj) < 0) goto done;
+    if (gsfwpy_build_objective(A, y, objective, loss, huber_delta, &calls, &objective_parts) < 0)
+        goto done;
+    obj = objective_parts.obj;
     const int d = obj->d;
     if (check_model(model, d, s, g, gr, delta) < 0) goto done;
     if (x_true_obj != Py_None && !(x_true = gsfwpy_vector(x_true_obj, "x_true", d, 1))) goto done;
@@ -344,6 +347,6 @@ done:
     Py_XDECREF(x0);
     gsfw_dmo_free(tail);
     gsfw_dmo_free(dmo);
-    gsfw_objective_free(obj);
+    gsfwpy_objective_release(&objective_parts);
     return out;
 }
