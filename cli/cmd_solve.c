@@ -1,4 +1,5 @@
-/* gsfw solve: minimise 0.5 ||A x - y||^2 over D(C, M) with DMO-FW / DMO-AccFW. */
+/* gsfw solve: minimise a loss of A x (least squares, logistic, Huber) over D(C, M) with
+ * DMO-FW / DMO-AccFW. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,20 +14,27 @@
 #include "trace_csv.h"
 
 static const char usage[] =
-    "usage: gsfw solve --A A.npy --y y.npy --model MODEL --s S [--g G]\n"
+    "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
     "                  [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
     "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
     "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
     "                  [--polished-out x.npy] [--x-true xstar.npy] [--seed N]\n"
-    "                  [--time-limit SEC]\n"
+    "                  [--time-limit SEC] [--loss ls|logistic|huber] [--huber-delta D]\n"
+    "                  [--intercept]\n"
     "\n"
-    "Minimise f(x) = 0.5 ||A x - y||^2 over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}\n"
+    "Minimise f(x) = loss(A x, y) over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}\n"
     "with a Frank-Wolfe method (the paper's Algorithm 1 and active-set variants) or a\n"
     "baseline, from x_0 = 0 (or --x0).\n"
     "\n"
-    "  --A FILE        n x d float64 .npy matrix\n"
-    "  --y FILE        n-vector .npy\n"
+    "  --A FILE        n x d matrix: .npy (float64, float32 or integer; dense) or .mtx\n"
+    "                  (Matrix Market coordinate; kept sparse, CSR)\n"
+    "  --y FILE        n-vector .npy, any numeric dtype (labels -1/+1 for --loss logistic)\n"
+    "  --loss L        ls: 0.5 ||A x - y||^2 (default); logistic: sum log(1 + exp(-y_i\n"
+    "                  (A x)_i)); huber: sum h((A x - y)_i), h(t) = t^2/2 for |t| <= D,\n"
+    "                  else D (|t| - D/2)\n"
+    "  --huber-delta D Huber threshold (> 0, default 1)\n"
+    "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept=)\n"
     "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
     "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
     "                  head (PCSF head projection), tail\n"
@@ -121,6 +129,83 @@ static int write_outputs(const char *cmd, const char *out_path, const char *best
     return rc;
 }
 
+/* --loss, --huber-delta, --intercept: usage errors for values and for flags that do not
+ * belong to the chosen loss. */
+static int parse_loss_flags(const char *cmd, const char *loss_text, const char *huber_text,
+                            const char *intercept_flag, gsfw_loss_options *opt)
+{
+    gsfw_loss_options_default(opt);
+    if (loss_text) {
+        int kind = gsfw_loss_parse(loss_text);
+        if (kind < 0)
+            return cli_usage_error(cmd, "--loss must be ls, logistic or huber, got '%s'",
+                                   loss_text);
+        opt->loss = (gsfw_loss)kind;
+    }
+    if (huber_text) {
+        if (opt->loss != GSFW_LOSS_HUBER)
+            return cli_usage_error(cmd, "--huber-delta needs --loss huber");
+        int rc = cli_parse_double(cmd, "--huber-delta", huber_text, &opt->huber_delta);
+        if (rc) return rc;
+        if (!(opt->huber_delta > 0) || !isfinite(opt->huber_delta))
+            return cli_usage_error(cmd, "--huber-delta must be finite and > 0, got %s",
+                                   huber_text);
+    }
+    if (intercept_flag) {
+        if (opt->loss != GSFW_LOSS_LOGISTIC)
+            return cli_usage_error(cmd, "--intercept needs --loss logistic");
+        opt->intercept = 1;
+    }
+    return CLI_OK;
+}
+
+static int has_suffix(const char *path, const char *suffix)
+{
+    size_t lp = strlen(path), ls = strlen(suffix);
+    return lp >= ls && !strcmp(path + lp - ls, suffix);
+}
+
+/* --A: a Matrix Market file becomes a CSR operator (*op); an .npy of any numeric dtype a
+ * row-major array (*A) for the dense constructors. */
+static int load_operator(const char *cmd, const char *path, double **A, gsfw_operator **op,
+                         int *n, int *d)
+{
+    gsfw_err err;
+    if (has_suffix(path, ".mtx")) {
+        long nnz;
+        int *rows = NULL, *cols = NULL;
+        double *vals = NULL;
+        if (gsfw_mtx_read(path, n, d, &nnz, &rows, &cols, &vals, &err))
+            return cli_fail(cmd, "--A: %s", err.message);
+        gsfw_error e = gsfw_operator_csr(*n, *d, nnz, rows, cols, vals, op, &err);
+        gsfw_free(rows);
+        gsfw_free(cols);
+        gsfw_free(vals);
+        return e ? cli_fail(cmd, "--A: '%s': %s", path, err.message) : CLI_OK;
+    }
+    int ndim, shape[2];
+    if (gsfw_npy_read_numeric(path, A, &ndim, shape, &err))
+        return cli_fail(cmd, "--A: %s", err.message);
+    if (ndim != 2) {
+        gsfw_free(*A);
+        *A = NULL;
+        return cli_fail(cmd, "--A: '%s' must hold a 2-D matrix, but it is 1-D", path);
+    }
+    *n = shape[0];
+    *d = shape[1];
+    return CLI_OK;
+}
+
+/* --y of any numeric dtype (integer labels -1/+1 are common), as a vector. */
+static int load_targets(const char *cmd, const char *path, double **y, int *len)
+{
+    gsfw_err err;
+    int ndim, shape[2];
+    if (gsfw_npy_read_numeric(path, y, &ndim, shape, &err))
+        return cli_fail(cmd, "--y: %s", err.message);
+    return cli_vector_length(cmd, "--y", path, y, ndim, shape, len);
+}
+
 int cmd_solve(int argc, char **argv)
 {
     const char *cmd = "solve";
@@ -129,7 +214,8 @@ int cmd_solve(int argc, char **argv)
                *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL;
+               *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
+               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -140,6 +226,8 @@ int cmd_solve(int argc, char **argv)
         {"--time-limit", 0, &time_text}, {"--step", 0, &step_text}, {"--tol", 0, &tol_text},
         {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
         {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
+        {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
+        {"--intercept", 1, &intercept_flag},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -202,6 +290,8 @@ int cmd_solve(int argc, char **argv)
         if ((rc = cli_parse_double(cmd, "--time-limit", time_text, &time_limit))) return rc;
         if (!(time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
     }
+    gsfw_loss_options loss;
+    if ((rc = parse_loss_flags(cmd, loss_text, huber_text, intercept_flag, &loss))) return rc;
     cli_model_spec spec;
     if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
         return rc;
@@ -215,10 +305,11 @@ int cmd_solve(int argc, char **argv)
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
     gsfw_objective *obj = NULL;
+    gsfw_operator *op = NULL;
     gsfw_dmo *dmo = NULL, *tail = NULL;
     int n, d, ny, nx;
-    if ((rc = cli_load_matrix(cmd, "--A", a_path, &A, &n, &d))) goto done;
-    if ((rc = cli_load_vector(cmd, "--y", y_path, &y, &ny))) goto done;
+    if ((rc = load_operator(cmd, a_path, &A, &op, &n, &d))) goto done;
+    if ((rc = load_targets(cmd, y_path, &y, &ny))) goto done;
     if (ny != n) {
         rc = cli_fail(cmd, "--y: '%s' has %d entries but A ('%s') has %d rows", y_path, ny,
                       a_path, n);
@@ -250,7 +341,15 @@ int cmd_solve(int argc, char **argv)
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
 
     gsfw_err err;
-    gsfw_error e = gsfw_objective_least_squares(n, d, A, GSFW_ROW_MAJOR, y, &obj, &err);
+    gsfw_error e;
+    /* least squares on a dense matrix: the dedicated constructor (BLAS on a column-major
+     * copy); otherwise the loss over the operator */
+    if (A && loss.loss == GSFW_LOSS_SQUARED) {
+        e = gsfw_objective_least_squares(n, d, A, GSFW_ROW_MAJOR, y, &obj, &err);
+    } else {
+        e = A ? gsfw_operator_dense(n, d, A, GSFW_ROW_MAJOR, GSFW_OP_COPY, &op, &err) : GSFW_OK;
+        if (!e) e = gsfw_objective_linear(op, n, y, &loss, &obj, &err);
+    }
     if (e) {
         rc = cli_fail(cmd, "--A/--y: %s", err.message);
         goto done;
@@ -317,13 +416,22 @@ int cmd_solve(int argc, char **argv)
     if ((rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best,
                             x_pol, d, trace, res.trace_len, x_true != NULL)))
         goto done;
-    printf("method=%s option=%s step=%s model=%s status=%s iters=%d f_last=%.17g f_best=%.17g "
-           "best_iter=%d gap_bound=%.6g f_polished=%.17g polished_nnz=%d window_missed=%ld "
-           "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
-           "time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
+    char intercept[64] = "";
+    if (loss.intercept) {
+        double b;
+        if (gsfw_objective_intercept(obj, x_best, &b, &err)) {
+            rc = cli_fail(cmd, "%s", err.message);
+            goto done;
+        }
+        snprintf(intercept, sizeof intercept, " intercept=%.17g", b);
+    }
+    printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d f_last=%.17g "
+           "f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g polished_nnz=%d "
+           "window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld "
+           "setup_s=%.6f time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
            gsfw_method_name((gsfw_method)method), option == GSFW_OPTION_I ? "I" : "II",
-           baseline ? "none" : gsfw_step_name(info.step), model,
-           gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
+           baseline ? "none" : gsfw_step_name(info.step), model, gsfw_loss_name(loss.loss),
+           intercept, gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
            info.best_iter, info.gap_bound, info.f_polished, info.polished_size,
            info.window_missed, info.L,
            !(info.L > 0)                        ? "unused"
@@ -347,6 +455,7 @@ done:
     free(trace);
     gsfw_dmo_free(dmo);
     gsfw_objective_free(obj);
+    gsfw_operator_free(op); /* after the objective, which borrows it */
     gsfw_graph_free(graph);
     return rc;
 }

@@ -1,0 +1,59 @@
+/* Losses over a linear operator: the pieces shared by the core (linear.c) and the
+ * per-loss files (loss_*.c). Not part of the public API.
+ *
+ * The core caches z = A x_c - y for losses of the residual (squared, Huber) and
+ * z = A x_c for losses that read the labels themselves (logistic). A loss is a table of
+ * row-wise sums over such vectors; every sum it returns is over this process's rows only
+ * (the core passes it through the reducer). */
+#ifndef GSFW_OBJECTIVES_LINEAR_H
+#define GSFW_OBJECTIVES_LINEAR_H
+
+#include "core/internal.h"
+
+typedef struct {
+    const double *y; /* n labels or targets */
+    double delta;    /* Huber threshold */
+} gsfw_loss_params;
+
+typedef struct {
+    const char *name;       /* the objective's name */
+    int residual;           /* 1: the cache holds A x - y; 0: A x */
+    int identity_deriv;     /* 1: l'(z) = z (the cache itself is the derivative) */
+    double curvature;       /* sup l'': the Lipschitz constant is curvature ||A||_2^2 */
+    /* sum_i l(t_i), t = z + gamma dz + shift (dz may be NULL: t = z + shift); with dz and
+     * slope non-NULL also *slope = sum_i l'(t_i) dz_i */
+    double (*sum)(const gsfw_loss_params *p, int n, const double *z, const double *dz,
+                  double gamma, double shift, double *slope);
+    /* g_i = l'(z_i + shift), h_i = l''(z_i + shift); either output may be NULL */
+    void (*deriv)(const gsfw_loss_params *p, int n, const double *z, double shift, double *g,
+                  double *h);
+    /* intercept losses only: out[0] = sum_i l'(t_i), out[1] = sum_i l''(t_i) with
+     * t = z + gamma dz + b (dz may be NULL) */
+    void (*intercept_sums)(const gsfw_loss_params *p, int n, const double *z,
+                           const double *dz, double gamma, double b, double out[2]);
+} gsfw_linear_loss;
+
+extern const gsfw_linear_loss gsfw_loss_squared;
+extern const gsfw_linear_loss gsfw_loss_logistic;
+extern const gsfw_linear_loss gsfw_loss_huber;
+
+/* Build a linear objective that owns `owned` (freed in destroy, also on failure). */
+gsfw_error gsfw_objective_linear_owning(gsfw_operator *owned, int n, const double *y,
+                                        const gsfw_loss_options *opt, gsfw_objective **out,
+                                        gsfw_err *err);
+/* The operator and targets behind the ctx of a linear objective (obj->ctx of an objective
+ * built by gsfw_objective_linear*, nothing else). */
+const gsfw_operator *gsfw_linear_operator(const void *ctx, const double **y);
+
+/* The column-major dense operator behind gsfw_objective_least_squares (copies A). */
+gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layout layout,
+                                       gsfw_operator **out, gsfw_err *err);
+/* r = A x - y in one gemv (beta = -1) when op is that operator: returns 1 then, else 0.
+ * The residual losses use it so that the convenience constructor's iterates stay those of
+ * the original dense least squares, bit for bit. */
+int gsfw_dense_col_major_residual(const gsfw_operator *op, const double *x, const double *y,
+                                  double *r);
+/* Its storage (n x d, lda = n), or NULL when op is not one. */
+const double *gsfw_dense_col_major_data(const gsfw_operator *op);
+
+#endif

@@ -1,0 +1,46 @@
+/* The squared loss l(t) = t^2 / 2 of the residual t = (A x - y)_i. The value is
+ * 0.5 * dnrm2(r)^2 (a scaled norm, safe from overflow of the squares); along the
+ * direction the sums are one fused loop. */
+#include "objectives/linear.h"
+
+#include <cblas.h>
+
+static double squared_sum(const gsfw_loss_params *p, int n, const double *z, const double *dz,
+                          double gamma, double shift, double *slope)
+{
+    (void)p;
+    (void)shift; /* no intercept */
+    if (!dz) {
+        double nr = cblas_dnrm2(n, z, 1);
+        return 0.5 * nr * nr;
+    }
+    double ff = 0.0, sl = 0.0;
+    for (int i = 0; i < n; i++) {
+        double ri = z[i] + gamma * dz[i];
+        ff += ri * ri;
+        sl += ri * dz[i];
+    }
+    if (slope) *slope = sl;
+    return 0.5 * ff;
+}
+
+static void squared_deriv(const gsfw_loss_params *p, int n, const double *z, double shift,
+                          double *g, double *h)
+{
+    (void)p;
+    (void)shift;
+    for (int i = 0; i < n; i++) {
+        if (g) g[i] = z[i];
+        if (h) h[i] = 1.0;
+    }
+}
+
+const gsfw_linear_loss gsfw_loss_squared = {
+    .name = "least-squares",
+    .residual = 1,
+    .identity_deriv = 1,
+    .curvature = 1.0,
+    .sum = squared_sum,
+    .deriv = squared_deriv,
+    .intercept_sums = NULL,
+};
