@@ -31,7 +31,8 @@ class Result:
 
     x: the answer (the polished point with polish=True, else the best iterate);
     x_best, x_last, x_polished (None without polish); status ('max_iter', 'time_limit',
-    'callback_stop', 'zero_direction', 'converged'); iterations; trace: dict of arrays
+    'callback_stop', 'zero_direction', 'converged'); iterations; intercept (the logistic
+    intercept b at x with intercept=True, else None); trace: dict of arrays
     (iter, time_s, f, gap, gap_bound, est_err, support, step, active), one entry per
     iterate; info: dict of the solver's statistics (f_best, gap_bound, L, oracle_calls,
     solve_time, ...).
@@ -42,6 +43,7 @@ class Result:
         self.x_last = raw["x_last"]
         self.x_polished = raw["x_polished"]
         self.x = self.x_polished if self.x_polished is not None else self.x_best
+        self.intercept = raw["intercept"]
         self.trace = raw["trace"]
         self.info = raw["info"]
         self.status = self.info["status"]
@@ -72,13 +74,14 @@ def _positive_or_none(name, value):
 def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw", option="I",
           L=None, L_rule=None, max_iter=300, tol=None, time_limit=None, x_true=None,
           callback=None, delta=None, step="auto", x0=None, polish=False, seed=0, loss="ls",
-          huber_delta=1.0):
+          huber_delta=1.0, intercept=False):
     """Minimise f over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}.
 
     A: an (n, d) array or a gsfw.Operator, with f = loss(A x, y): loss 'ls' (0.5 ||A x -
     y||^2, the default), 'logistic' (labels y in {-1, +1}) or 'huber' (threshold
-    huber_delta); float64 C- or Fortran-ordered arrays are passed without a copy of their
-    own. Or a gsfw.Objective (y then unused).
+    huber_delta; intercept=True fits the logistic loss's unpenalised intercept b, returned
+    as Result.intercept); float64 C- or Fortran-ordered arrays are passed without a copy
+    of their own. Or a gsfw.Objective (y then unused).
     model, s, g, graph: the support model (see gsfw.dmo). method: fw, accfw (default),
     afw, pfw, bpcg, or a baseline iht, cosamp, graph-iht, graph-cosamp, gen-mp.
     L: smoothness constant (None: estimated by L_rule, 'atom' for the Frank-Wolfe family,
@@ -99,5 +102,6 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
         tol=_positive_or_none("tol", tol), time_limit=_positive_or_none("time_limit", time_limit),
         x_true=x_true, callback=callback,
         delta=0.0 if delta is None else float(delta), step=str(step), x0=x0,
-        polish=bool(polish), seed=int(seed), loss=str(loss), huber_delta=float(huber_delta))
+        polish=bool(polish), seed=int(seed), loss=str(loss), huber_delta=float(huber_delta),
+        intercept=bool(intercept))
     return Result(raw)

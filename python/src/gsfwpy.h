@@ -101,11 +101,13 @@ typedef struct {
 /* Build the objective of solve(A, y, objective=..., loss=...): objective is None or a
  * tuple (d, value, gradient, value_grad) of a gsfw.Objective; otherwise A is an array or
  * a gsfw.Operator and y the targets; loss "ls" (squared), "logistic" or "huber" with
- * huber_delta. Dense A with the squared loss goes through gsfw_objective_least_squares
+ * huber_delta (intercept: the logistic loss's unpenalised intercept). Dense A with the
+ * squared loss goes through gsfw_objective_least_squares
  * (as the command line does); the rest through gsfw_objective_linear. Returns 0, or -1
  * with a Python exception (out released). */
 int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
-                           double huber_delta, gsfwpy_callables *calls, gsfwpy_objective *out);
+                           double huber_delta, int intercept, gsfwpy_callables *calls,
+                           gsfwpy_objective *out);
 void gsfwpy_objective_release(gsfwpy_objective *o);
 
 #endif

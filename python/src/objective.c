@@ -220,10 +220,10 @@ static PyArrayObject *targets(PyObject *y, npy_intp n)
 }
 
 #ifdef GSFWPY_HAVE_LOSS
-/* loss(A x, y) over an operator: a gsfw.Operator as it is, or a dense array borrowed in
- * place by an operator made here. */
+/* loss(A x, y) over an operator: a gsfw.Operator as it is, or a dense array copied by
+ * an operator made here. */
 static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
-                        gsfwpy_objective *out)
+                        int intercept, gsfwpy_objective *out)
 {
     gsfw_operator *op = gsfwpy_operator_arg(A);
     gsfw_err err;
@@ -240,6 +240,7 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
         Py_INCREF(A);
         out->keep = A;
     } else {
+        /* a private column-major copy, as the command line makes (same products) */
         PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0,
                                                             NPY_ARRAY_ALIGNED);
         if (!a) return -1;
@@ -264,10 +265,10 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
             Py_DECREF(a);
             return -1;
         }
-        out->keep = (PyObject *)a;
         e = gsfw_operator_dense((int)PyArray_DIM(a, 0), (int)PyArray_DIM(a, 1),
-                                (const double *)PyArray_DATA(a), layout, GSFW_OP_BORROW,
+                                (const double *)PyArray_DATA(a), layout, GSFW_OP_COPY,
                                 &out->owned_op, &err);
+        Py_DECREF(a);
         if (e) {
             gsfwpy_raise(e, &err);
             return -1;
@@ -280,6 +281,7 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
     gsfw_loss_options_default(&opt);
     opt.loss = (gsfw_loss)loss;
     opt.huber_delta = huber_delta;
+    opt.intercept = intercept;
     e = gsfw_objective_linear(op, op->n, (const double *)PyArray_DATA(yv), &opt, &out->obj,
                               &err);
     Py_DECREF(yv);
@@ -301,7 +303,8 @@ void gsfwpy_objective_release(gsfwpy_objective *o)
 }
 
 int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
-                           double huber_delta, gsfwpy_callables *calls, gsfwpy_objective *out)
+                           double huber_delta, int intercept, gsfwpy_callables *calls,
+                           gsfwpy_objective *out)
 {
     memset(out, 0, sizeof *out);
     memset(calls, 0, offsetof(gsfwpy_callables, pending));
@@ -312,14 +315,27 @@ int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const 
         PyErr_Format(PyExc_ValueError, "unknown loss '%s' (known: ls, logistic, huber)", loss);
         return -1;
     }
+    if (intercept && kind != GSFW_LOSS_LOGISTIC) {
+        PyErr_SetString(PyExc_ValueError, "intercept=True needs loss='logistic'");
+        return -1;
+    }
+    if (objective != Py_None && kind != GSFW_LOSS_SQUARED) {
+        PyErr_SetString(PyExc_ValueError, "loss applies to A and y, not to a gsfw.Objective");
+        return -1;
+    }
     if (objective != Py_None)
         rc = build_callables(objective, calls, &out->obj);
     else if (kind == GSFW_LOSS_SQUARED && !gsfwpy_operator_arg(A))
         rc = build_dense(A, y, &out->obj);
     else
-        rc = build_linear(A, y, kind, huber_delta, out);
+        rc = build_linear(A, y, kind, huber_delta, intercept, out);
 #else
     (void)huber_delta;
+    if (intercept) {
+        PyErr_SetString(PyExc_NotImplementedError, "intercept: this build of the library has "
+                        "no losses over operators");
+        return -1;
+    }
     if (strcmp(loss, "ls") && strcmp(loss, "squared")) {
         PyErr_Format(PyExc_NotImplementedError, "loss '%s': this build of the library has "
                      "no losses over operators (only the squared loss 'ls')", loss);

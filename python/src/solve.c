@@ -185,17 +185,18 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"A", "y", "objective", "model", "s", "g", "graph", "C", "method",
                              "option", "L", "L_rule", "max_iter", "tol", "time_limit",
                              "x_true", "callback", "delta", "step", "x0", "polish", "seed",
-                             "loss", "huber_delta", NULL};
+                             "loss", "huber_delta", "intercept", NULL};
     PyObject *A, *y, *objective, *graph, *x_true_obj, *callback, *x0_obj;
     const char *model, *method_name, *L_rule_name, *step_name, *loss = "ls";
-    int s, g, option, max_iter, polish;
+    int s, g, option, max_iter, polish, intercept = 0;
     double C, L, tol, time_limit, delta, huber_delta = 1.0;
     unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sd:solve", kwlist, &A, &y,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sdp:solve", kwlist, &A, &y,
                                      &objective, &model, &s, &g, &graph, &C, &method_name,
                                      &option, &L, &L_rule_name, &max_iter, &tol, &time_limit,
                                      &x_true_obj, &callback, &delta, &step_name, &x0_obj,
-                                     &polish, &seed, &loss, &huber_delta))
+                                     &polish, &seed, &loss, &huber_delta,
+                                     &intercept))
         return NULL;
 
     int method = gsfw_method_parse(method_name);
@@ -254,7 +255,8 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     PyArrayObject *x_true = NULL, *x0 = NULL;
     PyObject *xb = NULL, *xl = NULL, *xp = NULL, *out = NULL;
     gsfw_iterate *trace = NULL;
-    if (gsfwpy_build_objective(A, y, objective, loss, huber_delta, &calls, &objective_parts) < 0)
+    if (gsfwpy_build_objective(A, y, objective, loss, huber_delta, intercept, &calls,
+                               &objective_parts) < 0)
         goto done;
     obj = objective_parts.obj;
     const int d = obj->d;
@@ -328,11 +330,25 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         gsfwpy_raise(e, &err);
         goto done;
     }
+    PyObject *icpt = Py_None;
+    Py_INCREF(icpt);
+#ifdef GSFWPY_HAVE_LOSS
+    if (intercept) {
+        double b;
+        /* at the answer (the polished point, else the best iterate) */
+        e = gsfw_objective_intercept(obj, x_pol ? x_pol : x_best, &b, &err);
+        Py_DECREF(icpt);
+        icpt = e ? gsfwpy_raise(e, &err) : PyFloat_FromDouble(b);
+        if (!icpt) goto done;
+    }
+#endif
     PyObject *tr = trace_dict(trace, res.trace_len);
     PyObject *inf = tr ? info_dict(&info, baseline) : NULL;
     if (tr && inf)
-        out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O}", "x_best", xb, "x_last", xl, "x_polished",
-                            xp ? xp : Py_None, "trace", tr, "info", inf);
+        out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "x_best", xb, "x_last", xl,
+                            "x_polished", xp ? xp : Py_None, "trace", tr, "info", inf,
+                            "intercept", icpt);
+    Py_DECREF(icpt);
     Py_XDECREF(tr);
     Py_XDECREF(inf);
 done:

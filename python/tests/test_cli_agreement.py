@@ -43,3 +43,27 @@ def test_mnist7_python_equals_cli(root, gsfw_bin, tmp_path, method, model, extra
                        graph=gsfw.Graph.grid(h, w), C=1.0, method=method, max_iter=iters,
                        **kwargs)
     assert np.max(np.abs(res_f.x_last - last)) <= 1e-12
+
+
+@pytest.mark.skipif(not gsfw._gsfw.HAVE_LOSS, reason="the library has no losses over operators")
+@pytest.mark.parametrize("loss,extra", [("logistic", ["--intercept"]),
+                                        ("huber", ["--huber-delta", "0.05"])])
+def test_mnist7_losses_python_equals_cli(root, gsfw_bin, tmp_path, loss, extra):
+    A, y, x_true, s, g, h, w = image_problem(root, "mnist_7", ratio=5.0, seed=3)
+    if loss == "logistic":
+        y = np.where(y > np.median(y), 1.0, -1.0)
+    iters = 40
+    last, best, out = cli_solve(gsfw_bin, tmp_path, A, y,
+                                ["--model", "head", "--s", str(s), "--g", str(g), "--graph",
+                                 "grid:%dx%d" % (h, w), "--C", "1", "--method", "fw", "--step",
+                                 "adaptive", "--iters", str(iters), "--loss", loss] + extra)
+    kwargs = {"intercept": True} if loss == "logistic" else {"huber_delta": 0.05}
+    res = gsfw.solve(A, y, model="head", s=s, g=g, graph=gsfw.Graph.grid(h, w), C=1.0,
+                     method="fw", step="adaptive", max_iter=iters, loss=loss, **kwargs)
+    assert np.max(np.abs(res.x_last - last)) <= 1e-12
+    assert np.max(np.abs(res.x_best - best)) <= 1e-12
+    if loss == "logistic":
+        b = float(out.split("intercept=")[1].split()[0])
+        assert abs(res.intercept - b) <= 1e-12 * max(1.0, abs(b))
+    else:
+        assert res.intercept is None

@@ -39,6 +39,11 @@ def test_logistic_recovers_support():
                      max_iter=300, polish=True)
     assert np.flatnonzero(res.x).tolist() == [3, 7, 20]
     assert res.trace["f"][-1] < res.trace["f"][0]
+    # labels shifted by an offset: the intercept absorbs it
+    shifted = np.sign(A @ x + 1.0 + 0.3 * rng.standard_normal(A.shape[0]))
+    res = gsfw.solve(A, shifted, s=3, C=6.0, loss="logistic", intercept=True, method="fw",
+                     step="adaptive", max_iter=300, polish=True)
+    assert np.flatnonzero(res.x).tolist() == [3, 7, 20] and res.intercept > 0.3
 
 
 @needs_loss
@@ -53,6 +58,10 @@ def test_transform_operator_solve_and_release():
         gsfw.solve(op, op @ x, s=2, loss="hinge")
     with pytest.raises(ValueError, match="y has 3 entries"):
         gsfw.solve(op, np.ones(3), s=2)
+    with pytest.raises(ValueError, match="intercept=True needs loss='logistic'"):
+        gsfw.solve(op, op @ x, s=2, intercept=True)
+    with pytest.raises(ValueError, match="not to a gsfw.Objective"):
+        gsfw.solve(gsfw.Objective(3, len, len), s=1, loss="huber")
     assert np.allclose(op @ x, op.toarray() @ x)  # usable again after solves and errors
 
 
