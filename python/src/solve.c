@@ -235,11 +235,11 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     if (max_iter < 0)
         return PyErr_Format(PyExc_ValueError, "max_iter must be >= 0, got %d", max_iter);
     if (L < 0 || L != L)
-        return PyErr_SetString(PyExc_ValueError, "L must be > 0 (or None to estimate it)"), NULL;
+        return PyErr_Format(PyExc_ValueError, "L must be > 0 (or None to estimate it)");
     if (tol < 0 || tol != tol)
-        return PyErr_SetString(PyExc_ValueError, "tol must be > 0 (or None)"), NULL;
+        return PyErr_Format(PyExc_ValueError, "tol must be > 0 (or None)");
     if (time_limit < 0 || time_limit != time_limit)
-        return PyErr_SetString(PyExc_ValueError, "time_limit must be > 0 (or None)"), NULL;
+        return PyErr_Format(PyExc_ValueError, "time_limit must be > 0 (or None)");
     if (callback != Py_None && !PyCallable_Check(callback))
         return PyErr_Format(PyExc_TypeError, "callback must be callable, got %s",
                             Py_TYPE(callback)->tp_name);
