@@ -65,7 +65,8 @@ extension = Extension(
                   "/usr/include/x86_64-linux-gnu", numpy.get_include()],
     define_macros=[("_POSIX_C_SOURCE", "200809L")] + features(),
     libraries=["lapacke", "openblas", "png", "m"] + optional_libraries(),
-    extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wno-unused-parameter"],
+    # the flags of the CMake Release build (-O3, no -fwrapv), after Python's own -O2 -fwrapv
+    extra_compile_args=["-std=c11", "-O3", "-fno-wrapv", "-fvisibility=hidden"],
 )
 
 setup(
