@@ -6,18 +6,23 @@
 
 #include "cli.h"
 #include "models.h"
+#include "tree_load.h"
 
 static const char usage[] =
     "usage: gsfw dmo --model MODEL --z z.npy --s S [--g G]\n"
-    "                [--graph grid:HxW | --edges FILE] [--delta D] [--seed N] [--stats]\n"
+    "                [--graph grid:HxW | --edges FILE] [--tree quadtree:HxW | --tree FILE]\n"
+    "                [--delta D] [--seed N] [--stats]\n"
     "\n"
     "Select a support S in the model maximising ||z_S|| (exactly or approximately) and\n"
     "print its 0-based node ids, ascending, separated by spaces.\n"
     "\n"
-    "  --model M   topk | topk-approx | l1 | subgraph | head | tail\n"
+    "  --model M   topk | topk-approx | l1 | subgraph | head | tail | tree | tree-connected\n"
     "  --z FILE    input vector (.npy)\n"
     "  --s S       sparsity; --g G: number of connected components (default 1)\n"
     "  --graph grid:HxW | --edges FILE   graph (required by subgraph, head, tail)\n"
+    "  --tree T    tree of the tree models: quadtree:HxW (wavelet coefficients of an H x W\n"
+    "              image) or a .npy of parent ids (-1 for a root); --model tree with --g G\n"
+    "              selects at most G rooted subtrees\n"
     "  --delta D   target delta of topk-approx and l1 (default 1)\n"
     "  --seed N    seed of randomised oracles\n"
     "  --stats     also print ||z_S||, the oracle's proven delta and PCSF calls on stderr\n";
@@ -32,11 +37,13 @@ int cmd_dmo(int argc, char **argv)
 {
     const char *cmd = "dmo";
     const char *model = NULL, *z_path = NULL, *s_text = NULL, *g_text = NULL, *grid = NULL,
-               *edges = NULL, *delta_text = NULL, *seed_text = NULL, *stats_flag = NULL;
+               *edges = NULL, *delta_text = NULL, *seed_text = NULL, *stats_flag = NULL,
+               *tree_spec = NULL;
     cli_opt opts[] = {
         {"--model", 0, &model}, {"--z", 0, &z_path}, {"--s", 0, &s_text},
         {"--g", 0, &g_text}, {"--graph", 0, &grid}, {"--edges", 0, &edges},
         {"--delta", 0, &delta_text}, {"--seed", 0, &seed_text}, {"--stats", 1, &stats_flag},
+        {"--tree", 0, &tree_spec},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -46,10 +53,12 @@ int cmd_dmo(int argc, char **argv)
     cli_model_spec spec;
     if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
         return rc;
+    if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
 
     double *z = NULL;
     int d = 0, *support = NULL;
     gsfw_graph *graph = NULL;
+    gsfw_tree *tree = NULL;
     gsfw_dmo *dmo = NULL;
     if ((rc = cli_load_vector(cmd, "--z", z_path, &z, &d))) goto done;
     for (int i = 0; i < d; i++) {
@@ -59,9 +68,12 @@ int cmd_dmo(int argc, char **argv)
         }
     }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
+    if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
     if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
-    /* the graph projections work on the squares z_i^2 (the PCSF prizes) */
-    const int squares = !strcmp(dmo->name, "head") || !strcmp(dmo->name, "tail");
+    /* the graph projections work on the squares z_i^2 (the PCSF prizes), the tree
+     * oracles on the weights z_i^2 */
+    const int squares = !strcmp(dmo->name, "head") || !strcmp(dmo->name, "tail") ||
+                        cli_model_needs_tree(model);
     for (int i = 0; squares && i < d; i++) {
         if (!isfinite(z[i] * z[i])) {
             rc = cli_fail(cmd, "--z: '%s' entry %d is %g, whose square overflows; the %s "
@@ -97,5 +109,6 @@ done:
     free(support);
     gsfw_dmo_free(dmo);
     gsfw_graph_free(graph);
+    gsfw_tree_free(tree);
     return rc;
 }

@@ -8,14 +8,17 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "fw_flags.h"
 #include "models.h"
+#include "tree_load.h"
 #include "io/atomic.h"
 #include "io/npy.h"
 #include "trace_csv.h"
 
 static const char usage[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
-    "                  [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
+    "                  [--graph grid:HxW | --edges FILE] [--tree quadtree:HxW | --tree FILE]\n"
+    "                  --C C --method METHOD\n"
     "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
     "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
@@ -37,9 +40,12 @@ static const char usage[] =
     "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept=)\n"
     "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
     "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
-    "                  head (PCSF head projection), tail\n"
+    "                  head (PCSF head projection), tail, tree (rooted subtrees; at most\n"
+    "                  g of them with --g), tree-connected (one connected subtree)\n"
     "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
     "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes)\n"
+    "  --tree quadtree:HxW | FILE  tree for tree models (d nodes): wavelet quadtree or a\n"
+    "                  .npy of parent ids (-1 for a root)\n"
     "  --C C           radius (> 0)\n"
     "  --method M      fw (DMO-FW), accfw (DMO-AccFW, nearest extreme point), afw (away\n"
     "                  steps), pfw (pairwise), bpcg (blended pairwise); baselines: iht,\n"
@@ -215,7 +221,8 @@ int cmd_solve(int argc, char **argv)
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
                *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
-               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL;
+               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL,
+               *tree_spec = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -227,7 +234,7 @@ int cmd_solve(int argc, char **argv)
         {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
         {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
         {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
-        {"--intercept", 1, &intercept_flag},
+        {"--intercept", 1, &intercept_flag}, {"--tree", 0, &tree_spec},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -247,28 +254,13 @@ int cmd_solve(int argc, char **argv)
         return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
                                "iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_text);
     const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    int step = GSFW_STEP_AUTO;
-    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
-        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
-                               "adaptive, line)", step_text);
-    double tol = 0.0;
-    if (tol_text) {
-        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
-        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    }
-    double tol_rel = 0.0;
-    if (tol_rel_text) {
-        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
-        if (!(tol_rel > 0 && tol_rel < 1))
-            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    }
-    int polish = 0;
-    if (polish_text) {
-        if (!strcmp(polish_text, "on"))
-            polish = 1;
-        else if (strcmp(polish_text, "off"))
-            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
+    cli_fw_flags fw;
+    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, 0,
+                                 &fw)))
+        return rc;
+    const int step = fw.step, polish = fw.polish;
+    const double tol = fw.tol;
+    double tol_rel = fw.tol_rel;
     if (pol_path && !polish)
         return cli_usage_error(cmd, "--polished-out needs --polish on");
     if (baseline && (step_text || tol_text || tol_rel_text || x0_path || polish || option_text))
@@ -298,12 +290,14 @@ int cmd_solve(int argc, char **argv)
     if (baseline && l_rule == GSFW_L_ATOM)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
                                "number or 'spectral'", method_text);
+    if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
     if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path, pol_path))) return rc;
 
     double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL, *x0 = NULL,
            *x_pol = NULL;
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
+    gsfw_tree *tree = NULL;
     gsfw_objective *obj = NULL;
     gsfw_operator *op = NULL;
     gsfw_dmo *dmo = NULL, *tail = NULL;
@@ -339,6 +333,7 @@ int cmd_solve(int argc, char **argv)
         }
     }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
+    if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
 
     gsfw_err err;
     gsfw_error e;
@@ -358,7 +353,8 @@ int cmd_solve(int argc, char **argv)
     A = NULL;
     if (baseline) {
         gsfw_model_spec m = {.model = spec.model, .d = spec.d, .s = spec.s, .g = spec.g,
-                             .graph = spec.graph, .delta = spec.delta, .seed = spec.seed};
+                             .graph = spec.graph, .tree = spec.tree, .delta = spec.delta,
+                             .seed = spec.seed};
         if (gsfw_baseline_oracles((gsfw_method)method, &m, 0, &dmo, &tail, &err)) {
             rc = cli_fail(cmd, "--model %s: %s", spec.model, err.message);
             goto done;
@@ -457,5 +453,6 @@ done:
     gsfw_objective_free(obj);
     gsfw_operator_free(op); /* after the objective, which borrows it */
     gsfw_graph_free(graph);
+    gsfw_tree_free(tree);
     return rc;
 }

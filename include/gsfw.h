@@ -258,7 +258,8 @@ struct gsfw_tree;
 
 /* What a model name needs. Fields a model does not use are ignored. */
 typedef struct {
-    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail" */
+    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail",
+                                 "tree" (g rooted subtrees), "tree-connected" */
     int d;                    /* vector length (the graph's node count for graph models) */
     int s;                    /* sparsity */
     int g;                    /* components (graph models; default 1 when <= 0) */
@@ -686,5 +687,8 @@ GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_setti
 #ifdef __cplusplus
 }
 #endif
+
+/* Trees, the wavelet quadtree and the exact tree-sparse DMOs. */
+#include "gsfw/tree.h"
 
 #endif /* GSFW_H */
