@@ -64,7 +64,7 @@ extension = Extension(
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
                   "/usr/include/x86_64-linux-gnu", numpy.get_include()],
     define_macros=[("_POSIX_C_SOURCE", "200809L")] + features(),
-    libraries=["lapacke", "openblas", "png", "m"] + optional_libraries(),
+    libraries=optional_libraries() + ["lapacke", "openblas", "png", "m"],
     # the flags of the CMake Release build (-O3, no -fwrapv), after Python's own -O2 -fwrapv
     extra_compile_args=["-std=c11", "-O3", "-fno-wrapv", "-fvisibility=hidden"],
 )
