@@ -12,9 +12,10 @@ from ._operator import Operator
 from ._oracles import dmo, head, tail
 from ._pcsf import pcsf, pcst_fast
 from ._solve import Objective, Result, solve
+from ._tree import Tree
 from ._estimator import GraphSparseRegression
 
 __version__ = _gsfw.version()
 
 __all__ = ["Graph", "GraphSparseRegression", "Objective", "Operator", "Result", "dmo", "head", "pcsf",
-           "pcst_fast", "solve", "tail", "__version__"]
+           "pcst_fast", "solve", "tail", "Tree", "__version__"]

@@ -43,14 +43,16 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
 class GraphSparseRegression(RegressorMixin, BaseEstimator):
     """Least squares y ~ X coef over coefficients supported on a model: s-sparse (model
     'topk', the default without a graph) or s nodes in g connected pieces of a graph
-    (model 'head', the default with one), in the ball of radius C.
+    (model 'head', the default with one) or a subtree of a gsfw.Tree (model 'tree', the
+    default with tree=), in the ball of radius C.
 
     fit(X, y) runs gsfw.solve; coef_ is the polished answer (polish=True) or the best
     iterate, n_iter_ the iterations run, result_ the full gsfw.Result.
     """
 
     def __init__(self, s, g=1, graph=None, C=1.0, method="accfw", max_iter=300, model=None,
-                 polish=True, option="I", L=None, step="auto", tol=None, delta=None, seed=0):
+                 polish=True, option="I", L=None, step="auto", tol=None, delta=None, seed=0,
+                 tree=None):
         self.s = s
         self.g = g
         self.graph = graph
@@ -65,20 +67,22 @@ class GraphSparseRegression(RegressorMixin, BaseEstimator):
         self.tol = tol
         self.delta = delta
         self.seed = seed
+        self.tree = tree
 
     def fit(self, X, y):
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y, dtype=np.float64)
         if X.ndim != 2:
             raise ValueError("X must be 2-D (n_samples, n_features), got %d dimensions" % X.ndim)
-        model = self.model or ("head" if self.graph is not None else "topk")
+        model = self.model or ("head" if self.graph is not None
+                               else "tree" if self.tree is not None else "topk")
         baseline = self.method in BASELINES
         kwargs = {}
         if not baseline:
             kwargs = dict(polish=self.polish, option=self.option, step=self.step, tol=self.tol)
         res = solve(X, y, model=model, s=self.s, g=self.g, graph=self.graph, C=self.C,
                     method=self.method, max_iter=self.max_iter, L=self.L, delta=self.delta,
-                    seed=self.seed, **kwargs)
+                    seed=self.seed, tree=self.tree, **kwargs)
         self.coef_ = res.x
         self.n_iter_ = res.iterations
         self.n_features_in_ = X.shape[1]

@@ -74,7 +74,7 @@ def _positive_or_none(name, value):
 def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw", option="I",
           L=None, L_rule=None, max_iter=300, tol=None, time_limit=None, x_true=None,
           callback=None, delta=None, step="auto", x0=None, polish=False, seed=0, loss="ls",
-          huber_delta=1.0, intercept=False):
+          huber_delta=1.0, intercept=False, tree=None):
     """Minimise f over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}.
 
     A: an (n, d) array or a gsfw.Operator, with f = loss(A x, y): loss 'ls' (0.5 ||A x -
@@ -82,7 +82,7 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
     huber_delta; intercept=True fits the logistic loss's unpenalised intercept b, returned
     as Result.intercept); float64 C- or Fortran-ordered arrays are passed without a copy
     of their own. Or a gsfw.Objective (y then unused).
-    model, s, g, graph: the support model (see gsfw.dmo). method: fw, accfw (default),
+    model, s, g, graph, tree: the support model (see gsfw.dmo). method: fw, accfw (default),
     afw, pfw, bpcg, or a baseline iht, cosamp, graph-iht, graph-cosamp, gen-mp.
     L: smoothness constant (None: estimated by L_rule, 'atom' for the Frank-Wolfe family,
     'spectral' for the baselines). step: auto, agnostic, short, adaptive, line.
@@ -103,5 +103,5 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
         x_true=x_true, callback=callback,
         delta=0.0 if delta is None else float(delta), step=str(step), x0=x0,
         polish=bool(polish), seed=int(seed), loss=str(loss), huber_delta=float(huber_delta),
-        intercept=bool(intercept))
+        intercept=bool(intercept), tree=tree)
     return Result(raw)

@@ -2,6 +2,8 @@
  * the same table the command line's --model uses. */
 #include "gsfwpy.h"
 
+#include "gsfw/tree.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +17,14 @@ static int cmp_int(const void *a, const void *b)
 PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
 {
     (void)self;
-    static char *kwlist[] = {"z", "model", "s", "g", "graph", "delta", "seed", NULL};
-    PyObject *zobj, *graph;
+    static char *kwlist[] = {"z", "model", "s", "g", "graph", "delta", "seed", "tree", NULL};
+    PyObject *zobj, *graph, *tree = Py_None;
     const char *model;
     int s, g;
     double delta;
     unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OsiiOdK:dmo", kwlist, &zobj, &model, &s, &g,
-                                     &graph, &delta, &seed))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OsiiOdK|O:dmo", kwlist, &zobj, &model, &s,
+                                     &g, &graph, &delta, &seed, &tree))
         return NULL;
     int needs = gsfw_model_needs_graph(model);
     if (needs < 0)
@@ -33,7 +35,11 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
     if (needs == 1 && !gr)
         return PyErr_Format(PyExc_ValueError, "model '%s' needs a graph (graph=gsfw.Graph)",
                             model);
-    PyArrayObject *z = gsfwpy_vector(zobj, "z", gr ? gr->n : -1, 1);
+    const gsfw_tree *tr = gsfwpy_tree_arg(tree, "tree");
+    if (!tr && PyErr_Occurred()) return NULL;
+    if (needs == 2 && !tr)
+        return PyErr_Format(PyExc_ValueError, "model '%s' needs a tree (tree=gsfw.Tree)", model);
+    PyArrayObject *z = gsfwpy_vector(zobj, "z", gr ? gr->n : tr ? gsfw_tree_num_nodes(tr) : -1, 1);
     if (!z) return NULL;
     int d = (int)PyArray_DIM(z, 0);
     const double *zd = (const double *)PyArray_DATA(z);
@@ -61,7 +67,7 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
         PyErr_Format(PyExc_ValueError, "delta must be in (0, 1], got %g", delta);
         goto done;
     }
-    if (needs == 1) {
+    if (needs >= 1) {
         for (int i = 0; i < d; i++) {
             if (!isfinite(zd[i] * zd[i])) {
                 PyErr_Format(PyExc_ValueError, "z[%d] squared overflows; the graph models "
@@ -71,7 +77,7 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
         }
     }
     gsfw_model_spec spec = {.model = model, .d = d, .s = s, .g = g, .graph = gr,
-                            .delta = delta, .seed = (uint64_t)seed};
+                            .tree = tr, .delta = delta, .seed = (uint64_t)seed};
     gsfw_err err;
     gsfw_error e = gsfw_dmo_from_model(&spec, &dmo, &err);
     if (e) {

@@ -46,6 +46,17 @@ extern PyTypeObject gsfwpy_GraphType;
  * without an exception when allow_none). */
 const gsfw_graph *gsfwpy_graph_arg(PyObject *obj, const char *what, int allow_none);
 
+/* ---- trees (tree.c) */
+
+typedef struct {
+    PyObject_HEAD
+    struct gsfw_tree *tree;
+} gsfwpy_Tree;
+
+extern PyTypeObject gsfwpy_TreeType;
+/* The tree behind a gsfw.Tree; NULL for None (no exception) or with TypeError. */
+const struct gsfw_tree *gsfwpy_tree_arg(PyObject *obj, const char *what);
+
 /* ---- operators (operator.c) */
 
 typedef struct {

@@ -200,7 +200,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__gsfw(void)
 {
     import_array();
-    if (PyType_Ready(&gsfwpy_GraphType) < 0 || PyType_Ready(&gsfwpy_OperatorType) < 0)
+    if (PyType_Ready(&gsfwpy_GraphType) < 0 || PyType_Ready(&gsfwpy_OperatorType) < 0 ||
+        PyType_Ready(&gsfwpy_TreeType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
@@ -217,6 +218,12 @@ PyMODINIT_FUNC PyInit__gsfw(void)
 #endif
     /* 1 when solve() takes loss= and gsfw.Operator inputs (gsfw_objective_linear) */
     if (PyModule_AddIntConstant(m, "HAVE_LOSS", have_loss) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&gsfwpy_TreeType);
+    if (PyModule_AddObject(m, "Tree", (PyObject *)&gsfwpy_TreeType) < 0) {
+        Py_DECREF(&gsfwpy_TreeType);
         Py_DECREF(m);
         return NULL;
     }

@@ -4,6 +4,8 @@
  * 0.1 s so that Ctrl-C stops a long solve with KeyboardInterrupt. */
 #include "gsfwpy.h"
 
+#include "gsfw/tree.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -142,7 +144,7 @@ static PyObject *info_dict(const gsfw_info *in, int baseline)
 
 /* Checks of the model arguments against the dimension d, with the CLI's wording. */
 static int check_model(const char *model, int d, int s, int g, const gsfw_graph *graph,
-                       double delta)
+                       const gsfw_tree *tree, double delta)
 {
     int needs = gsfw_model_needs_graph(model);
     if (needs < 0) {
@@ -152,6 +154,15 @@ static int check_model(const char *model, int d, int s, int g, const gsfw_graph 
     }
     if (needs == 1 && !graph) {
         PyErr_Format(PyExc_ValueError, "model '%s' needs a graph (graph=gsfw.Graph)", model);
+        return -1;
+    }
+    if (needs == 2 && !tree) {
+        PyErr_Format(PyExc_ValueError, "model '%s' needs a tree (tree=gsfw.Tree)", model);
+        return -1;
+    }
+    if (tree && gsfw_tree_num_nodes(tree) != d) {
+        PyErr_Format(PyExc_ValueError, "the tree has %d nodes but the problem has d = %d "
+                     "unknowns", gsfw_tree_num_nodes(tree), d);
         return -1;
     }
     if (graph && graph->n != d) {
@@ -185,18 +196,18 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"A", "y", "objective", "model", "s", "g", "graph", "C", "method",
                              "option", "L", "L_rule", "max_iter", "tol", "time_limit",
                              "x_true", "callback", "delta", "step", "x0", "polish", "seed",
-                             "loss", "huber_delta", "intercept", NULL};
-    PyObject *A, *y, *objective, *graph, *x_true_obj, *callback, *x0_obj;
+                             "loss", "huber_delta", "intercept", "tree", NULL};
+    PyObject *A, *y, *objective, *graph, *x_true_obj, *callback, *x0_obj, *tree = Py_None;
     const char *model, *method_name, *L_rule_name, *step_name, *loss = "ls";
     int s, g, option, max_iter, polish, intercept = 0;
     double C, L, tol, time_limit, delta, huber_delta = 1.0;
     unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sdp:solve", kwlist, &A, &y,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sdpO:solve", kwlist, &A, &y,
                                      &objective, &model, &s, &g, &graph, &C, &method_name,
                                      &option, &L, &L_rule_name, &max_iter, &tol, &time_limit,
                                      &x_true_obj, &callback, &delta, &step_name, &x0_obj,
                                      &polish, &seed, &loss, &huber_delta,
-                                     &intercept))
+                                     &intercept, &tree))
         return NULL;
 
     int method = gsfw_method_parse(method_name);
@@ -245,6 +256,8 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
                             Py_TYPE(callback)->tp_name);
     const gsfw_graph *gr = gsfwpy_graph_arg(graph, "graph", 1);
     if (!gr && PyErr_Occurred()) return NULL;
+    const gsfw_tree *tr = gsfwpy_tree_arg(tree, "tree");
+    if (!tr && PyErr_Occurred()) return NULL;
 
     gsfwpy_pending pending = {NULL, NULL, NULL};
     gsfwpy_callables calls;
@@ -260,14 +273,14 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         goto done;
     obj = objective_parts.obj;
     const int d = obj->d;
-    if (check_model(model, d, s, g, gr, delta) < 0) goto done;
+    if (check_model(model, d, s, g, gr, tr, delta) < 0) goto done;
     if (x_true_obj != Py_None && !(x_true = gsfwpy_vector(x_true_obj, "x_true", d, 1))) goto done;
     if (x0_obj != Py_None && !(x0 = gsfwpy_vector(x0_obj, "x0", d, 1))) goto done;
 
     gsfw_err err;
     gsfw_error e;
     gsfw_model_spec spec = {.model = model, .d = d, .s = s, .g = g, .graph = gr,
-                            .delta = delta > 0 ? delta : 1.0, .seed = (uint64_t)seed};
+                            .tree = tr, .delta = delta > 0 ? delta : 1.0, .seed = (uint64_t)seed};
     e = baseline ? gsfw_baseline_oracles((gsfw_method)method, &spec, 0, &dmo, &tail, &err)
                  : gsfw_dmo_from_model(&spec, &dmo, &err);
     if (e) {
@@ -342,14 +355,14 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         if (!icpt) goto done;
     }
 #endif
-    PyObject *tr = trace_dict(trace, res.trace_len);
-    PyObject *inf = tr ? info_dict(&info, baseline) : NULL;
-    if (tr && inf)
+    PyObject *trd = trace_dict(trace, res.trace_len);
+    PyObject *inf = trd ? info_dict(&info, baseline) : NULL;
+    if (trd && inf)
         out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "x_best", xb, "x_last", xl,
-                            "x_polished", xp ? xp : Py_None, "trace", tr, "info", inf,
+                            "x_polished", xp ? xp : Py_None, "trace", trd, "info", inf,
                             "intercept", icpt);
     Py_DECREF(icpt);
-    Py_XDECREF(tr);
+    Py_XDECREF(trd);
     Py_XDECREF(inf);
 done:
     Py_CLEAR(pending.type); /* set only if the function left before restoring it */
