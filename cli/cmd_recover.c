@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "fw_flags.h"
+#include "interrupt.h"
+#include "memory.h"
+#include "outdir.h"
 #include "models.h"
 #include "recover_metrics.h"
 #include "recover_plot.h"
@@ -36,6 +36,7 @@ static const char usage[] =
     "                    [--sensing gaussian|implicit-gaussian|dct|hadamard] [--float32]\n"
     "                    [--basis pixel|haar|db4]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
+    "                    [--max-memory SIZE] [--max-pixels N]\n"
     "\n"
     "Recover an image from n = floor(R s) measurements y = A x* + SIGMA e. x* is the image\n"
     "flattened row-major, scaled to unit l2 norm; by default A has i.i.d. N(0, 1/n) entries\n"
@@ -83,6 +84,12 @@ static const char usage[] =
     "                    (default of the baselines)\n"
     "  --reference-compat  the reference scripts' baseline settings (docs/baselines.md)\n"
     "  --no-plot         skip convergence.png (no gnuplot needed)\n"
+    CLI_MEM_HELP
+    "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
+    "\n"
+    "The outputs appear together or not at all. SIGINT or SIGTERM ends the run with\n"
+    "status 130 or 143 and leaves the directory as it was; a second run into a directory\n"
+    "in use is refused (docs/recover.md).\n"
     "\n"
     "Prints one line of key=value fields: method, model, status, iters, n, d, s, g, time_s\n"
     "(solve), setup_s (drawing A, estimating L, building oracles), f, f_star = f(x*),\n"
@@ -90,6 +97,7 @@ static const char usage[] =
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
+#define RECOVER_MAX_PIXELS 100000000
 
 static int default_iters(int method)
 {
@@ -113,70 +121,24 @@ static int ends_with(const char *s, const char *suffix)
     return 1;
 }
 
-/* ---------------------------------------------------------- output directory */
-
-#define MAX_CREATED 64
-
-typedef struct {
-    char *dirs[MAX_CREATED]; /* directories this run created, outermost first */
-    int ndirs;
-} out_state;
-
-/* mkdir -p, remembering which directories were created. */
-static int make_dirs(const char *cmd, const char *path, out_state *st)
+/* Refuse a run that cannot fit, before its large allocations (cli/memory.h): the
+ * explicit Gaussian matrix (held once by the objective; in float32 it is drawn in
+ * doubles and converted, 1.5 copies at the peak; implicit operators hold none), the
+ * vectors, the grid, two PCSF projections and the trace. An n beyond int is refused
+ * later with its own message. */
+static int check_memory(const char *cmd, int H, int W, double n, const char *sensing,
+                        int float32, int iters, double ratio)
 {
-    size_t len = strlen(path);
-    if (len == 0) return cli_usage_error(cmd, "--out-dir is empty");
-    char *buf = malloc(len + 1);
-    if (!buf) return cli_fail(cmd, "out of memory");
-    memcpy(buf, path, len + 1);
-    for (size_t i = 1; i <= len; i++) {
-        if (buf[i] != '/' && buf[i] != '\0') continue;
-        if (buf[i - 1] == '/') continue;
-        char saved = buf[i];
-        buf[i] = '\0';
-        struct stat sb;
-        if (stat(buf, &sb) == 0) {
-            if (!S_ISDIR(sb.st_mode)) {
-                int r = cli_fail(cmd, "--out-dir: '%s' exists and is not a directory", buf);
-                free(buf);
-                return r;
-            }
-        } else if (mkdir(buf, 0777) == 0) {
-            if (st->ndirs < MAX_CREATED) st->dirs[st->ndirs++] = strdup(buf);
-        } else {
-            int r = cli_fail(cmd, "--out-dir: cannot create '%s': %s", buf, strerror(errno));
-            free(buf);
-            return r;
-        }
-        buf[i] = saved;
-    }
-    free(buf);
-    if (access(path, W_OK | X_OK) != 0)
-        return cli_fail(cmd, "--out-dir: '%s' is not writable: %s", path, strerror(errno));
-    return CLI_OK;
-}
-
-static char *join(const char *dir, const char *name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (!p) return NULL;
-    memcpy(p, dir, a);
-    p[a] = '/';
-    memcpy(p + a + 1, name, b + 1);
-    return p;
-}
-
-static void rollback(out_state *st)
-{
-    for (int i = st->ndirs - 1; i >= 0; i--)
-        if (st->dirs[i]) rmdir(st->dirs[i]);
-}
-
-static void out_state_free(out_state *st)
-{
-    for (int i = 0; i < st->ndirs; i++) free(st->dirs[i]);
+    const double d = (double)H * W;
+    const double copies = strcmp(sensing, "gaussian") ? 0.0 : float32 ? 1.5 : 1.0;
+    const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(5.0 * n + 9.0 * d, 1) +
+                        cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
+                        cli_mem_trace(iters);
+    if (n > 2147483647.0) return CLI_OK;
+    char what[160];
+    snprintf(what, sizeof what, "recovering a %d x %d image from %.6g measurements (--ratio "
+             "%.6g, --sensing %s)", H, W, n, ratio, sensing);
+    return cli_mem_check(cmd, need, what);
 }
 
 int cmd_recover(int argc, char **argv)
@@ -187,7 +149,7 @@ int cmd_recover(int argc, char **argv)
                *c_text = NULL, *iters_text = NULL, *out_dir = NULL, *l_text = NULL,
                *compat_text = NULL, *noplot_text = NULL, *step_text = NULL, *tol_text = NULL,
                *polish_text = NULL, *tol_rel_text = NULL, *sensing_text = NULL,
-               *f32_text = NULL, *basis_text = NULL;
+               *f32_text = NULL, *basis_text = NULL, *mem_text = NULL, *pixels_text = NULL;
     cli_opt opts[] = {
         {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--noise", 0, &noise_text},
         {"--seed", 0, &seed_text}, {"--method", 0, &method_text}, {"--model", 0, &model},
@@ -197,6 +159,7 @@ int cmd_recover(int argc, char **argv)
         {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--polish", 0, &polish_text},
         {"--tol-rel", 0, &tol_rel_text}, {"--sensing", 0, &sensing_text},
         {"--float32", 1, &f32_text}, {"--basis", 0, &basis_text},
+        {"--max-memory", 0, &mem_text}, {"--max-pixels", 0, &pixels_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -274,6 +237,12 @@ int cmd_recover(int argc, char **argv)
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
     const int compat = compat_text != NULL;
+    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
+    int max_pixels = RECOVER_MAX_PIXELS;
+    if (pixels_text &&
+        (rc = cli_parse_int(cmd, "--max-pixels", pixels_text, 1, 2147483647L, &max_pixels)))
+        return rc;
+    cli_interrupt_install();
 
     /* ---- the image (run-time errors, exit 1) */
     double *img = NULL, *x_best = NULL, *x_last = NULL, *x_pol = NULL, *theta = NULL,
@@ -287,11 +256,9 @@ int cmd_recover(int argc, char **argv)
     gsfw_dmo *head = NULL, *tail = NULL;
     unsigned char *mask = NULL;
     int *work = NULL;
-    char *paths[5] = {NULL, NULL, NULL, NULL, NULL};
-    char *staged[5] = {NULL, NULL, NULL, NULL, NULL}; /* written first, renamed at the end */
-    char *stage_dir = NULL;
-    out_state st;
-    memset(&st, 0, sizeof st);
+    cli_outdir od;
+    memset(&od, 0, sizeof od);
+    char **staged = od.staged; /* written first, moved into place at the end */
     int H = 0, W = 0;
     gsfw_err err;
     gsfw_error e;
@@ -310,7 +277,7 @@ int cmd_recover(int argc, char **argv)
         H = shape[0];
         W = shape[1];
     } else if (ends_with(image, ".png")) {
-        e = gsfw_png_read_gray(image, &img, &H, &W, &err);
+        e = gsfw_png_read_gray_limited(image, max_pixels, &img, &H, &W, &err);
         if (e) {
             rc = cli_fail(cmd, "--image: %s", err.message);
             goto done;
@@ -349,6 +316,12 @@ int cmd_recover(int argc, char **argv)
     nrm = sqrt(nrm); /* in [1, sqrt(d)] */
     for (int i = 0; i < d; i++) img[i] /= nrm; /* img is x* from here on */
     const double *xs = img;
+
+    /* the memory of the run, checked before the grid or tree is built; for a wavelet
+     * basis s (hence n) is known only from the coefficients */
+    if (!wavelet && (rc = check_memory(cmd, H, W, floor(ratio * (s_given ? s_given : nnz)),
+                                       sensing, f32_text != NULL, iters, ratio)))
+        goto done;
 
     /* the unknowns (x* itself, or its wavelet coefficients), s, g, n */
     const double *truth = xs;
@@ -411,6 +384,9 @@ int cmd_recover(int argc, char **argv)
                           "s = %d: pass a larger --s or --g <= s", g, s);
         goto done;
     }
+    if (wavelet && (rc = check_memory(cmd, H, W, floor(ratio * s), sensing, f32_text != NULL,
+                                      iters, ratio)))
+        goto done;
     const double n_real = floor(ratio * s);
     if (!(n_real >= 1)) {
         rc = cli_fail(cmd, "--ratio %s gives n = floor(%g * %d) = %.0f measurements; need at "
@@ -418,49 +394,17 @@ int cmd_recover(int argc, char **argv)
         goto done;
     }
     if (n_real > 2147483647.0 || (!strcmp(sensing, "gaussian") && n_real * d > 4e9)) {
-        rc = cli_fail(cmd, "--ratio %s gives a %.0f x %d matrix, too large", ratio_text, n_real, d);
+        rc = cli_fail(cmd, "--ratio %.6g gives a %.6g x %d matrix, too large", ratio, n_real, d);
         goto done;
     }
     const int n = (int)n_real;
 
     /* ---- output directory (created now so that a bad --out-dir fails before the work) */
-    if ((rc = make_dirs(cmd, out_dir, &st))) goto done;
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png"};
-    /* the outputs are written into a staging directory of this run's own (so that
-     * concurrent runs and files already there cannot collide with them), then moved
-     * into place together */
-    stage_dir = join(out_dir, ".gsfw-staging-XXXXXX");
-    if (!stage_dir) {
-        rc = cli_fail(cmd, "out of memory");
-        goto done;
-    }
-    if (!mkdtemp(stage_dir)) {
-        rc = cli_fail(cmd, "--out-dir: cannot create a staging directory in '%s': %s", out_dir,
-                      strerror(errno));
-        free(stage_dir);
-        stage_dir = NULL;
-        goto done;
-    }
-    for (int k = 0; k < 5; k++) {
-        paths[k] = join(out_dir, names[k]);
-        staged[k] = join(stage_dir, names[k]);
-        if (!paths[k] || !staged[k]) {
-            rc = cli_fail(cmd, "out of memory");
-            goto done;
-        }
-        /* the files are moved into place by rename, which would replace a symbolic link
-         * or a special file by a regular file: refused before the work */
-        struct stat lst;
-        if ((k < 4 || !noplot_text) && lstat(paths[k], &lst) == 0 && !S_ISREG(lst.st_mode)) {
-            rc = cli_fail(cmd, "--out-dir: '%s' is %s; recover writes regular files only "
-                          "(remove it or choose another directory)", paths[k],
-                          S_ISLNK(lst.st_mode)  ? "a symbolic link"
-                          : S_ISDIR(lst.st_mode) ? "a directory"
-                                                 : "a special file");
-            goto done;
-        }
-    }
+    const int n_out = noplot_text ? 4 : 5;
+    if ((rc = cli_outdir_open(&od, cmd, out_dir))) goto done;
+    if ((rc = cli_outdir_files(&od, names, n_out))) goto done;
 
     /* ---- setup: A, y, objective, L, oracles */
     double t_setup = gsfw_now();
@@ -470,6 +414,10 @@ int cmd_recover(int argc, char **argv)
     if ((rc = recover_problem_build(cmd, &pspec, truth, &prob))) goto done;
     gsfw_objective *obj = prob.obj;
     const double f_star = prob.f_star;
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was changed");
+        goto done;
+    }
     /* L of AccFW's step point (by default the library's atom rule) and of the baselines'
      * 1/L steps (the spectral estimate below) */
     const int needs_L = method == GSFW_METHOD_ACCFW || method == GSFW_METHOD_IHT ||
@@ -531,6 +479,7 @@ int cmd_recover(int argc, char **argv)
         bset.max_iter = iters;
         bset.x_true = truth;
         bset.reference_compat = compat;
+        bset.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
         e = gsfw_baseline_solve(obj, head, tail, &bset, &res, &info, &err);
     } else {
         gsfw_settings set;
@@ -545,7 +494,12 @@ int cmd_recover(int argc, char **argv)
         set.polish = polish;
         set.max_iter = iters;
         set.x_true = truth;
+        set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
         e = gsfw_solve(obj, head, &set, &res, &info, &err);
+    }
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was changed");
+        goto done;
     }
     if (e) {
         rc = cli_fail_err(cmd, e, &err);
@@ -594,12 +548,7 @@ int cmd_recover(int argc, char **argv)
     /* every output is written: move them into place together, so that a failure here
      * or above leaves the directory as it was (existing files untouched, new ones
      * removed) */
-    const int n_out = noplot_text ? 4 : 5;
-    if (gsfw_rename_group((const char *const *)staged, (const char *const *)paths, n_out,
-                          &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
-        goto done;
-    }
+    if ((rc = cli_outdir_commit(&od, n_out))) goto done;
 
     double pre, rec;
     /* supports are scored against supp(x*), or against the s largest coefficients with a
@@ -641,16 +590,10 @@ int cmd_recover(int argc, char **argv)
     rc = CLI_OK;
 
 done:
+    /* a failure the signal caused (a killed gnuplot, say; its message was held back) */
+    if (rc == CLI_FAIL && cli_interrupted()) rc = cli_interrupted_exit(cmd, "no output was changed");
     /* what is left of the staging directory (everything, after a failure) goes */
-    for (int k = 0; k < 5; k++) {
-        if (stage_dir && staged[k]) unlink(staged[k]);
-        free(paths[k]);
-        free(staged[k]);
-    }
-    if (stage_dir) rmdir(stage_dir);
-    free(stage_dir);
-    if (rc != CLI_OK) rollback(&st);
-    out_state_free(&st);
+    cli_outdir_close(&od, rc != CLI_OK);
     gsfw_free(img);
     recover_problem_free(&prob);
     gsfw_operator_free(psi);

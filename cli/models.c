@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memory.h"
 
 typedef struct {
     const char *name;
@@ -46,6 +47,12 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
                          .graph = spec->graph, .tree = spec->tree, .delta = spec->delta,
                          .seed = spec->seed};
     *out = NULL;
+    /* the PCSF projections' workspaces are the large allocation of a model */
+    if ((!strcmp(spec->model, "head") || !strcmp(spec->model, "tail")) && spec->graph &&
+        cli_mem_check(cmd, cli_mem_pcsf(spec->graph->n, spec->graph->m),
+                      !strcmp(spec->model, "head") ? "the head projection's PCSF workspace"
+                                                   : "the tail projection's PCSF workspace"))
+        return CLI_FAIL;
     if (gsfw_dmo_from_model(&m, out, &err))
         return cli_fail(cmd, "--model %s: %s", spec->model, err.message);
     return CLI_OK;
