@@ -6,7 +6,7 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test test-asan test-tsan demo bench fig2 clean mnist angio sweep bounds experiments
+.PHONY: all build deps python test test-asan test-tsan demo bench fig2 clean mnist angio sweep bounds experiments
 
 all: build
 
@@ -45,6 +45,13 @@ test-tsan: deps
 	    echo "test-tsan: skipped, the ThreadSanitizer runtime cannot start here:"; \
 	    head -n 1 tsan.log; \
 	  else cat tsan.log; exit $$rc; fi
+
+# The Python package (docs/python.md): a venv in .venv that sees Debian's numpy, scipy,
+# networkx and scikit-learn, with gsfw built from python/ and installed into it (offline).
+python: deps
+	@test -x .venv/bin/python || /usr/bin/python3 -m venv --system-site-packages .venv
+	@.venv/bin/python -m pip install -q --no-build-isolation --no-index ./python
+	@.venv/bin/python -c "import gsfw; print('gsfw', gsfw.__version__, 'installed in .venv')"
 
 demo: build
 	@sh experiments/demo.sh $(BUILD)

@@ -1,0 +1,94 @@
+"""gsfw.Graph: an immutable undirected graph, with converters from networkx and scipy."""
+import numpy as np
+
+from . import _gsfw
+
+
+class Graph(_gsfw.Graph):
+    """Undirected graph over nodes 0..n-1.
+
+    Graph(n, edges, costs=None): edges is an (m, 2) integer array, costs m non-negative
+    numbers (None: unit costs). Edge order is kept (PCSF outputs refer to it).
+    Properties: n, m, edges ((m, 2) int64), costs (float64 or None). Graphs made by
+    from_networkx keep the node labels: .nodes (label of node i) and .index (label -> i).
+    """
+
+    nodes = None
+    index = None
+
+    @classmethod
+    def grid(cls, h, w):
+        """The h x w 4-neighbour grid, node r*w + c, unit costs; edges per node in
+        row-major order: (i, i+1) if not in the last column, then (i, i+w) if not in the
+        last row."""
+        return cls._grid(h, w)
+
+    @classmethod
+    def from_networkx(cls, G, weight="weight"):
+        """Graph of a networkx graph: node labels map to 0..n-1 in G.nodes order (kept as
+        .nodes and .index); edge costs from the `weight` attribute when every edge has one,
+        else unit costs. Directed graphs are read as undirected; self-loops are dropped."""
+        nodes = list(G.nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        edges = []
+        costs = []
+        for u, v, data in G.edges(data=True):
+            if u == v:
+                continue  # a self-loop says nothing about connectivity
+            edges.append((index[u], index[v]))
+            costs.append(data.get(weight))
+        if any(c is None for c in costs):
+            costs = None
+        graph = cls(len(nodes), np.asarray(edges, dtype=np.int64).reshape(-1, 2),
+                    None if costs is None else np.asarray(costs, dtype=np.float64))
+        graph.nodes = nodes
+        graph.index = index
+        return graph
+
+    @classmethod
+    def from_scipy(cls, adjacency):
+        """Graph of a square scipy.sparse adjacency matrix (or dense array): every nonzero
+        (i, j) with i < j of the symmetrised pattern is one edge, its value the cost (the
+        larger of A[i, j] and A[j, i] when both are stored). Diagonal entries are ignored."""
+        try:
+            import scipy.sparse as sp
+        except ImportError as exc:  # pragma: no cover - scipy is optional
+            raise ImportError("Graph.from_scipy needs scipy") from exc
+        A = sp.coo_matrix(adjacency)
+        if A.shape[0] != A.shape[1]:
+            raise ValueError("adjacency must be square, got shape %s" % (A.shape,))
+        n = A.shape[0]
+        rows, cols, vals = A.row.astype(np.int64), A.col.astype(np.int64), A.data
+        off = rows != cols  # the diagonal (self-loops) says nothing about connectivity
+        rows, cols, vals = rows[off], cols[off], vals[off]
+        lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
+        vals = np.asarray(vals, dtype=np.float64)
+        # one edge per unordered pair: sort by (lo, hi) and keep the largest value
+        order = np.lexsort((-vals, hi, lo))
+        lo, hi, vals = lo[order], hi[order], vals[order]
+        first = np.ones(lo.size, dtype=bool)
+        first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
+        edges = np.stack([lo[first], hi[first]], axis=1)
+        return cls(n, edges, vals[first])
+
+    def __repr__(self):
+        return "gsfw.Graph(n=%d, m=%d%s)" % (self.n, self.m,
+                                             "" if self.costs is None else ", weighted")
+
+    # Graphs are immutable: copies may share the object.
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.n, self.edges, self.costs, self.nodes))
+
+
+def _rebuild(cls, n, edges, costs, nodes):
+    graph = cls(n, edges, costs)
+    if nodes is not None:
+        graph.nodes = list(nodes)
+        graph.index = {v: i for i, v in enumerate(graph.nodes)}
+    return graph

@@ -1,0 +1,73 @@
+"""gsfw.Operator: the library's linear operators A : R^d -> R^n."""
+import numpy as np
+
+from . import _gsfw
+
+
+class Operator(_gsfw.Operator):
+    """A linear operator of the library (docs/operators.md): build one with the class
+    methods below. Properties shape (n, d) and name; apply(x) = A x, adjoint(r) = A^T r,
+    A @ x, norm2() (an upper estimate of ||A||_2^2, or None). Products run with the GIL
+    held: an operator keeps scratch space and serves one thread at a time."""
+
+    @classmethod
+    def dense(cls, A, copy=True, float32=False):
+        """Dense matrix. copy=False uses a float64 C- or Fortran-ordered A in place (the
+        operator keeps a reference; do not modify A while it lives); float32=True stores
+        a float32 copy (half the memory, products to about 1e-6 relative)."""
+        return cls._dense(A, copy=bool(copy), float32=bool(float32))
+
+    @classmethod
+    def csr(cls, matrix):
+        """A scipy.sparse matrix (any format; duplicates summed)."""
+        import scipy.sparse as sp
+        coo = sp.coo_matrix(matrix)
+        n, d = coo.shape
+        return cls._csr(n, d, coo.row.astype(np.intc), coo.col.astype(np.intc),
+                        np.asarray(coo.data, dtype=np.float64))
+
+    @classmethod
+    def dct(cls, d, n, seed=0):
+        """n rows (chosen by seed) of the orthonormal DCT-II of length d."""
+        return cls._dct(int(d), int(n), int(seed))
+
+    @classmethod
+    def dct2(cls, height, width, n, seed=0):
+        """n rows of the 2-D orthonormal DCT-II of a row-major height x width image."""
+        return cls._dct2(int(height), int(width), int(n), int(seed))
+
+    @classmethod
+    def hadamard(cls, d, n, seed=0):
+        """n rows of the orthonormal Walsh-Hadamard matrix (d a power of two)."""
+        return cls._hadamard(int(d), int(n), int(seed))
+
+    @classmethod
+    def implicit_gaussian(cls, n, d, seed=0, sd=None):
+        """An n x d Gaussian matrix with entries sd * N(0, 1) (default sd = 1/sqrt(n))
+        generated on demand, never stored."""
+        sd = 1.0 / np.sqrt(n) if sd is None else float(sd)
+        return cls._implicit_gaussian(int(n), int(d), int(seed), sd)
+
+    @classmethod
+    def sensing(cls, kind, n, height, width, seed=0, float32=False):
+        """The sensing matrix of `gsfw recover`: kind 'gaussian', 'implicit-gaussian',
+        'dct' or 'hadamard' (docs/operators.md)."""
+        return cls._sensing(str(kind), int(n), int(height), int(width), int(seed),
+                            bool(float32))
+
+    def __matmul__(self, x):
+        return self.apply(x)
+
+    def toarray(self):
+        """The dense n x d matrix (d products with unit vectors; for small operators)."""
+        n, d = self.shape
+        out = np.empty((n, d))
+        e = np.zeros(d)
+        for j in range(d):
+            e[j] = 1.0
+            out[:, j] = self.apply(e)
+            e[j] = 0.0
+        return out
+
+    def __repr__(self):
+        return "gsfw.Operator(%r, shape=%s)" % (self.name, self.shape)

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Build the Python extension out of tree and run the pytest suite (ctest test "python").
+#   usage: python/run_tests.sh SOURCE_DIR OUT_DIR [GSFW_BIN]
+# Exit status 77 (ctest: skipped) when Debian's python3-numpy or python3-pytest is missing.
+set -eu
+src=$1
+out=$2
+bin=${3:-$src/build/gsfw}
+py=/usr/bin/python3
+for mod in numpy pytest setuptools; do
+    if ! $py -c "import $mod" 2>/dev/null; then
+        echo "python tests skipped: $py cannot import $mod (run scripts/install-deps.sh)"
+        exit 77
+    fi
+done
+cd "$src/python"
+$py setup.py -q build -j 2 --build-base "$out/build" --build-lib "$out/lib" 2>&1 |
+    grep -v "byte-compiling is disabled" || true
+test -d "$out/lib/gsfw" || { echo "python: the extension did not build"; exit 1; }
+cd "$out"  # not python/: its gsfw/ has no extension module
+export GSFW_BIN="$bin" PYTHONPATH="$out/lib" OPENBLAS_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1
+exec $py -m pytest -q -p no:cacheprovider "$src/python/tests"

@@ -1,0 +1,124 @@
+/* Shared declarations of the gsfw._gsfw extension module (CPython + numpy C APIs). */
+#ifndef GSFWPY_H
+#define GSFWPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL gsfwpy_ARRAY_API
+#ifndef GSFWPY_MODULE_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "gsfw.h"
+
+/* ---- errors (module.c) */
+
+/* Raise the Python exception of a gsfw error code carrying the library's message:
+ * ValueError (invalid argument, dimension, non-finite, graph, format), OSError (I/O),
+ * MemoryError, RuntimeError (internal, callback). Returns NULL. */
+PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err);
+
+/* ---- arrays (module.c) */
+
+/* A C-contiguous float64 1-D array from any array-like (new reference), or NULL with
+ * ValueError naming `what`. expected >= 0 also checks the length; finite = 1 rejects NaN
+ * and Inf. */
+PyArrayObject *gsfwpy_vector(PyObject *obj, const char *what, npy_intp expected, int finite);
+/* (m, 2) integer array-like -> two int arrays (PyMem_Malloc'ed, freed by the caller with
+ * PyMem_Free). An empty sequence gives m = 0. Ids must fit an int; the graph constructor
+ * and the PCSF check the range [0, n). */
+int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m);
+/* A new int64 1-D array holding ids[0..count-1]. */
+PyObject *gsfwpy_ids(const int *ids, int count);
+
+/* ---- graphs (graph.c) */
+
+typedef struct {
+    PyObject_HEAD
+    gsfw_graph *graph;
+} gsfwpy_Graph;
+
+extern PyTypeObject gsfwpy_GraphType;
+/* The graph behind a gsfw.Graph, or NULL with TypeError naming `what` (None gives NULL
+ * without an exception when allow_none). */
+const gsfw_graph *gsfwpy_graph_arg(PyObject *obj, const char *what, int allow_none);
+
+/* ---- trees (tree.c) */
+
+typedef struct {
+    PyObject_HEAD
+    struct gsfw_tree *tree;
+} gsfwpy_Tree;
+
+extern PyTypeObject gsfwpy_TreeType;
+/* The tree behind a gsfw.Tree; NULL for None (no exception) or with TypeError. */
+const struct gsfw_tree *gsfwpy_tree_arg(PyObject *obj, const char *what);
+
+/* ---- operators (operator.c) */
+
+typedef struct {
+    PyObject_HEAD
+    gsfw_operator *op;
+    PyObject *keep; /* an array the operator borrows, or NULL */
+    int busy;       /* 1 while a solve (GIL released) uses the operator's scratch */
+} gsfwpy_Operator;
+
+extern PyTypeObject gsfwpy_OperatorType;
+/* The operator behind a gsfw.Operator, or NULL (no exception) for anything else. */
+gsfw_operator *gsfwpy_operator_arg(PyObject *obj);
+
+/* ---- module functions */
+
+PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds);
+
+/* ---- objectives (objective.c) */
+
+/* Exceptions raised by Python code called from inside a solve (objective callables, the
+ * user's callback, signal handlers) are stored here while the GIL is released and raised
+ * again when the solve returns. */
+typedef struct {
+    PyObject *type, *value, *traceback;
+} gsfwpy_pending;
+
+/* Store the current Python exception (GIL held); the first one wins. */
+void gsfwpy_pending_store(gsfwpy_pending *p);
+/* Raise the stored exception again (GIL held); returns 1 if there was one. */
+int gsfwpy_pending_restore(gsfwpy_pending *p);
+
+/* What solve() binds as the objective: the Python callables of a gsfw.Objective (called
+ * with the GIL reacquired), or arrays the library copies (dense least squares). */
+typedef struct {
+    int d;
+    PyObject *value, *gradient, *value_grad; /* borrowed, NULL unless callables */
+    gsfwpy_pending *pending;
+} gsfwpy_callables;
+
+/* The objective of one solve and what it borrows, released by gsfwpy_objective_release
+ * (GIL held) in the right order: the objective, then an operator built for it, then the
+ * Python objects it kept alive. */
+typedef struct {
+    gsfw_objective *obj;
+    gsfw_operator *owned_op;   /* an operator made for this objective, or NULL */
+    PyObject *keep;            /* an array or gsfw.Operator the objective borrows */
+    gsfwpy_Operator *busy_op;  /* a gsfw.Operator marked busy for the solve */
+} gsfwpy_objective;
+
+/* Build the objective of solve(A, y, objective=..., loss=...): objective is None or a
+ * tuple (d, value, gradient, value_grad) of a gsfw.Objective; otherwise A is an array or
+ * a gsfw.Operator and y the targets; loss "ls" (squared), "logistic" or "huber" with
+ * huber_delta (intercept: the logistic loss's unpenalised intercept). Dense A with the
+ * squared loss goes through gsfw_objective_least_squares
+ * (as the command line does); the rest through gsfw_objective_linear. Returns 0, or -1
+ * with a Python exception (out released). */
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
+                           double huber_delta, int intercept, gsfwpy_callables *calls,
+                           gsfwpy_objective *out);
+void gsfwpy_objective_release(gsfwpy_objective *o);
+
+#endif

@@ -1,0 +1,237 @@
+/* The gsfw._gsfw module: initialisation, error mapping and array conversions. */
+#define GSFWPY_MODULE_MAIN
+#include "gsfwpy.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err)
+{
+    PyObject *type;
+    switch (code) {
+    case GSFW_ERR_NOMEM: type = PyExc_MemoryError; break;
+    case GSFW_ERR_IO: type = PyExc_OSError; break;
+    case GSFW_ERR_INVALID_ARG:
+    case GSFW_ERR_DIMENSION:
+    case GSFW_ERR_NONFINITE:
+    case GSFW_ERR_GRAPH:
+    case GSFW_ERR_FORMAT: type = PyExc_ValueError; break;
+    default: type = PyExc_RuntimeError; break;
+    }
+    const char *msg = err && err->message[0] ? err->message : gsfw_error_message(code);
+    PyErr_SetString(type, msg);
+    return NULL;
+}
+
+PyArrayObject *gsfwpy_vector(PyObject *obj, const char *what, npy_intp expected, int finite)
+{
+    if (obj == Py_None) {
+        PyErr_Format(PyExc_ValueError, "%s is None; an array of numbers is required", what);
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0,
+                                                        NPY_ARRAY_IN_ARRAY);
+    if (!a) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyObject *s = v ? PyObject_Str(v) : NULL;
+        PyErr_Format(PyExc_ValueError, "%s must be an array of numbers (%s)", what,
+                     s ? PyUnicode_AsUTF8(s) : "not convertible to float64");
+        Py_XDECREF(s);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+        return NULL;
+    }
+    if (PyArray_NDIM(a) != 1) {
+        PyErr_Format(PyExc_ValueError, "%s must be 1-D, got an array of %d dimensions", what,
+                     PyArray_NDIM(a));
+        Py_DECREF(a);
+        return NULL;
+    }
+    npy_intp len = PyArray_DIM(a, 0);
+    if (expected >= 0 && len != expected) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, expected %zd", what, (Py_ssize_t)len,
+                     (Py_ssize_t)expected);
+        Py_DECREF(a);
+        return NULL;
+    }
+    if (len > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, more than gsfw supports", what,
+                     (Py_ssize_t)len);
+        Py_DECREF(a);
+        return NULL;
+    }
+    if (finite) {
+        const double *x = (const double *)PyArray_DATA(a);
+        for (npy_intp i = 0; i < len; i++) {
+            if (!isfinite(x[i])) {
+                char buf[32];
+                snprintf(buf, sizeof buf, "%g", x[i]);
+                PyErr_Format(PyExc_ValueError, "%s[%zd] is %s; it must be finite", what,
+                             (Py_ssize_t)i, buf);
+                Py_DECREF(a);
+                return NULL;
+            }
+        }
+    }
+    return a;
+}
+
+int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m)
+{
+    *u = *v = NULL;
+    *m = 0;
+    PyArrayObject *raw = (PyArrayObject *)PyArray_FROMANY(obj, NPY_NOTYPE, 0, 0, 0);
+    if (!raw) return -1;
+    if (PyArray_SIZE(raw) == 0 && (PyArray_NDIM(raw) == 1 ||
+                                   (PyArray_NDIM(raw) == 2 && PyArray_DIM(raw, 1) == 2))) {
+        Py_DECREF(raw);
+        *u = PyMem_Malloc(sizeof(int));
+        *v = PyMem_Malloc(sizeof(int));
+        if (!*u || !*v) {
+            PyMem_Free(*u);
+            PyMem_Free(*v);
+            *u = *v = NULL;
+            PyErr_NoMemory();
+            return -1;
+        }
+        return 0;
+    }
+    if (PyArray_NDIM(raw) != 2 || PyArray_DIM(raw, 1) != 2) {
+        PyErr_Format(PyExc_ValueError, "edges must be an (m, 2) array of node ids, got %d "
+                     "dimensions%s", PyArray_NDIM(raw),
+                     PyArray_NDIM(raw) == 2 ? " with a second dimension other than 2" : "");
+        Py_DECREF(raw);
+        return -1;
+    }
+    if (!PyArray_ISINTEGER(raw)) {
+        PyErr_SetString(PyExc_ValueError, "edges must hold integer node ids (got a "
+                        "non-integer dtype)");
+        Py_DECREF(raw);
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)raw, NPY_INT64,
+                                                         NPY_ARRAY_IN_ARRAY);
+    Py_DECREF(raw);
+    if (!a) return -1;
+    npy_intp mm = PyArray_DIM(a, 0);
+    if (mm > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%zd edges, more than gsfw supports", (Py_ssize_t)mm);
+        Py_DECREF(a);
+        return -1;
+    }
+    const int64_t *e = (const int64_t *)PyArray_DATA(a);
+    *u = PyMem_Malloc((size_t)mm * sizeof(int));
+    *v = PyMem_Malloc((size_t)mm * sizeof(int));
+    if (!*u || !*v) {
+        PyMem_Free(*u);
+        PyMem_Free(*v);
+        *u = *v = NULL;
+        Py_DECREF(a);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (npy_intp k = 0; k < mm; k++) {
+        int64_t a0 = e[2 * k], a1 = e[2 * k + 1];
+        if (a0 < INT_MIN || a0 > INT_MAX || a1 < INT_MIN || a1 > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "edge %zd = (%lld, %lld): node id out of range",
+                         (Py_ssize_t)k, (long long)a0, (long long)a1);
+            PyMem_Free(*u);
+            PyMem_Free(*v);
+            *u = *v = NULL;
+            Py_DECREF(a);
+            return -1;
+        }
+        (*u)[k] = (int)a0;
+        (*v)[k] = (int)a1;
+    }
+    Py_DECREF(a);
+    *m = (int)mm;
+    return 0;
+}
+
+PyObject *gsfwpy_ids(const int *ids, int count)
+{
+    npy_intp dim = count;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &dim, NPY_INT64);
+    if (!a) return NULL;
+    int64_t *out = (int64_t *)PyArray_DATA(a);
+    for (int k = 0; k < count; k++) out[k] = ids[k];
+    return (PyObject *)a;
+}
+
+static PyObject *version(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    return PyUnicode_FromString(gsfw_version());
+}
+
+static PyObject *model_names(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    return PyUnicode_FromString(gsfw_model_names());
+}
+
+static PyMethodDef methods[] = {
+    {"version", version, METH_NOARGS, "gsfw_version(): the library's version string."},
+    {"model_names", model_names, METH_NOARGS, "Comma-separated list of the support models."},
+    {"pcst_fast", (PyCFunction)(void (*)(void))gsfwpy_pcst_fast, METH_VARARGS | METH_KEYWORDS,
+     "pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level=0)"},
+    {"pcsf", (PyCFunction)(void (*)(void))gsfwpy_pcsf, METH_VARARGS | METH_KEYWORDS,
+     "pcsf(graph, prizes, root, num_clusters, pruning)"},
+    {"dmo", (PyCFunction)(void (*)(void))gsfwpy_dmo, METH_VARARGS | METH_KEYWORDS,
+     "dmo(z, model, s, g, graph, delta, seed) -> sorted int64 support"},
+    {"solve", (PyCFunction)(void (*)(void))gsfwpy_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(...) -> dict (see gsfw.solve)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_gsfw",
+    "C extension of gsfw: graph-structured Frank-Wolfe (use the gsfw package).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__gsfw(void)
+{
+    import_array();
+    if (PyType_Ready(&gsfwpy_GraphType) < 0 || PyType_Ready(&gsfwpy_OperatorType) < 0 ||
+        PyType_Ready(&gsfwpy_TreeType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&gsfwpy_GraphType);
+    if (PyModule_AddObject(m, "Graph", (PyObject *)&gsfwpy_GraphType) < 0) {
+        Py_DECREF(&gsfwpy_GraphType);
+        Py_DECREF(m);
+        return NULL;
+    }
+#ifdef GSFWPY_HAVE_LOSS
+    const long have_loss = 1;
+#else
+    const long have_loss = 0;
+#endif
+    /* 1 when solve() takes loss= and gsfw.Operator inputs (gsfw_objective_linear) */
+    if (PyModule_AddIntConstant(m, "HAVE_LOSS", have_loss) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&gsfwpy_TreeType);
+    if (PyModule_AddObject(m, "Tree", (PyObject *)&gsfwpy_TreeType) < 0) {
+        Py_DECREF(&gsfwpy_TreeType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&gsfwpy_OperatorType);
+    if (PyModule_AddObject(m, "Operator", (PyObject *)&gsfwpy_OperatorType) < 0) {
+        Py_DECREF(&gsfwpy_OperatorType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,356 @@
+/* Objectives of solve(): dense least squares from arrays, or Python callables (a
+ * gsfw.Objective) called back with the GIL reacquired. Losses over operators slot in
+ * here as further cases of gsfwpy_build_objective. */
+#include "gsfwpy.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
+
+void gsfwpy_pending_store(gsfwpy_pending *p)
+{
+    if (!PyErr_Occurred()) return;
+    if (p->type) {
+        PyErr_Clear(); /* an earlier exception is the one the caller sees */
+        return;
+    }
+    PyErr_Fetch(&p->type, &p->value, &p->traceback);
+    if (!p->type) { /* should not happen: keep a marker so the solve still fails */
+        p->type = PyExc_RuntimeError;
+        Py_INCREF(p->type);
+    }
+}
+
+int gsfwpy_pending_restore(gsfwpy_pending *p)
+{
+    if (!p->type) return 0;
+    PyErr_Restore(p->type, p->value, p->traceback);
+    p->type = p->value = p->traceback = NULL;
+    return 1;
+}
+
+/* A fresh copy of x: the solver's buffer must not escape into Python objects. */
+static PyObject *copy_point(const gsfwpy_callables *c, const double *x)
+{
+    npy_intp dim = c->d;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &dim, NPY_DOUBLE);
+    if (a) memcpy(PyArray_DATA(a), x, (size_t)c->d * sizeof(double));
+    return (PyObject *)a;
+}
+
+static int read_value(PyObject *res, double *f)
+{
+    double v = PyFloat_AsDouble(res);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    *f = v;
+    return 0;
+}
+
+static int read_gradient(const gsfwpy_callables *c, PyObject *res, double *grad)
+{
+    PyArrayObject *g = (PyArrayObject *)PyArray_FROMANY(res, NPY_DOUBLE, 0, 0,
+                                                        NPY_ARRAY_IN_ARRAY);
+    if (!g) return -1;
+    if (PyArray_NDIM(g) != 1 || PyArray_DIM(g, 0) != c->d) {
+        PyErr_Format(PyExc_ValueError, "Objective gradient returned an array of %zd entries "
+                     "(%d dimensions); expected %d entries",
+                     (Py_ssize_t)PyArray_SIZE(g), PyArray_NDIM(g), c->d);
+        Py_DECREF(g);
+        return -1;
+    }
+    memcpy(grad, PyArray_DATA(g), (size_t)c->d * sizeof(double));
+    Py_DECREF(g);
+    return 0;
+}
+
+/* Each callback: nonzero as soon as an exception is pending (the solve then stops with
+ * GSFW_ERR_CALLBACK and solve() raises the stored exception unchanged). */
+static int call_value(void *ctx, const double *x, double *f)
+{
+    gsfwpy_callables *c = ctx;
+    if (c->pending->type) return 1;
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *xa = copy_point(c, x);
+    PyObject *res = xa ? PyObject_CallOneArg(c->value, xa) : NULL;
+    if (res) rc = read_value(res, f);
+    Py_XDECREF(res);
+    Py_XDECREF(xa);
+    if (rc) gsfwpy_pending_store(c->pending);
+    PyGILState_Release(st);
+    return rc ? 1 : 0;
+}
+
+static int call_gradient(void *ctx, const double *x, double *grad)
+{
+    gsfwpy_callables *c = ctx;
+    if (c->pending->type) return 1;
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *xa = copy_point(c, x);
+    PyObject *res = xa ? PyObject_CallOneArg(c->gradient, xa) : NULL;
+    if (res) rc = read_gradient(c, res, grad);
+    Py_XDECREF(res);
+    Py_XDECREF(xa);
+    if (rc) gsfwpy_pending_store(c->pending);
+    PyGILState_Release(st);
+    return rc ? 1 : 0;
+}
+
+static int call_value_grad(void *ctx, const double *x, double *f, double *grad)
+{
+    gsfwpy_callables *c = ctx;
+    if (c->pending->type) return 1;
+    PyGILState_STATE st = PyGILState_Ensure();
+    int rc = -1;
+    PyObject *xa = copy_point(c, x);
+    PyObject *res = xa ? PyObject_CallOneArg(c->value_grad, xa) : NULL;
+    if (res) {
+        if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2)
+            PyErr_SetString(PyExc_ValueError, "Objective value_grad must return a tuple "
+                            "(f, gradient)");
+        else if (!read_value(PyTuple_GET_ITEM(res, 0), f))
+            rc = read_gradient(c, PyTuple_GET_ITEM(res, 1), grad);
+    }
+    Py_XDECREF(res);
+    Py_XDECREF(xa);
+    if (rc) gsfwpy_pending_store(c->pending);
+    PyGILState_Release(st);
+    return rc ? 1 : 0;
+}
+
+static PyArrayObject *targets(PyObject *y, npy_intp n);
+
+static int build_callables(PyObject *objective, gsfwpy_callables *calls, gsfw_objective **out)
+{
+    int d;
+    PyObject *value, *gradient, *value_grad;
+    if (!PyArg_ParseTuple(objective, "iOOO:Objective", &d, &value, &gradient, &value_grad))
+        return -1;
+    if (d < 1) {
+        PyErr_Format(PyExc_ValueError, "Objective: d must be >= 1, got %d", d);
+        return -1;
+    }
+    if (!PyCallable_Check(value) || !PyCallable_Check(gradient) ||
+        (value_grad != Py_None && !PyCallable_Check(value_grad))) {
+        PyErr_SetString(PyExc_TypeError, "Objective: value, gradient (and value_grad when "
+                        "given) must be callable");
+        return -1;
+    }
+    calls->d = d;
+    calls->value = value;
+    calls->gradient = gradient;
+    calls->value_grad = value_grad == Py_None ? NULL : value_grad;
+    gsfw_err err;
+    gsfw_error e = gsfw_objective_callback(d, calls, call_value, call_gradient,
+                                           calls->value_grad ? call_value_grad : NULL, out,
+                                           &err);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Dense least squares 0.5 ||A x - y||^2: a float64 array in C or Fortran order is handed
+ * to the library as it is (the library makes its one copy); anything else is converted. */
+static int build_dense(PyObject *A, PyObject *y, gsfw_objective **out)
+{
+    if (A == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "A is None; pass a 2-D array or a gsfw.Objective");
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0, NPY_ARRAY_ALIGNED);
+    if (!a) return -1;
+    if (PyArray_NDIM(a) != 2) {
+        PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d), got %d dimensions",
+                     PyArray_NDIM(a));
+        Py_DECREF(a);
+        return -1;
+    }
+    gsfw_layout layout = GSFW_ROW_MAJOR;
+    if (!PyArray_IS_C_CONTIGUOUS(a)) {
+        if (PyArray_IS_F_CONTIGUOUS(a)) {
+            layout = GSFW_COL_MAJOR;
+        } else {
+            PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
+            Py_DECREF(a);
+            if (!c) return -1;
+            a = c;
+        }
+    }
+    npy_intp n = PyArray_DIM(a, 0), d = PyArray_DIM(a, 1);
+    if (n > INT_MAX || d > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "A is %zd x %zd, larger than gsfw supports",
+                     (Py_ssize_t)n, (Py_ssize_t)d);
+        Py_DECREF(a);
+        return -1;
+    }
+    PyArrayObject *yv = targets(y, n);
+    if (!yv) {
+        Py_DECREF(a);
+        return -1;
+    }
+    gsfw_err err;
+    gsfw_error e = gsfw_objective_least_squares((int)n, (int)d, (const double *)PyArray_DATA(a),
+                                                layout, (const double *)PyArray_DATA(yv), out,
+                                                &err);
+    Py_DECREF(a);
+    Py_DECREF(yv);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Targets y of an n-row objective (finite checks are the library's). */
+static PyArrayObject *targets(PyObject *y, npy_intp n)
+{
+    PyArrayObject *yv = gsfwpy_vector(y, "y", n, 0);
+    if (!yv && y != Py_None && PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_Format(PyExc_ValueError, "%S (A has %zd rows)", v, (Py_ssize_t)n);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+    }
+    return yv;
+}
+
+#ifdef GSFWPY_HAVE_LOSS
+/* loss(A x, y) over an operator: a gsfw.Operator as it is, or a dense array copied by
+ * an operator made here. */
+static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
+                        int intercept, gsfwpy_objective *out)
+{
+    gsfw_operator *op = gsfwpy_operator_arg(A);
+    gsfw_err err;
+    gsfw_error e;
+    if (op) {
+        gsfwpy_Operator *po = (gsfwpy_Operator *)A;
+        if (po->busy) {
+            PyErr_SetString(PyExc_RuntimeError, "this gsfw.Operator is in use by a running "
+                            "solve (an operator serves one solve at a time)");
+            return -1;
+        }
+        po->busy = 1;
+        out->busy_op = po;
+        Py_INCREF(A);
+        out->keep = A;
+    } else {
+        /* a private column-major copy, as the command line makes (same products) */
+        PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0,
+                                                            NPY_ARRAY_ALIGNED);
+        if (!a) return -1;
+        if (PyArray_NDIM(a) != 2) {
+            PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d) or a gsfw.Operator, got %d "
+                         "dimensions", PyArray_NDIM(a));
+            Py_DECREF(a);
+            return -1;
+        }
+        gsfw_layout layout = GSFW_ROW_MAJOR;
+        if (!PyArray_IS_C_CONTIGUOUS(a)) {
+            if (PyArray_IS_F_CONTIGUOUS(a)) {
+                layout = GSFW_COL_MAJOR;
+            } else {
+                PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
+                Py_DECREF(a);
+                if (!(a = c)) return -1;
+            }
+        }
+        if (PyArray_DIM(a, 0) > INT_MAX || PyArray_DIM(a, 1) > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "A is larger than gsfw supports");
+            Py_DECREF(a);
+            return -1;
+        }
+        e = gsfw_operator_dense((int)PyArray_DIM(a, 0), (int)PyArray_DIM(a, 1),
+                                (const double *)PyArray_DATA(a), layout, GSFW_OP_COPY,
+                                &out->owned_op, &err);
+        Py_DECREF(a);
+        if (e) {
+            gsfwpy_raise(e, &err);
+            return -1;
+        }
+        op = out->owned_op;
+    }
+    PyArrayObject *yv = targets(y, op->n);
+    if (!yv) return -1;
+    gsfw_loss_options opt;
+    gsfw_loss_options_default(&opt);
+    opt.loss = (gsfw_loss)loss;
+    opt.huber_delta = huber_delta;
+    opt.intercept = intercept;
+    e = gsfw_objective_linear(op, op->n, (const double *)PyArray_DATA(yv), &opt, &out->obj,
+                              &err);
+    Py_DECREF(yv);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+#endif
+
+void gsfwpy_objective_release(gsfwpy_objective *o)
+{
+    gsfw_objective_free(o->obj);
+    gsfw_operator_free(o->owned_op);
+    if (o->busy_op) o->busy_op->busy = 0;
+    Py_CLEAR(o->keep);
+    memset(o, 0, sizeof *o);
+}
+
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
+                           double huber_delta, int intercept, gsfwpy_callables *calls,
+                           gsfwpy_objective *out)
+{
+    memset(out, 0, sizeof *out);
+    memset(calls, 0, offsetof(gsfwpy_callables, pending));
+    int rc;
+#ifdef GSFWPY_HAVE_LOSS
+    int kind = gsfw_loss_parse(loss);
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown loss '%s' (known: ls, logistic, huber)", loss);
+        return -1;
+    }
+    if (intercept && kind != GSFW_LOSS_LOGISTIC) {
+        PyErr_SetString(PyExc_ValueError, "intercept=True needs loss='logistic'");
+        return -1;
+    }
+    if (objective != Py_None && kind != GSFW_LOSS_SQUARED) {
+        PyErr_SetString(PyExc_ValueError, "loss applies to A and y, not to a gsfw.Objective");
+        return -1;
+    }
+    if (objective != Py_None)
+        rc = build_callables(objective, calls, &out->obj);
+    else if (kind == GSFW_LOSS_SQUARED && !gsfwpy_operator_arg(A))
+        rc = build_dense(A, y, &out->obj);
+    else
+        rc = build_linear(A, y, kind, huber_delta, intercept, out);
+#else
+    (void)huber_delta;
+    if (intercept) {
+        PyErr_SetString(PyExc_NotImplementedError, "intercept: this build of the library has "
+                        "no losses over operators");
+        return -1;
+    }
+    if (strcmp(loss, "ls") && strcmp(loss, "squared")) {
+        PyErr_Format(PyExc_NotImplementedError, "loss '%s': this build of the library has "
+                     "no losses over operators (only the squared loss 'ls')", loss);
+        return -1;
+    }
+    if (objective != Py_None) {
+        rc = build_callables(objective, calls, &out->obj);
+    } else if (gsfwpy_operator_arg(A)) {
+        PyErr_SetString(PyExc_NotImplementedError, "solving over a gsfw.Operator needs the "
+                        "library's losses over operators, which this build does not have");
+        return -1;
+    } else {
+        rc = build_dense(A, y, &out->obj);
+    }
+#endif
+    if (rc) gsfwpy_objective_release(out);
+    return rc;
+}

@@ -1,0 +1,120 @@
+/* gsfw._gsfw.Tree: an immutable rooted forest (gsfw_tree) for the tree-sparse models. */
+#include "gsfwpy.h"
+
+#include "gsfw/tree.h"
+
+static void tree_dealloc(gsfwpy_Tree *self)
+{
+    gsfw_tree_free(self->tree);
+    self->tree = NULL;
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int tree_init(gsfwpy_Tree *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"parents", NULL};
+    PyObject *parents;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Tree", kwlist, &parents)) return -1;
+    if (self->tree) {
+        PyErr_SetString(PyExc_TypeError, "Tree objects are immutable (already initialised)");
+        return -1;
+    }
+    PyArrayObject *raw = (PyArrayObject *)PyArray_FROMANY(parents, NPY_NOTYPE, 1, 1, 0);
+    if (!raw) return -1;
+    if (PyArray_SIZE(raw) > 0 && !PyArray_ISINTEGER(raw)) {
+        PyErr_SetString(PyExc_ValueError, "parents must hold integer node ids (-1 for a root)");
+        Py_DECREF(raw);
+        return -1;
+    }
+    PyArrayObject *p = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)raw, NPY_INT,
+                                                         NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    Py_DECREF(raw);
+    if (!p) return -1;
+    gsfw_err err;
+    gsfw_tree *t = NULL;
+    gsfw_error e = gsfw_tree_from_parents((int)PyArray_DIM(p, 0), (const int *)PyArray_DATA(p),
+                                          &t, &err);
+    Py_DECREF(p);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    self->tree = t;
+    return 0;
+}
+
+static PyObject *tree_quadtree(PyTypeObject *type, PyObject *args)
+{
+    int h, w;
+    if (!PyArg_ParseTuple(args, "ii:quadtree", &h, &w)) return NULL;
+    gsfw_err err;
+    gsfw_tree *t = NULL;
+    gsfw_error e = gsfw_tree_quadtree(h, w, &t, &err);
+    if (e) return gsfwpy_raise(e, &err);
+    gsfwpy_Tree *self = (gsfwpy_Tree *)type->tp_alloc(type, 0);
+    if (!self) {
+        gsfw_tree_free(t);
+        return NULL;
+    }
+    self->tree = t;
+    return (PyObject *)self;
+}
+
+const struct gsfw_tree *gsfwpy_tree_arg(PyObject *obj, const char *what)
+{
+    if (obj == Py_None) return NULL;
+    if (!PyObject_TypeCheck(obj, &gsfwpy_TreeType)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a gsfw.Tree, got %s", what,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    const gsfw_tree *t = ((gsfwpy_Tree *)obj)->tree;
+    if (!t) PyErr_Format(PyExc_ValueError, "%s is an uninitialised Tree", what);
+    return t;
+}
+
+static PyObject *tree_n(gsfwpy_Tree *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(gsfw_tree_num_nodes(self->tree));
+}
+
+static PyObject *tree_roots(gsfwpy_Tree *self, void *closure)
+{
+    (void)closure;
+    if (!self->tree) return PyErr_Format(PyExc_ValueError, "uninitialised Tree");
+    return PyLong_FromLong(gsfw_tree_num_roots(self->tree));
+}
+
+static PyObject *tree_parents(gsfwpy_Tree *self, void *closure)
+{
+    (void)closure;
+    if (!self->tree) return PyErr_Format(PyExc_ValueError, "uninitialised Tree");
+    return gsfwpy_ids(gsfw_tree_parents(self->tree), gsfw_tree_num_nodes(self->tree));
+}
+
+static PyGetSetDef tree_getset[] = {
+    {"n", (getter)tree_n, NULL, "number of nodes", NULL},
+    {"num_roots", (getter)tree_roots, NULL, "number of roots (trees of the forest)", NULL},
+    {"parents", (getter)tree_parents, NULL, "int64 parent of each node (-1 for roots)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef tree_methods[] = {
+    {"_quadtree", (PyCFunction)(void (*)(void))tree_quadtree, METH_VARARGS | METH_CLASS,
+     "_quadtree(h, w): the wavelet quadtree of an h x w image (h = w, a power of two)"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject gsfwpy_TreeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gsfw._gsfw.Tree",
+    .tp_basicsize = sizeof(gsfwpy_Tree),
+    .tp_dealloc = (destructor)tree_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Tree(parents): rooted forest on nodes 0..n-1 (parents[i] = -1 for a root).",
+    .tp_methods = tree_methods,
+    .tp_getset = tree_getset,
+    .tp_init = (initproc)tree_init,
+    .tp_new = PyType_GenericNew,
+};

@@ -1,0 +1,99 @@
+"""Bad input raises the documented exception with a message naming the problem."""
+import numpy as np
+import pytest
+
+import gsfw
+
+rng = np.random.default_rng(0)
+A = rng.standard_normal((20, 30))
+y = A @ np.r_[np.ones(3), np.zeros(27)]
+GRID = gsfw.Graph.grid(5, 6)
+
+
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(A=A[0], y=y), ValueError, "A must be 2-D"),
+    (dict(A=A, y=y[:-1]), ValueError, "y has 19 entries, expected 20"),
+    (dict(A=np.where(np.eye(20, 30) > 0, np.nan, A), y=y), ValueError, "NaN|finite"),
+    (dict(A=A, y=y, s=31), ValueError, "s = 31 must be in"),
+    (dict(A=A, y=y, s=0), ValueError, "s = 0 must be in"),
+    (dict(A=A, y=y, g=4), ValueError, "g = 4"),
+    (dict(A=A, y=y, model="nope"), ValueError, "unknown model 'nope'"),
+    (dict(A=A, y=y, method="nope"), ValueError, "unknown method 'nope'"),
+    (dict(A=A, y=y, step="nope"), ValueError, "unknown step rule 'nope'"),
+    (dict(A=A, y=y, model="head"), ValueError, "needs a graph"),
+    (dict(A=A, y=y, model="head", graph=gsfw.Graph.grid(5, 5)), ValueError,
+     "graph has 25 nodes"),
+    (dict(A=A, y=y, graph="grid"), TypeError, "graph must be a gsfw.Graph"),
+    (dict(A=A, y=y, C=0), ValueError, "C must be > 0"),
+    (dict(A=A, y=y, L=-1), ValueError, "L must be > 0"),
+    (dict(A=A, y=y, tol=-1), ValueError, "tol must be > 0"),
+    (dict(A=A, y=y, max_iter=-1), ValueError, "max_iter must be >= 0"),
+    (dict(A=A, y=y, option="III"), ValueError, "option must be 'I' or 'II'"),
+    (dict(A=A, y=y, L_rule="exact"), ValueError, "L_rule must be 'atom' or 'spectral'"),
+    (dict(A=A, y=y, x0=np.zeros(29)), ValueError, "x0 has 29 entries, expected 30"),
+    (dict(A=A, y=y, x0=np.r_[5.0, np.zeros(29)]), ValueError, "x0"),
+    (dict(A=A, y=y, x_true=np.full(30, np.inf)), ValueError, "x_true\\[0\\] is inf"),
+    (dict(A=A, y=y, callback=3), TypeError, "callback must be callable"),
+    (dict(A=A, y=y, method="iht", polish=True), ValueError, "belong to the Frank-Wolfe"),
+    (dict(A=A, y=y, method="iht", L_rule="atom"), ValueError, "L_rule 'atom'"),
+    (dict(A=A, y=y, model="topk-approx", delta=1.5), ValueError, "delta must be in"),
+])
+def test_solve_rejects(kwargs, exc, match):
+    kwargs.setdefault("s", 3)
+    with pytest.raises(exc, match=match):
+        gsfw.solve(**kwargs)
+
+
+@pytest.mark.parametrize("args,kwargs,exc,match", [
+    ((3, [[0, 3]]), {}, ValueError, "3"),
+    ((3, [[0, 1]], [-1.0]), {}, ValueError, "cost"),
+    ((3, [[0, 1]], [1.0, 2.0]), {}, ValueError, "costs has 2 entries, expected 1"),
+    ((3, [[0, 1, 2]]), {}, ValueError, "\\(m, 2\\)"),
+    ((3, [[0.5, 1]]), {}, ValueError, "integer"),
+    ((3, [[0, 2 ** 40]]), {}, ValueError, "out of range"),
+    ((-1, []), {}, ValueError, "n must be >= 0"),
+])
+def test_graph_rejects(args, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        gsfw.Graph(*args, **kwargs)
+
+
+def test_pcst_fast_rejects():
+    e, p, c = [[0, 1]], [1.0, 1.0], [1.0]
+    with pytest.raises(ValueError, match="unknown pruning 'best'"):
+        gsfw.pcst_fast(e, p, c, -1, 1, "best")
+    with pytest.raises(ValueError, match="costs has 0 entries, expected 1"):
+        gsfw.pcst_fast(e, p, [], -1, 1, "gw")
+    with pytest.raises(ValueError, match="prize"):
+        gsfw.pcst_fast(e, [1.0, -1.0], c, -1, 1, "gw")
+    with pytest.raises(ValueError, match="root"):
+        gsfw.pcst_fast(e, p, c, 0, 1, "gw")
+    with pytest.raises(ValueError):
+        gsfw.pcst_fast(e, p, c, 5, 0, "gw")
+    with pytest.raises(ValueError, match="prizes has 3 entries, expected 2"):
+        gsfw.pcsf(gsfw.Graph(2, e), [1.0, 1.0, 1.0])
+
+
+def test_dmo_rejects():
+    z = np.arange(30.0)
+    with pytest.raises(ValueError, match="z\\[2\\] is nan"):
+        gsfw.dmo(np.r_[1.0, 2.0, np.nan], "topk", 1)
+    with pytest.raises(ValueError, match="unknown model"):
+        gsfw.dmo(z, "best", 3)
+    with pytest.raises(ValueError, match="needs a graph"):
+        gsfw.dmo(z, "head", 3)
+    with pytest.raises(ValueError, match="z has 30 entries, expected 25"):
+        gsfw.head(z, gsfw.Graph.grid(5, 5), 3)
+    with pytest.raises(ValueError, match="l1"):
+        gsfw.dmo(z, "l1", 2)
+    with pytest.raises(ValueError, match="squared overflows"):
+        gsfw.head(np.r_[1e200, np.zeros(29)], GRID, 3)
+    with pytest.raises(TypeError):
+        gsfw.head(z, "grid", 3)
+
+
+def test_objective_rejects():
+    with pytest.raises(ValueError, match="d must be >= 1"):
+        gsfw.solve(gsfw.Objective(0, len, len), s=1)
+    with pytest.raises(TypeError, match="callable"):
+        gsfw.solve(gsfw.Objective(3, 1, 2), s=1)

@@ -1,0 +1,74 @@
+"""solve over gsfw.Operator inputs and with the logistic and Huber losses (when the
+library has losses over operators: gsfw._gsfw.HAVE_LOSS)."""
+import numpy as np
+import pytest
+
+import gsfw
+from gsfw import _gsfw
+
+needs_loss = pytest.mark.skipif(not _gsfw.HAVE_LOSS,
+                                reason="the library has no losses over operators yet")
+
+
+def problem(seed=0, n=200, d=60):
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((n, d))
+    x = np.zeros(d)
+    x[[3, 7, 20]] = [2.0, -2.0, 1.5]
+    return rng, A, x
+
+
+@needs_loss
+def test_operator_and_array_agree():
+    _, A, x = problem()
+    y = A @ x
+    ref = gsfw.solve(A, y, s=3, C=4.0, max_iter=100)
+    for op in (gsfw.Operator.dense(A), gsfw.Operator.dense(np.asfortranarray(A), copy=False)):
+        res = gsfw.solve(op, y, s=3, C=4.0, max_iter=100)
+        assert np.max(np.abs(res.x_last - ref.x_last)) <= 1e-12
+    # Huber with a threshold above every residual is the squared loss
+    hub = gsfw.solve(A, y, s=3, C=4.0, max_iter=100, loss="huber", huber_delta=1e3)
+    assert np.max(np.abs(hub.x_last - ref.x_last)) <= 1e-12
+
+
+@needs_loss
+def test_logistic_recovers_support():
+    rng, A, x = problem(1)
+    labels = np.sign(A @ x + 0.3 * rng.standard_normal(A.shape[0]))
+    res = gsfw.solve(A, labels, s=3, C=6.0, loss="logistic", method="fw", step="adaptive",
+                     max_iter=300, polish=True)
+    assert np.flatnonzero(res.x).tolist() == [3, 7, 20]
+    assert res.trace["f"][-1] < res.trace["f"][0]
+    # labels shifted by an offset: the intercept absorbs it
+    shifted = np.sign(A @ x + 1.0 + 0.3 * rng.standard_normal(A.shape[0]))
+    res = gsfw.solve(A, shifted, s=3, C=6.0, loss="logistic", intercept=True, method="fw",
+                     step="adaptive", max_iter=300, polish=True)
+    assert np.flatnonzero(res.x).tolist() == [3, 7, 20] and res.intercept > 0.3
+
+
+@needs_loss
+def test_transform_operator_solve_and_release():
+    op = gsfw.Operator.dct(64, 40, seed=2)
+    x = np.zeros(64)
+    x[[5, 40]] = [1.0, -0.5]
+    res = gsfw.solve(op, op @ x, s=2, C=2.0, method="fw", step="line", max_iter=200,
+                     polish=True)
+    assert np.linalg.norm(res.x - x) < 1e-6
+    with pytest.raises(ValueError, match="unknown loss 'hinge'"):
+        gsfw.solve(op, op @ x, s=2, loss="hinge")
+    with pytest.raises(ValueError, match="y has 3 entries"):
+        gsfw.solve(op, np.ones(3), s=2)
+    with pytest.raises(ValueError, match="intercept=True needs loss='logistic'"):
+        gsfw.solve(op, op @ x, s=2, intercept=True)
+    with pytest.raises(ValueError, match="not to a gsfw.Objective"):
+        gsfw.solve(gsfw.Objective(3, len, len), s=1, loss="huber")
+    assert np.allclose(op @ x, op.toarray() @ x)  # usable again after solves and errors
+
+
+@pytest.mark.skipif(bool(_gsfw.HAVE_LOSS), reason="the library has losses over operators")
+def test_without_losses_operator_inputs_are_refused():
+    op = gsfw.Operator.dense(np.eye(3))
+    with pytest.raises(NotImplementedError, match="losses over operators"):
+        gsfw.solve(op, np.ones(3), s=1)
+    with pytest.raises(NotImplementedError, match="loss 'logistic'"):
+        gsfw.solve(np.eye(3), np.ones(3), s=1, loss="logistic")

@@ -1,0 +1,63 @@
+"""gsfw.Operator: every kind agrees with its dense matrix."""
+import numpy as np
+import pytest
+
+import gsfw
+
+
+def check_products(op, M, tol):
+    rng = np.random.default_rng(1)
+    n, d = M.shape
+    assert op.shape == (n, d)
+    x, r = rng.standard_normal(d), rng.standard_normal(n)
+    scale = np.linalg.norm(M) * max(np.linalg.norm(x), np.linalg.norm(r))
+    assert np.linalg.norm(op @ x - M @ x) <= tol * scale
+    assert np.linalg.norm(op.adjoint(r) - M.T @ r) <= tol * scale
+
+
+def test_dense_layouts_and_float32():
+    M = np.random.default_rng(0).standard_normal((7, 11))
+    check_products(gsfw.Operator.dense(M), M, 1e-14)
+    check_products(gsfw.Operator.dense(np.asfortranarray(M), copy=False), M, 1e-14)
+    check_products(gsfw.Operator.dense(M[:, ::2]), M[:, ::2], 1e-14)  # strided: converted
+    check_products(gsfw.Operator.dense(M.astype(np.float32)), M.astype(np.float32), 1e-14)
+    f32 = gsfw.Operator.dense(M, float32=True)
+    assert f32.name == "dense-f32"
+    check_products(f32, M, 1e-6)
+
+
+def test_csr_matches_scipy():
+    sp = pytest.importorskip("scipy.sparse")
+    S = sp.random(9, 13, density=0.3, random_state=2, format="csr")
+    op = gsfw.Operator.csr(S)
+    assert op.name == "csr"
+    check_products(op, S.toarray(), 1e-14)
+
+
+def test_transforms_have_orthonormal_rows():
+    for op in (gsfw.Operator.dct(32, 9, seed=3), gsfw.Operator.dct2(4, 8, 9, seed=3),
+               gsfw.Operator.hadamard(32, 9, seed=3)):
+        M = op.toarray()
+        assert np.abs(M @ M.T - np.eye(9)).max() < 1e-12, op.name
+        assert op.norm2() == pytest.approx(1.0)
+        check_products(op, M, 1e-13)
+
+
+def test_implicit_gaussian_and_sensing():
+    op = gsfw.Operator.implicit_gaussian(40, 60, seed=5)
+    M = op.toarray()
+    check_products(op, M, 1e-13)
+    assert np.array_equal(M, gsfw.Operator.implicit_gaussian(40, 60, seed=5).toarray())
+    assert 0.8 < M.std() * np.sqrt(40) < 1.2
+    assert gsfw.Operator.sensing("dct", 10, 4, 8).shape == (10, 32)
+
+
+def test_operator_errors():
+    with pytest.raises(ValueError, match="power of two"):
+        gsfw.Operator.hadamard(15, 4)
+    with pytest.raises(ValueError, match="x has 3 entries, expected 4"):
+        gsfw.Operator.dense(np.ones((2, 4))).apply(np.ones(3))
+    with pytest.raises(ValueError, match="2-D"):
+        gsfw.Operator.dense(np.ones(3))
+    with pytest.raises(ValueError):
+        gsfw.Operator.sensing("fourier", 10, 4, 8)

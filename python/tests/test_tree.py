@@ -1,0 +1,68 @@
+"""Tree-sparse models from Python: gsfw.Tree, dmo and solve with model='tree'."""
+import itertools
+import pickle
+
+import numpy as np
+import pytest
+
+import gsfw
+
+
+def subtree_best(parents, z, s):
+    """Brute force: the rooted subtree (closed under parent, containing a root) of at most
+    s nodes maximising sum z_i^2."""
+    n = len(parents)
+    best, best_set = -1.0, None
+    for k in range(1, s + 1):
+        for S in itertools.combinations(range(n), k):
+            Sset = set(S)
+            if all(parents[i] == -1 or parents[i] in Sset for i in S) and \
+                    sum(parents[i] == -1 for i in S) == 1:
+                v = float(np.sum(z[list(S)] ** 2))
+                if v > best:
+                    best, best_set = v, sorted(S)
+    return best, best_set
+
+
+def test_tree_properties_and_errors():
+    t = gsfw.Tree([-1, 0, 0, 1, 1, 2])
+    assert (t.n, t.num_roots) == (6, 1)
+    assert t.parents.tolist() == [-1, 0, 0, 1, 1, 2]
+    assert pickle.loads(pickle.dumps(t)).parents.tolist() == t.parents.tolist()
+    q = gsfw.Tree.quadtree(8, 8)
+    assert q.n == 64 and q.parents[0] == -1 and q.parents[9] == 0  # (1,1) -> (0,0)
+    with pytest.raises(ValueError, match="cycle|parent"):
+        gsfw.Tree([1, 0])
+    with pytest.raises(ValueError, match="power of two"):
+        gsfw.Tree.quadtree(6, 6)
+
+
+def test_tree_dmo_matches_brute_force():
+    parents = [-1, 0, 0, 1, 1, 2, 2, 3, 5]
+    t = gsfw.Tree(parents)
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        z = rng.standard_normal(9)
+        for s in (1, 3, 5):
+            got = gsfw.dmo(z, "tree", s, tree=t)
+            best, _ = subtree_best(parents, z, s)
+            assert float(np.sum(z[got] ** 2)) == pytest.approx(best, rel=1e-12)
+    with pytest.raises(ValueError, match="needs a tree"):
+        gsfw.dmo(np.ones(9), "tree", 3)
+    with pytest.raises(ValueError, match="z has 8 entries, expected 9"):
+        gsfw.dmo(np.ones(8), "tree", 3, tree=t)
+
+
+def test_solve_with_tree_model():
+    t = gsfw.Tree.quadtree(8, 8)
+    x = np.zeros(64)
+    x[[0, 1, 2, 9]] = [2.0, 1.0, -1.0, 0.5]  # a rooted subtree
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((30, 64))
+    res = gsfw.solve(A, A @ x, model="tree", s=4, tree=t, C=3.0, method="fw", step="line",
+                     max_iter=300, polish=True)
+    assert np.linalg.norm(res.x - x) < 1e-8
+    with pytest.raises(ValueError, match="tree has 64 nodes"):
+        gsfw.solve(A[:, :60], A[:, :60] @ x[:60], model="tree", s=4, tree=t)
+    est = gsfw.GraphSparseRegression(s=4, tree=t, C=3.0, method="fw", step="line").fit(A, A @ x)
+    assert est.result_.info["oracle_calls"] > 0 and np.linalg.norm(est.coef_ - x) < 1e-8
