@@ -44,12 +44,14 @@ void mpi_quiet_end(mpi_ctx *m)
 
 int mpi_fail(const mpi_ctx *m, const char *cmd, const char *fmt, ...)
 {
+    /* one write per message: the ranks share the terminal */
+    char msg[1024];
+    int k = snprintf(msg, sizeof msg, "gsfw-mpi %s [rank %d of %d]: ", cmd, m->rank, m->nprocs);
     va_list ap;
-    fprintf(stderr, "gsfw-mpi %s [rank %d of %d]: ", cmd, m->rank, m->nprocs);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    if (k > 0 && k < (int)sizeof msg) vsnprintf(msg + k, sizeof msg - (size_t)k, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "%s\n", msg);
     fflush(stderr);
     return CLI_FAIL;
 }
@@ -155,6 +157,14 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, gsfw_dmo *dmo, gsfw_dmo
         /* peers may be blocked in a collective this rank will never join */
         const char *msg = err.message[0] ? err.message : gsfw_error_message(e);
         mpi_fail(m, cmd, "%s", msg);
+        MPI_Abort(m->comm, CLI_FAIL);
+        return CLI_FAIL;
+    }
+    /* every decision was collective, so every rank ends at the same iterate: checked */
+    int it[2] = {info->iterations, -info->iterations}, ext[2];
+    MPI_Allreduce(it, ext, 2, MPI_INT, MPI_MAX, m->comm);
+    if (ext[0] != -ext[1]) {
+        mpi_fail(m, cmd, "the ranks stopped at different iterations (%d to %d)", -ext[1], ext[0]);
         MPI_Abort(m->comm, CLI_FAIL);
         return CLI_FAIL;
     }

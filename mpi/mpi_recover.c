@@ -133,6 +133,7 @@ int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
                              "explicit gaussian matrix would be drawn whole on every rank), "
                              "got '%s'", sensing);
     o.method = GSFW_METHOD_ACCFW;
+    o.option = GSFW_OPTION_I;
     if (!rc && method_text && (o.method = gsfw_method_parse(method_text)) < 0)
         rc = cli_usage_error(cmd, "--method: unknown method '%s'", method_text);
     const int baseline = !rc && gsfw_method_is_baseline((gsfw_method)o.method);
