@@ -3,6 +3,9 @@
  *   mpi_test_tool gen N D SEED A.npy y.npy A.mtx [fortran]
  *       A: N x D Gaussian (C order, or Fortran order), x* with 3 nonzeros, y = A x*;
  *       A.mtx holds the same matrix (every entry, 17 digits)
+ *   mpi_test_tool gen-big N D SEED A.npy y.npy
+ *       A: N x D, entries N(0, 1/N) from the counter generator, streamed row by row (for
+ *       files larger than memory); y = A x* with x* as above
  *   mpi_test_tool cmp-npy a.npy b.npy TOL     max |a - b| <= TOL max |b|
  *   mpi_test_tool cmp-trace a.csv b.csv TOL   same rows; column f agrees to TOL relative
  * Exit 0 when the comparison holds (or the files were written), 1 otherwise. */
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "util/counter_rng.h"
 #include "util/rng.h"
 
 static int gen(int n, int d, uint64_t seed, const char *a_path, const char *y_path,
@@ -59,6 +63,49 @@ static int gen(int n, int d, uint64_t seed, const char *a_path, const char *y_pa
     free(A);
     free(y);
     free(x);
+    return rc;
+}
+
+/* a version 1.0 .npy header for float64, C order */
+static void npy_header(FILE *fp, long n, long d, int ndim)
+{
+    char dict[128];
+    int len = ndim == 2 ? snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, "
+                                   "'shape': (%ld, %ld), }", n, d)
+                        : snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, "
+                                   "'shape': (%ld,), }", n);
+    int total = 10 + len + 1, pad = (64 - total % 64) % 64;
+    int hlen = len + pad + 1;
+    fwrite("\x93NUMPY\x01\x00", 1, 8, fp);
+    fputc(hlen & 0xff, fp);
+    fputc(hlen >> 8, fp);
+    fwrite(dict, 1, (size_t)len, fp);
+    for (int k = 0; k < pad; k++) fputc(' ', fp);
+    fputc('\n', fp);
+}
+
+static int gen_big(long n, int d, uint64_t seed, const char *a_path, const char *y_path)
+{
+    double *row = malloc((size_t)d * sizeof(double)), *y = malloc((size_t)n * sizeof(double));
+    FILE *fa = fopen(a_path, "wb"), *fy = fopen(y_path, "wb");
+    if (!row || !y || !fa || !fy) return 1;
+    npy_header(fa, n, d, 2);
+    const double sd = 1.0 / sqrt((double)n);
+    for (long i = 0; i < n; i++) {
+        gsfw_counter_normal_row(seed, (int)i, d, row);
+        y[i] = 0.0;
+        for (int j = 0; j < d; j++) {
+            row[j] *= sd;
+            if (j < 3 * 7 && (j - 1) % 7 == 0) y[i] += row[j] * (1.0 + (j - 1) / 7);
+        }
+        if (fwrite(row, sizeof(double), (size_t)d, fa) != (size_t)d) return 1;
+    }
+    npy_header(fy, n, 1, 1);
+    int rc = fwrite(y, sizeof(double), (size_t)n, fy) != (size_t)n;
+    rc |= fclose(fa) != 0;
+    rc |= fclose(fy) != 0;
+    free(row);
+    free(y);
     return rc;
 }
 
@@ -135,6 +182,8 @@ int main(int argc, char **argv)
     if (argc >= 8 && !strcmp(argv[1], "gen"))
         return gen(atoi(argv[2]), atoi(argv[3]), (uint64_t)atoll(argv[4]), argv[5], argv[6],
                    argv[7], argc > 8 && !strcmp(argv[8], "fortran"));
+    if (argc == 7 && !strcmp(argv[1], "gen-big"))
+        return gen_big(atol(argv[2]), atoi(argv[3]), (uint64_t)atoll(argv[4]), argv[5], argv[6]);
     if (argc == 5 && !strcmp(argv[1], "cmp-npy")) return cmp_npy(argv[2], argv[3], atof(argv[4]));
     if (argc == 5 && !strcmp(argv[1], "cmp-trace"))
         return cmp_trace(argv[2], argv[3], atof(argv[4]));
