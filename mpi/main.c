@@ -9,7 +9,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: mpirun -np K gsfw-mpi <command> [options]\n\ncommands:\n"
                  "  solve    gsfw solve with the rows of A and y spread over the ranks\n"
                  "  recover  gsfw recover with each rank generating its rows of the sensing "
-                 "matrix\n\nRun 'gsfw-mpi <command> --help' for the options of a command.\n");
+                 "matrix\n"
+                 "  bench-reduce  time the sum over ranks (the cost model's network terms)\n"
+                 "\nRun 'gsfw-mpi <command> --help' for the options of a command.\n");
 }
 
 int main(int argc, char **argv)
@@ -27,6 +29,8 @@ int main(int argc, char **argv)
         rc = argc < 2 ? CLI_USAGE : CLI_OK;
     } else if (!strcmp(argv[1], "solve")) {
         rc = mpi_cmd_solve(&m, argc - 1, argv + 1);
+    } else if (!strcmp(argv[1], "bench-reduce")) {
+        rc = mpi_cmd_bench_reduce(&m, argc - 1, argv + 1);
     } else if (!strcmp(argv[1], "recover")) {
         rc = mpi_cmd_recover(&m, argc - 1, argv + 1);
     } else {

@@ -13,6 +13,7 @@ typedef struct {
 
 int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv);
 int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv);
+int mpi_cmd_bench_reduce(mpi_ctx *m, int argc, char **argv);
 
 /* Ranks other than 0 send stdout and stderr to /dev/null between quiet_begin and
  * quiet_end (argument checks, which give the same verdict on every rank). */
