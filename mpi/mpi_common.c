@@ -92,7 +92,8 @@ int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p,
     p->red.comm = m->comm;
     loss.reducer = gsfw_mpi_reducer_timed(&p->red);
     if (gsfw_objective_linear(p->op, p->op->n, p->y, &loss, &p->obj, &err))
-        return mpi_fail(m, cmd, "%s", err.message);
+        return mpi_fail(m, cmd, "rows %d..%d (numbered from 0 within the block in what "
+                        "follows): %s", p->row0, p->row0 + p->rows - 1, err.message);
     return CLI_OK;
 }
 

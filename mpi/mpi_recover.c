@@ -140,9 +140,8 @@ int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
     const char *model = model_text ? model_text : "head";
     if (!rc && strcmp(model, "head") && strcmp(model, "subgraph") && strcmp(model, "topk"))
         rc = cli_usage_error(cmd, "--model must be head, subgraph or topk, got '%s'", model);
-    if (!rc && s_text && !(rc = cli_parse_int(cmd, "--s", s_text, 1, 1L << 30, &o.iters))) s_given = o.iters;
-    if (!rc && g_text && !(rc = cli_parse_int(cmd, "--g", g_text, 1, 1L << 30, &o.iters))) g_given = o.iters;
-    o.iters = 0;
+    if (!rc && s_text) rc = cli_parse_int(cmd, "--s", s_text, 1, 1L << 30, &s_given);
+    if (!rc && g_text) rc = cli_parse_int(cmd, "--g", g_text, 1, 1L << 30, &g_given);
     o.C = 1.0;
     if (!rc && c_text && !(rc = cli_parse_double(cmd, "--C", c_text, &o.C)) && !(o.C > 0))
         rc = cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
@@ -231,7 +230,9 @@ int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
         p.y[i] += e;
         noise_sq += e * e;
     }
-    if (!local) local = mpi_problem_objective(m, cmd, &p, &(gsfw_loss_options){0});
+    gsfw_loss_options squared;
+    gsfw_loss_options_default(&squared);
+    if (!local) local = mpi_problem_objective(m, cmd, &p, &squared);
     if ((rc = mpi_agree(m, cmd, "building the objective", local))) goto done;
     gsfw_reducer red = gsfw_mpi_reducer(&m->comm);
     red.sum(red.ctx, &noise_sq, 1);

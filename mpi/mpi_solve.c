@@ -14,7 +14,8 @@ static const char usage[] =
     "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
     "                  [--x-true xstar.npy] [--seed N] [--time-limit SEC]\n"
-    "                  [--loss ls|huber] [--huber-delta D] [--oracle all|root]\n"
+    "                  [--loss ls|logistic|huber] [--huber-delta D] [--intercept]\n"
+    "                  [--oracle all|root]\n"
     "\n"
     "gsfw solve with the rows of A and y split over the K ranks (rank r holds rows\n"
     "floor(r n / K) .. floor((r + 1) n / K) - 1, read from the file by that rank alone;\n"
@@ -24,7 +25,8 @@ static const char usage[] =
     "\n"
     "  --A FILE        .npy (float64, float32 or integer, C or Fortran order: each rank\n"
     "                  seeks to its rows) or .mtx (each rank keeps the entries of its rows)\n"
-    "  --loss L        ls (default) or huber; logistic when every rank holds rows\n"
+    "  --loss L        ls (default), huber, logistic (every rank must hold a row: a\n"
+    "                  stand-in zero row would add log 2 per rank to the loss)\n"
     "  --oracle WHERE  all (default): every rank runs the oracle on the same gradient;\n"
     "                  root: rank 0 runs it and broadcasts the support\n"
     "  --time-limit S  rank 0's clock decides; every rank stops at the same iterate\n"
@@ -108,7 +110,7 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
                *x0_path = NULL, *polish_text = NULL, *tol_rel_text = NULL, *loss_text = NULL,
-               *huber_text = NULL, *oracle_text = NULL;
+               *huber_text = NULL, *oracle_text = NULL, *intercept_flag = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -119,7 +121,7 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
         {"--time-limit", 0, &time_text}, {"--step", 0, &step_text}, {"--tol", 0, &tol_text},
         {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text}, {"--tol-rel", 0, &tol_rel_text},
         {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
-        {"--oracle", 0, &oracle_text},
+        {"--oracle", 0, &oracle_text}, {"--intercept", 1, &intercept_flag},
     };
     mpi_run_opts o;
     memset(&o, 0, sizeof o);
@@ -179,6 +181,10 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
         else if (!(rc = cli_parse_double(cmd, "--huber-delta", huber_text, &loss.huber_delta)) &&
                  !(loss.huber_delta > 0 && isfinite(loss.huber_delta)))
             rc = cli_usage_error(cmd, "--huber-delta must be finite and > 0, got %s", huber_text);
+    }
+    if (!rc && intercept_flag) {
+        if (loss.loss != GSFW_LOSS_LOGISTIC) rc = cli_usage_error(cmd, "--intercept needs --loss logistic");
+        loss.intercept = 1;
     }
     if (!rc && oracle_text) {
         if (!strcmp(oracle_text, "root"))
@@ -245,19 +251,29 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
     const char *status = NULL;
     if ((rc = mpi_run(m, cmd, &p, dmo, tail, &o, &res, &info, &status))) goto done;
     local = CLI_OK;
+    char intercept[64] = "";
+    if (loss.intercept) {
+        /* collective: the intercept's sums are reduced like the loss */
+        double b;
+        if (gsfw_objective_intercept(p.obj, x_best, &b, &err))
+            local = mpi_fail(m, cmd, "%s", err.message);
+        else
+            snprintf(intercept, sizeof intercept, " intercept=%.17g", b);
+    }
+    if ((rc = mpi_agree(m, cmd, "computing the intercept", local))) goto done;
     if (m->rank == 0) {
         const char *paths[3] = {out_path, best_path, trace_path};
         local = mpi_write_outputs(m, cmd, paths, x_last, x_best, p.d, trace, res.trace_len,
                               x_true != NULL);
         if (!local)
-            printf("method=%s option=%s step=%s model=%s loss=%s status=%s iters=%d "
+            printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
                    "f_last=%.17g f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g "
                    "L=%.17g oracle_calls=%ld pcsf_calls=%ld ranks=%d n=%d d=%d oracle=%s "
                    "load_s=%.6f setup_s=%.6f time_s=%.6f oracle_s=%.6f gradient_s=%.6f "
                    "reduce_s=%.6f reduce_calls=%ld\n",
                    gsfw_method_name((gsfw_method)o.method), o.option == GSFW_OPTION_I ? "I" : "II",
                    baseline ? "none" : gsfw_step_name(info.step), spec.model,
-                   gsfw_loss_name(loss.loss), status, info.iterations, info.f_last, info.f_best,
+                   gsfw_loss_name(loss.loss), intercept, status, info.iterations, info.f_last, info.f_best,
                    info.best_iter, info.gap_bound, info.f_polished, info.L, info.oracle_calls,
                    info.pcsf_calls, m->nprocs, p.n, p.d, o.oracle_on_root ? "root" : "all",
                    t_load, info.setup_time, info.solve_time, info.oracle_time,

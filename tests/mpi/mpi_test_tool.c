@@ -1,7 +1,8 @@
 /* Helper of tests/mpi_test.sh: writes test problems and compares results (no MPI).
  *
- *   mpi_test_tool gen N D SEED A.npy y.npy A.mtx [fortran]
- *       A: N x D Gaussian (C order, or Fortran order), x* with 3 nonzeros, y = A x*;
+ *   mpi_test_tool gen N D SEED A.npy y.npy A.mtx [fortran|labels]
+ *       A: N x D Gaussian (C order, or Fortran order), x* with 3 nonzeros, y = A x*
+ *       (labels: y_i = +1 when (A x*)_i > 0.3, else -1);
  *       A.mtx holds the same matrix (every entry, 17 digits)
  *   mpi_test_tool gen-big N D SEED A.npy y.npy
  *       A: N x D, entries N(0, 1/N) from the counter generator, streamed row by row (for
@@ -19,7 +20,7 @@
 #include "util/rng.h"
 
 static int gen(int n, int d, uint64_t seed, const char *a_path, const char *y_path,
-               const char *mtx_path, int fortran)
+               const char *mtx_path, int fortran, int labels)
 {
     gsfw_rng rng;
     gsfw_rng_seed(&rng, seed);
@@ -30,6 +31,7 @@ static int gen(int n, int d, uint64_t seed, const char *a_path, const char *y_pa
     for (int k = 0; k < 3 && k < d; k++) x[(k * 7 + 1) % d] = 1.0 + k;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < d; j++) y[i] += A[(long)i * d + j] * x[j];
+    for (int i = 0; labels && i < n; i++) y[i] = y[i] > 0.3 ? 1.0 : -1.0;
     gsfw_err err;
     int shape[2] = {n, d}, yshape[2] = {n, 1};
     int rc = gsfw_npy_write(a_path, A, 2, shape, &err) || gsfw_npy_write(y_path, y, 1, yshape, &err);
@@ -181,7 +183,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 8 && !strcmp(argv[1], "gen"))
         return gen(atoi(argv[2]), atoi(argv[3]), (uint64_t)atoll(argv[4]), argv[5], argv[6],
-                   argv[7], argc > 8 && !strcmp(argv[8], "fortran"));
+                   argv[7], argc > 8 && !strcmp(argv[8], "fortran"),
+                   argc > 8 && !strcmp(argv[8], "labels"));
     if (argc == 7 && !strcmp(argv[1], "gen-big"))
         return gen_big(atol(argv[2]), atoi(argv[3]), (uint64_t)atoll(argv[4]), argv[5], argv[6]);
     if (argc == 5 && !strcmp(argv[1], "cmp-npy")) return cmp_npy(argv[2], argv[3], atof(argv[4]));
