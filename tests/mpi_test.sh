@@ -19,6 +19,7 @@ RUN="timeout 60 $MPIEXEC --allow-run-as-root --oversubscribe"
 # under ASan/LSan: Open MPI keeps allocations until exit, which are not leaks of gsfw's
 here=$(cd "$(dirname "$0")" && pwd)
 export LSAN_OPTIONS="suppressions=$here/mpi/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
 tmp=$(mktemp -d)
