@@ -3,6 +3,8 @@
 #ifndef GSFW_CLI_H
 #define GSFW_CLI_H
 
+#include <stddef.h>
+
 #include "gsfw.h"
 
 #define CLI_OK 0
@@ -49,6 +51,10 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Copy in to out (cap bytes with the NUL) with control bytes, C1 controls and malformed
+ * UTF-8 written as \xNN; stops early when out is full. Returns the length written.
+ * cli_usage_error and cli_fail pass every message through it. */
+size_t cli_escape(const char *in, char *out, size_t cap);
 /* Report a library error (its detailed message when present) and return CLI_FAIL. */
 int cli_fail_err(const char *cmd, gsfw_error code, const gsfw_err *err);
 

@@ -7,6 +7,7 @@
  * and edge indices in input order; for grids the edge order of gsfw_graph_grid). */
 #include "cli.h"
 #include "io/lines.h"
+#include "memory.h"
 #include "io/npy.h"
 #include "core/internal.h"
 
@@ -20,6 +21,7 @@
 static const char *const USAGE =
     "usage: gsfw pcsf (--edges FILE | --graph grid:HxW) --prizes FILE [--root R]\n"
     "                 [--clusters G] [--pruning none|simple|gw|strong] [--stats]\n"
+    "                 [--max-memory SIZE]\n"
     "\n"
     "Prize-collecting Steiner forest (Goemans-Williamson growth + pruning, results equal\n"
     "to pcst_fast including ties).\n"
@@ -36,6 +38,7 @@ static const char *const USAGE =
     "                   rooted runs need 0 (the default when --root >= 0)\n"
     "  --pruning P      none, simple, gw or strong (default gw)\n"
     "  --stats          print timing and event counts on stderr\n"
+    CLI_MEM_HELP
     "\n"
     "Output (stdout): 'nodes: ...' and 'edges: ...' on two lines (edge indices refer to the\n"
     "input order). Exit status 1 on bad data, 2 on a bad command line.\n";
@@ -68,6 +71,9 @@ static int read_text_prizes(FILE *f, const char *path, double **out, int *len)
             break;
         }
         char *p = ln.buf;
+        /* a UTF-8 byte-order mark (editors on Windows write one) is skipped, as in edge
+         * lists */
+        if (lineno == 1 && ln.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
         while (*p == ' ' || *p == '\t') p++;
         char *hash = strchr(p, '#');
         if (hash) *hash = '\0';
@@ -253,15 +259,16 @@ static int fail_lib(gsfw_error code, const gsfw_err *err)
 int cmd_pcsf(int argc, char **argv)
 {
     const char *edges = NULL, *grid = NULL, *prizes_path = NULL, *root_s = NULL,
-               *clusters_s = NULL, *pruning_s = NULL, *stats_s = NULL;
+               *clusters_s = NULL, *pruning_s = NULL, *stats_s = NULL, *mem_text = NULL;
     cli_opt opts[] = {
         {"--edges", 0, &edges},       {"--graph", 0, &grid},
         {"--prizes", 0, &prizes_path}, {"--root", 0, &root_s},
         {"--clusters", 0, &clusters_s}, {"--pruning", 0, &pruning_s},
-        {"--stats", 1, &stats_s},
+        {"--stats", 1, &stats_s}, {"--max-memory", 0, &mem_text},
     };
     int rc = cli_parse("pcsf", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), USAGE);
     if (rc) return rc;
+    if ((rc = cli_mem_set_limit("pcsf", mem_text))) return rc;
     if ((rc = cli_require("pcsf", "--prizes", prizes_path))) return rc;
     if (!grid && !edges)
         return cli_usage_error("pcsf", "a graph is required: --graph grid:HxW or --edges FILE");
@@ -314,6 +321,8 @@ int cmd_pcsf(int argc, char **argv)
     gsfw_error e = GSFW_OK;
     if (!out_nodes || !out_edges) {
         rc = cli_fail("pcsf", "out of memory for %d nodes and %d edges", n, g->m);
+    } else if ((rc = cli_mem_check("pcsf", cli_mem_pcsf(n, g->m), "the PCSF workspace"))) {
+        /* message printed */
     } else if ((e = gsfw_pcsf_create(&ws, &err)) ||
                (e = gsfw_pcsf_run(ws, n, g->m, g->edge_u, g->edge_v, prizes, g->cost, root,
                                   clusters, (gsfw_pruning)pruning, out_nodes, &nn, out_edges,

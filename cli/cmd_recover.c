@@ -11,14 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "fw_flags.h"
+#include "interrupt.h"
+#include "memory.h"
+#include "outdir.h"
 #include "models.h"
 #include "recover_metrics.h"
 #include "recover_plot.h"
+#include "recover_problem.h"
+#include "objectives/linear.h"
 #include "trace_csv.h"
 #include "core/internal.h"
 #include "io/atomic.h"
@@ -30,22 +33,36 @@ static const char usage[] =
     "                              gen-mp|iht]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
     "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
+    "                    [--sensing gaussian|implicit-gaussian|dct|hadamard] [--float32]\n"
+    "                    [--basis pixel|haar|db4]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
+    "                    [--max-memory SIZE] [--max-pixels N]\n"
     "\n"
-    "Recover an image from n = floor(R s) Gaussian measurements y = A x* + SIGMA e.\n"
-    "x* is the image flattened row-major, scaled to unit l2 norm; A has i.i.d. N(0, 1/n)\n"
-    "entries drawn from --seed.\n"
+    "Recover an image from n = floor(R s) measurements y = A x* + SIGMA e. x* is the image\n"
+    "flattened row-major, scaled to unit l2 norm; by default A has i.i.d. N(0, 1/n) entries\n"
+    "drawn from --seed.\n"
     "\n"
     "  --image FILE      2-D float64 .npy or a PNG (grayscale or RGB, converted to luma)\n"
     "  --ratio R         sampling ratio n/s (> 0; n = floor(R s) must be >= 1)\n"
     "  --out-dir DIR     created if missing; receives recovered.npy, recovered.png,\n"
     "                    truth.png, trace.csv, convergence.png\n"
     "  --method M        default accfw\n"
+    "  --sensing K       gaussian (default: an explicit n x d matrix), implicit-gaussian\n"
+    "                    (the same distribution, rows generated on demand: memory O(n + d)),\n"
+    "                    dct (n rows of the orthonormal 2-D DCT chosen by --seed, scaled by\n"
+    "                    sqrt(d/n)), hadamard (likewise; d a power of two)\n"
+    "  --float32         gaussian: store A in single precision (half the memory traffic)\n"
+    "  --basis B         pixel (default): the image is sparse; haar or db4: the image is\n"
+    "                    sparse in that orthonormal 2-D wavelet basis (square, power-of-two\n"
+    "                    side); the unknowns are the coefficients theta, y = A Psi theta*\n"
     "  --model M         support model of the graph methods: head (PCSF head/tail\n"
     "                    projections, the default when built in), subgraph (top-g +\n"
-    "                    neighbour growth), topk (no graph). iht and cosamp always use top-s.\n"
+    "                    neighbour growth), topk (no graph); with a wavelet basis: tree\n"
+    "                    (rooted subtrees of the coefficients' quadtree, the default) or\n"
+    "                    topk. iht and cosamp always use top-s.\n"
     "  --s S, --g G      sparsity and components (default: nnz(x*) and the components of\n"
-    "                    supp(x*) on the 4-neighbour grid)\n"
+    "                    supp(x*) on the 4-neighbour grid; with a wavelet basis K, the\n"
+    "                    number of coefficients holding 99.9%% of the energy, and g = 1)\n"
     "  --C C             radius of D(C, M) for fw/accfw (default ||x*|| = 1)\n"
     "  --iters T         iterations (default: accfw 300, fw 500, cosamp and graph-cosamp\n"
     "                    50, the others 300)\n"
@@ -67,6 +84,12 @@ static const char usage[] =
     "                    (default of the baselines)\n"
     "  --reference-compat  the reference scripts' baseline settings (docs/baselines.md)\n"
     "  --no-plot         skip convergence.png (no gnuplot needed)\n"
+    CLI_MEM_HELP
+    "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
+    "\n"
+    "The outputs appear together or not at all. SIGINT or SIGTERM ends the run with\n"
+    "status 130 or 143 and leaves the directory as it was; a second run into a directory\n"
+    "in use is refused (docs/recover.md).\n"
     "\n"
     "Prints one line of key=value fields: method, model, status, iters, n, d, s, g, time_s\n"
     "(solve), setup_s (drawing A, estimating L, building oracles), f, f_star = f(x*),\n"
@@ -74,6 +97,7 @@ static const char usage[] =
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
+#define RECOVER_MAX_PIXELS 100000000
 
 static int default_iters(int method)
 {
@@ -97,70 +121,24 @@ static int ends_with(const char *s, const char *suffix)
     return 1;
 }
 
-/* ---------------------------------------------------------- output directory */
-
-#define MAX_CREATED 64
-
-typedef struct {
-    char *dirs[MAX_CREATED]; /* directories this run created, outermost first */
-    int ndirs;
-} out_state;
-
-/* mkdir -p, remembering which directories were created. */
-static int make_dirs(const char *cmd, const char *path, out_state *st)
+/* Refuse a run that cannot fit, before its large allocations (cli/memory.h): the
+ * explicit Gaussian matrix (held once by the objective; in float32 it is drawn in
+ * doubles and converted, 1.5 copies at the peak; implicit operators hold none), the
+ * vectors, the grid, two PCSF projections and the trace. An n beyond int is refused
+ * later with its own message. */
+static int check_memory(const char *cmd, int H, int W, double n, const char *sensing,
+                        int float32, int iters, double ratio)
 {
-    size_t len = strlen(path);
-    if (len == 0) return cli_usage_error(cmd, "--out-dir is empty");
-    char *buf = malloc(len + 1);
-    if (!buf) return cli_fail(cmd, "out of memory");
-    memcpy(buf, path, len + 1);
-    for (size_t i = 1; i <= len; i++) {
-        if (buf[i] != '/' && buf[i] != '\0') continue;
-        if (buf[i - 1] == '/') continue;
-        char saved = buf[i];
-        buf[i] = '\0';
-        struct stat sb;
-        if (stat(buf, &sb) == 0) {
-            if (!S_ISDIR(sb.st_mode)) {
-                int r = cli_fail(cmd, "--out-dir: '%s' exists and is not a directory", buf);
-                free(buf);
-                return r;
-            }
-        } else if (mkdir(buf, 0777) == 0) {
-            if (st->ndirs < MAX_CREATED) st->dirs[st->ndirs++] = strdup(buf);
-        } else {
-            int r = cli_fail(cmd, "--out-dir: cannot create '%s': %s", buf, strerror(errno));
-            free(buf);
-            return r;
-        }
-        buf[i] = saved;
-    }
-    free(buf);
-    if (access(path, W_OK | X_OK) != 0)
-        return cli_fail(cmd, "--out-dir: '%s' is not writable: %s", path, strerror(errno));
-    return CLI_OK;
-}
-
-static char *join(const char *dir, const char *name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (!p) return NULL;
-    memcpy(p, dir, a);
-    p[a] = '/';
-    memcpy(p + a + 1, name, b + 1);
-    return p;
-}
-
-static void rollback(out_state *st)
-{
-    for (int i = st->ndirs - 1; i >= 0; i--)
-        if (st->dirs[i]) rmdir(st->dirs[i]);
-}
-
-static void out_state_free(out_state *st)
-{
-    for (int i = 0; i < st->ndirs; i++) free(st->dirs[i]);
+    const double d = (double)H * W;
+    const double copies = strcmp(sensing, "gaussian") ? 0.0 : float32 ? 1.5 : 1.0;
+    const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(5.0 * n + 9.0 * d, 1) +
+                        cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
+                        cli_mem_trace(iters);
+    if (n > 2147483647.0) return CLI_OK;
+    char what[160];
+    snprintf(what, sizeof what, "recovering a %d x %d image from %.6g measurements (--ratio "
+             "%.6g, --sensing %s)", H, W, n, ratio, sensing);
+    return cli_mem_check(cmd, need, what);
 }
 
 int cmd_recover(int argc, char **argv)
@@ -170,7 +148,8 @@ int cmd_recover(int argc, char **argv)
                *method_text = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
                *c_text = NULL, *iters_text = NULL, *out_dir = NULL, *l_text = NULL,
                *compat_text = NULL, *noplot_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *polish_text = NULL, *tol_rel_text = NULL;
+               *polish_text = NULL, *tol_rel_text = NULL, *sensing_text = NULL,
+               *f32_text = NULL, *basis_text = NULL, *mem_text = NULL, *pixels_text = NULL;
     cli_opt opts[] = {
         {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--noise", 0, &noise_text},
         {"--seed", 0, &seed_text}, {"--method", 0, &method_text}, {"--model", 0, &model},
@@ -178,7 +157,9 @@ int cmd_recover(int argc, char **argv)
         {"--iters", 0, &iters_text}, {"--out-dir", 0, &out_dir}, {"--L", 0, &l_text},
         {"--reference-compat", 1, &compat_text}, {"--no-plot", 1, &noplot_text},
         {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--polish", 0, &polish_text},
-        {"--tol-rel", 0, &tol_rel_text},
+        {"--tol-rel", 0, &tol_rel_text}, {"--sensing", 0, &sensing_text},
+        {"--float32", 1, &f32_text}, {"--basis", 0, &basis_text},
+        {"--max-memory", 0, &mem_text}, {"--max-pixels", 0, &pixels_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -202,37 +183,35 @@ int cmd_recover(int argc, char **argv)
         return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, afw, pfw, bpcg, "
                                "graph-iht, graph-cosamp, cosamp, gen-mp, iht)", method_text);
     const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    int step = GSFW_STEP_AUTO;
-    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
-        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
-                               "adaptive, line)", step_text);
-    double tol = 0.0;
-    if (tol_text) {
-        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
-        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    }
-    double tol_rel = 0.0;
-    if (tol_rel_text) {
-        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
-        if (!(tol_rel > 0 && tol_rel < 1))
-            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    }
-    int polish = !baseline;
-    if (polish_text) {
-        if (!strcmp(polish_text, "on"))
-            polish = 1;
-        else if (!strcmp(polish_text, "off"))
-            polish = 0;
-        else
-            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
+    cli_fw_flags fw;
+    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, !baseline,
+                                 &fw)))
+        return rc;
+    const int step = fw.step, polish = fw.polish;
+    const double tol = fw.tol;
+    double tol_rel = fw.tol_rel;
     if (polish && !tol_text && !tol_rel_text && !iters_text) tol_rel = 1e-3;
     if (baseline && (step_text || tol_text || tol_rel_text || polish))
         return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
                                "methods, not to %s", gsfw_method_name((gsfw_method)method));
-    if (!model) model = cli_model_available("head") ? "head" : "subgraph";
-    if (strcmp(model, "head") && strcmp(model, "subgraph") && strcmp(model, "topk"))
-        return cli_usage_error(cmd, "unknown model '%s' (recover knows head, subgraph, topk)",
+    const char *sensing = sensing_text ? sensing_text : "gaussian";
+    if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
+        strcmp(sensing, "dct") && strcmp(sensing, "hadamard"))
+        return cli_usage_error(cmd, "--sensing: unknown kind '%s' (known: gaussian, "
+                               "implicit-gaussian, dct, hadamard)", sensing);
+    if (f32_text && strcmp(sensing, "gaussian"))
+        return cli_usage_error(cmd, "--float32 applies to --sensing gaussian only");
+    const char *basis = basis_text ? basis_text : "pixel";
+    if (strcmp(basis, "pixel") && strcmp(basis, "haar") && strcmp(basis, "db4"))
+        return cli_usage_error(cmd, "--basis: unknown basis '%s' (known: pixel, haar, db4)",
+                               basis);
+    const int wavelet = strcmp(basis, "pixel") != 0;
+    if (!model) model = wavelet ? "tree" : cli_model_available("head") ? "head" : "subgraph";
+    if (!wavelet && strcmp(model, "head") && strcmp(model, "subgraph") && strcmp(model, "topk"))
+        return cli_usage_error(cmd, "unknown model '%s' (recover knows head, subgraph, topk; "
+                               "tree with a wavelet --basis)", model);
+    if (wavelet && strcmp(model, "tree") && strcmp(model, "topk"))
+        return cli_usage_error(cmd, "--basis %s takes --model tree or topk, not '%s'", basis,
                                model);
     if (!cli_model_available(model))
         return cli_fail(cmd, "--model %s is not available in this build", model);
@@ -258,20 +237,28 @@ int cmd_recover(int argc, char **argv)
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
     const int compat = compat_text != NULL;
+    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
+    int max_pixels = RECOVER_MAX_PIXELS;
+    if (pixels_text &&
+        (rc = cli_parse_int(cmd, "--max-pixels", pixels_text, 1, 2147483647L, &max_pixels)))
+        return rc;
+    cli_interrupt_install();
 
     /* ---- the image (run-time errors, exit 1) */
-    double *img = NULL, *A = NULL, *y = NULL, *x_best = NULL, *x_last = NULL, *x_pol = NULL;
+    double *img = NULL, *x_best = NULL, *x_last = NULL, *x_pol = NULL, *theta = NULL,
+           *x_img = NULL, *support_ref = NULL;
+    gsfw_operator *psi = NULL;
+    gsfw_tree *tree = NULL;
+    recover_problem prob;
+    memset(&prob, 0, sizeof prob);
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
-    gsfw_objective *obj = NULL;
     gsfw_dmo *head = NULL, *tail = NULL;
     unsigned char *mask = NULL;
     int *work = NULL;
-    char *paths[5] = {NULL, NULL, NULL, NULL, NULL};
-    char *staged[5] = {NULL, NULL, NULL, NULL, NULL}; /* written first, renamed at the end */
-    char *stage_dir = NULL;
-    out_state st;
-    memset(&st, 0, sizeof st);
+    cli_outdir od;
+    memset(&od, 0, sizeof od);
+    char **staged = od.staged; /* written first, moved into place at the end */
     int H = 0, W = 0;
     gsfw_err err;
     gsfw_error e;
@@ -290,7 +277,7 @@ int cmd_recover(int argc, char **argv)
         H = shape[0];
         W = shape[1];
     } else if (ends_with(image, ".png")) {
-        e = gsfw_png_read_gray(image, &img, &H, &W, &err);
+        e = gsfw_png_read_gray_limited(image, max_pixels, &img, &H, &W, &err);
         if (e) {
             rc = cli_fail(cmd, "--image: %s", err.message);
             goto done;
@@ -330,22 +317,61 @@ int cmd_recover(int argc, char **argv)
     for (int i = 0; i < d; i++) img[i] /= nrm; /* img is x* from here on */
     const double *xs = img;
 
-    /* s, g, n */
-    e = gsfw_graph_grid(H, W, &graph, &err);
-    if (e) {
-        rc = cli_fail_err(cmd, e, &err);
+    /* the memory of the run, checked before the grid or tree is built; for a wavelet
+     * basis s (hence n) is known only from the coefficients */
+    if (!wavelet && (rc = check_memory(cmd, H, W, floor(ratio * (s_given ? s_given : nnz)),
+                                       sensing, f32_text != NULL, iters, ratio)))
         goto done;
+
+    /* the unknowns (x* itself, or its wavelet coefficients), s, g, n */
+    const double *truth = xs;
+    int s = 0, g = 1;
+    if (wavelet) {
+        if (H != W) {
+            rc = cli_fail(cmd, "--basis %s needs a square image, got %d x %d", basis, H, W);
+            goto done;
+        }
+        if ((e = gsfw_operator_wavelet2d(H, basis, &psi, &err)) ||
+            (e = gsfw_tree_quadtree(H, W, &tree, &err))) {
+            rc = cli_fail(cmd, "--basis %s: %s", basis, err.message);
+            goto done;
+        }
+        theta = malloc((size_t)d * sizeof(double));
+        support_ref = calloc((size_t)d, sizeof(double));
+        work = malloc((size_t)d * sizeof(int));
+        if (!theta || !support_ref || !work) {
+            rc = cli_fail(cmd, "out of memory");
+            goto done;
+        }
+        if (psi->adjoint(psi->ctx, xs, theta)) {
+            rc = cli_fail(cmd, "--basis %s: the transform failed", basis);
+            goto done;
+        }
+        truth = theta;
+        /* K: the fewest coefficients holding 99.9% of the energy */
+        int K = recover_energy_count(theta, d, 0.999, work);
+        s = s_given ? s_given : K;
+        g = g_given ? g_given : 1;
+        if (s > d) s = d;
+        /* the support the recovery is scored against: the s largest coefficients */
+        for (int k = 0; k < s; k++) support_ref[work[k]] = theta[work[k]];
+    } else {
+        e = gsfw_graph_grid(H, W, &graph, &err);
+        if (e) {
+            rc = cli_fail_err(cmd, e, &err);
+            goto done;
+        }
+        mask = malloc((size_t)d);
+        work = malloc(2 * (size_t)d * sizeof(int));
+        if (!mask || !work) {
+            rc = cli_fail(cmd, "out of memory");
+            goto done;
+        }
+        for (int i = 0; i < d; i++) mask[i] = xs[i] != 0.0;
+        const int g_true = gsfw_graph_induced_components(graph, mask, work);
+        s = s_given ? s_given : nnz;
+        g = g_given ? g_given : g_true;
     }
-    mask = malloc((size_t)d);
-    work = malloc(2 * (size_t)d * sizeof(int));
-    if (!mask || !work) {
-        rc = cli_fail(cmd, "out of memory");
-        goto done;
-    }
-    for (int i = 0; i < d; i++) mask[i] = xs[i] != 0.0;
-    const int g_true = gsfw_graph_induced_components(graph, mask, work);
-    const int s = s_given ? s_given : nnz;
-    const int g = g_given ? g_given : g_true;
     if (s > d) {
         rc = cli_fail(cmd, "--s %d exceeds the number of pixels %d", s, d);
         goto done;
@@ -358,84 +384,38 @@ int cmd_recover(int argc, char **argv)
                           "s = %d: pass a larger --s or --g <= s", g, s);
         goto done;
     }
+    if (wavelet && (rc = check_memory(cmd, H, W, floor(ratio * s), sensing, f32_text != NULL,
+                                      iters, ratio)))
+        goto done;
     const double n_real = floor(ratio * s);
     if (!(n_real >= 1)) {
         rc = cli_fail(cmd, "--ratio %s gives n = floor(%g * %d) = %.0f measurements; need at "
                       "least 1", ratio_text, ratio, s, n_real);
         goto done;
     }
-    if (n_real > 2147483647.0 || n_real * d > 4e9) {
-        rc = cli_fail(cmd, "--ratio %s gives a %.0f x %d matrix, too large", ratio_text, n_real, d);
+    if (n_real > 2147483647.0 || (!strcmp(sensing, "gaussian") && n_real * d > 4e9)) {
+        rc = cli_fail(cmd, "--ratio %.6g gives a %.6g x %d matrix, too large", ratio, n_real, d);
         goto done;
     }
     const int n = (int)n_real;
 
     /* ---- output directory (created now so that a bad --out-dir fails before the work) */
-    if ((rc = make_dirs(cmd, out_dir, &st))) goto done;
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png"};
-    /* the outputs are written into a staging directory of this run's own (so that
-     * concurrent runs and files already there cannot collide with them), then moved
-     * into place together */
-    stage_dir = join(out_dir, ".gsfw-staging-XXXXXX");
-    if (!stage_dir) {
-        rc = cli_fail(cmd, "out of memory");
-        goto done;
-    }
-    if (!mkdtemp(stage_dir)) {
-        rc = cli_fail(cmd, "--out-dir: cannot create a staging directory in '%s': %s", out_dir,
-                      strerror(errno));
-        free(stage_dir);
-        stage_dir = NULL;
-        goto done;
-    }
-    for (int k = 0; k < 5; k++) {
-        paths[k] = join(out_dir, names[k]);
-        staged[k] = join(stage_dir, names[k]);
-        if (!paths[k] || !staged[k]) {
-            rc = cli_fail(cmd, "out of memory");
-            goto done;
-        }
-        /* the files are moved into place by rename, which would replace a symbolic link
-         * or a special file by a regular file: refused before the work */
-        struct stat lst;
-        if ((k < 4 || !noplot_text) && lstat(paths[k], &lst) == 0 && !S_ISREG(lst.st_mode)) {
-            rc = cli_fail(cmd, "--out-dir: '%s' is %s; recover writes regular files only "
-                          "(remove it or choose another directory)", paths[k],
-                          S_ISLNK(lst.st_mode)  ? "a symbolic link"
-                          : S_ISDIR(lst.st_mode) ? "a directory"
-                                                 : "a special file");
-            goto done;
-        }
-    }
+    const int n_out = noplot_text ? 4 : 5;
+    if ((rc = cli_outdir_open(&od, cmd, out_dir))) goto done;
+    if ((rc = cli_outdir_files(&od, names, n_out))) goto done;
 
     /* ---- setup: A, y, objective, L, oracles */
     double t_setup = gsfw_now();
-    A = malloc((size_t)n * (size_t)d * sizeof(double));
-    y = calloc((size_t)n, sizeof(double));
-    if (!A || !y) {
-        rc = cli_fail(cmd, "out of memory for a %d x %d matrix", n, d);
-        goto done;
-    }
-    gsfw_rng rng;
-    gsfw_rng_seed(&rng, (uint64_t)seed);
-    const double sd = 1.0 / sqrt((double)n);
-    /* column-major, drawn column by column: A[:, j] for j = 0..d-1 */
-    for (size_t k = 0; k < (size_t)n * (size_t)d; k++) A[k] = sd * gsfw_rng_normal(&rng);
-    for (int j = 0; j < d; j++)
-        if (xs[j] != 0.0)
-            for (int i = 0; i < n; i++) y[i] += A[(size_t)j * n + i] * xs[j];
-    double noise_sq = 0.0;
-    if (noise > 0)
-        for (int i = 0; i < n; i++) {
-            double ei = noise * gsfw_rng_normal(&rng);
-            y[i] += ei;
-            noise_sq += ei * ei;
-        }
-    const double f_star = 0.5 * noise_sq; /* f(x*) = 0.5 ||A x* - y||^2 = 0.5 ||SIGMA e||^2 */
-    e = gsfw_objective_least_squares(n, d, A, GSFW_COL_MAJOR, y, &obj, &err);
-    if (e) {
-        rc = cli_fail_err(cmd, e, &err);
+    recover_problem_spec pspec = {.sensing = sensing, .float32 = f32_text != NULL, .psi = psi,
+                                  .n = n, .height = H, .width = W, .seed = (uint64_t)seed,
+                                  .noise = noise};
+    if ((rc = recover_problem_build(cmd, &pspec, truth, &prob))) goto done;
+    gsfw_objective *obj = prob.obj;
+    const double f_star = prob.f_star;
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was changed");
         goto done;
     }
     /* L of AccFW's step point (by default the library's atom rule) and of the baselines'
@@ -447,26 +427,29 @@ int cmd_recover(int argc, char **argv)
          * from below), inflated by RECOVER_L_MARGIN: on angio (n = 1555) 50 iterations take
          * 0.3 s and land 1.4% below the converged value, which 500 iterations (3.6 s)
          * would reach. */
-        double *pw = malloc(((size_t)n + 2 * (size_t)d) * sizeof(double));
-        if (!pw) {
-            rc = cli_fail(cmd, "out of memory");
-            goto done;
+        const double *A = gsfw_dense_col_major_data(prob.op);
+        if (A) { /* the explicit Gaussian matrix: the estimate recover always made */
+            double *pw = malloc(((size_t)n + 2 * (size_t)d) * sizeof(double));
+            if (!pw) {
+                rc = cli_fail(cmd, "out of memory");
+                goto done;
+            }
+            L = RECOVER_L_MARGIN * gsfw_power_iteration_col_major(n, d, A, RECOVER_POWER_ITERS,
+                                                                  1e-6, pw);
+            free(pw);
+        } else {
+            L = recover_problem_norm2(&prob, RECOVER_POWER_ITERS, RECOVER_L_MARGIN);
         }
-        L = RECOVER_L_MARGIN * gsfw_power_iteration_col_major(n, d, A, RECOVER_POWER_ITERS,
-                                                              1e-6, pw);
-        free(pw);
         if (!(L > 0) || !isfinite(L)) {
             rc = cli_fail(cmd, "could not estimate L (got %g); pass --L", L);
             goto done;
         }
     }
-    free(A);
-    A = NULL;
     /* oracles: the baselines' head/tail recipes, or the model's DMO */
     const char *tail_model =
         method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP ? "topk" : model;
     gsfw_model_spec mspec = {.model = model, .d = d, .s = s, .g = g, .graph = graph,
-                             .delta = 1.0};
+                             .tree = tree, .delta = 1.0};
     if (gsfw_method_is_baseline((gsfw_method)method))
         e = gsfw_baseline_oracles((gsfw_method)method, &mspec, compat, &head, &tail, &err);
     else
@@ -494,8 +477,9 @@ int cmd_recover(int argc, char **argv)
         bset.C = C;
         bset.L = needs_L ? L : 0.0;
         bset.max_iter = iters;
-        bset.x_true = xs;
+        bset.x_true = truth;
         bset.reference_compat = compat;
+        bset.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
         e = gsfw_baseline_solve(obj, head, tail, &bset, &res, &info, &err);
     } else {
         gsfw_settings set;
@@ -509,8 +493,13 @@ int cmd_recover(int argc, char **argv)
         set.tol_rel = tol_rel;
         set.polish = polish;
         set.max_iter = iters;
-        set.x_true = xs;
+        set.x_true = truth;
+        set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
         e = gsfw_solve(obj, head, &set, &res, &info, &err);
+    }
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was changed");
+        goto done;
     }
     if (e) {
         rc = cli_fail_err(cmd, e, &err);
@@ -523,13 +512,23 @@ int cmd_recover(int argc, char **argv)
     double peak = 0.0;
     for (int i = 0; i < d; i++) peak = fmax(peak, xs[i]);
     if (!(peak > 0)) peak = 1.0;
-    /* the returned answer: the polished point, else the best iterate */
+    /* the returned answer: the polished point, else the best iterate; as an image: itself,
+     * or Psi theta with a wavelet basis */
     const double *x_ret = polish ? x_pol : x_best;
-    if (gsfw_npy_write(staged[0], x_ret, 2, shape, &err)) {
+    const double *img_ret = x_ret;
+    if (wavelet) {
+        x_img = malloc((size_t)d * sizeof(double));
+        if (!x_img || psi->apply(psi->ctx, x_ret, x_img)) {
+            rc = cli_fail(cmd, "--basis %s: the inverse transform failed", basis);
+            goto done;
+        }
+        img_ret = x_img;
+    }
+    if (gsfw_npy_write(staged[0], img_ret, 2, shape, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
-    if (gsfw_png_write_gray(staged[1], x_ret, H, W, 0.0, peak, &err)) {
+    if (gsfw_png_write_gray(staged[1], img_ret, H, W, 0.0, peak, &err)) {
         rc = cli_fail(cmd, "%s", err.message);
         goto done;
     }
@@ -549,16 +548,15 @@ int cmd_recover(int argc, char **argv)
     /* every output is written: move them into place together, so that a failure here
      * or above leaves the directory as it was (existing files untouched, new ones
      * removed) */
-    const int n_out = noplot_text ? 4 : 5;
-    if (gsfw_rename_group((const char *const *)staged, (const char *const *)paths, n_out,
-                          &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
-        goto done;
-    }
+    if ((rc = cli_outdir_commit(&od, n_out))) goto done;
 
     double pre, rec;
-    const double f1 = rec_support_f1(x_ret, xs, d, &pre, &rec);
-    const double raw_f1 = rec_support_f1(x_best, xs, d, NULL, NULL);
+    /* supports are scored against supp(x*), or against the s largest coefficients with a
+     * wavelet basis (natural images have no exactly sparse expansion); errors and PSNR in
+     * pixels, which equal those of the coefficients (Psi is orthonormal) */
+    const double *supp_ref = wavelet ? support_ref : xs;
+    const double f1 = rec_support_f1(x_ret, supp_ref, d, &pre, &rec);
+    const double raw_f1 = rec_support_f1(x_best, supp_ref, d, NULL, NULL);
     int nnz_ret = 0, nnz_raw = 0;
     for (int i = 0; i < d; i++) {
         nnz_ret += x_ret[i] != 0.0;
@@ -570,7 +568,7 @@ int cmd_recover(int argc, char **argv)
     const char *L_source = !needs_L ? "unused"
                            : L_given ? "given"
                            : info.L_source == GSFW_L_ATOM ? "atom" : "spectral";
-    printf("method=%s model=%s status=%s iters=%d returned=%s best_iter=%d n=%d d=%d s=%d "
+    printf("method=%s model=%s sensing=%s basis=%s status=%s iters=%d returned=%s best_iter=%d n=%d d=%d s=%d "
            "g=%d C=%.17g seed=%d ratio=%.17g noise=%.17g time_s=%.6f setup_s=%.6f "
            "polish_s=%.6f f=%.17g "
            "f_last=%.17g f_star=%.17g est_err=%.17g rel_err=%.17g psnr=%.6f support_f1=%.6f "
@@ -580,30 +578,29 @@ int cmd_recover(int argc, char **argv)
            "oracle_s=%.6f gradient_s=%.6f\n",
            gsfw_method_name((gsfw_method)method),
            method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP ? "topk" : tail_model,
+           sensing, basis,
            gsfw_status_name(info.status), info.iterations, polish ? "polished" : "best",
            info.best_iter, n, d, s, g, C, seed, ratio, noise, info.solve_time, setup_s,
            info.polish_time, polish ? info.f_polished : info.f_best, info.f_last, f_star,
-           rec_dist(x_ret, xs, d), rec_rel_err(x_ret, xs, d), rec_psnr(x_ret, xs, d), f1,
-           pre, rec, nnz_ret, info.f_best, rec_rel_err(x_best, xs, d), raw_f1, nnz_raw,
+           rec_dist(img_ret, xs, d), rec_rel_err(img_ret, xs, d), rec_psnr(img_ret, xs, d), f1,
+           pre, rec, nnz_ret, info.f_best, rec_rel_err(x_best, truth, d), raw_f1, nnz_raw,
            info.gap_bound, baseline ? "none" : gsfw_step_name(info.step), info.window_missed,
            info.oracle_calls, info.pcsf_calls, info.L > 0 ? info.L : (needs_L ? L : 0.0),
            L_source, info.oracle_time, info.gradient_time);
     rc = CLI_OK;
 
 done:
+    /* a failure the signal caused (a killed gnuplot, say; its message was held back) */
+    if (rc == CLI_FAIL && cli_interrupted()) rc = cli_interrupted_exit(cmd, "no output was changed");
     /* what is left of the staging directory (everything, after a failure) goes */
-    for (int k = 0; k < 5; k++) {
-        if (stage_dir && staged[k]) unlink(staged[k]);
-        free(paths[k]);
-        free(staged[k]);
-    }
-    if (stage_dir) rmdir(stage_dir);
-    free(stage_dir);
-    if (rc != CLI_OK) rollback(&st);
-    out_state_free(&st);
+    cli_outdir_close(&od, rc != CLI_OK);
     gsfw_free(img);
-    free(A);
-    free(y);
+    recover_problem_free(&prob);
+    gsfw_operator_free(psi);
+    gsfw_tree_free(tree);
+    free(theta);
+    free(support_ref);
+    free(x_img);
     free(x_best);
     free(x_pol);
     free(x_last);
@@ -612,7 +609,6 @@ done:
     free(work);
     gsfw_dmo_free(head);
     gsfw_dmo_free(tail);
-    gsfw_objective_free(obj);
     gsfw_graph_free(graph);
     return rc;
 }

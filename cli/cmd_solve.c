@@ -1,6 +1,7 @@
 /* gsfw solve: minimise a loss of A x (least squares, logistic, Huber) over D(C, M) with
  * DMO-FW / DMO-AccFW. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,14 +9,20 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "fw_flags.h"
+#include "interrupt.h"
+#include "memory.h"
 #include "models.h"
+#include "outdir.h"
+#include "tree_load.h"
 #include "io/atomic.h"
 #include "io/npy.h"
 #include "trace_csv.h"
 
 static const char usage[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
-    "                  [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
+    "                  [--graph grid:HxW | --edges FILE] [--tree quadtree:HxW | --tree FILE]\n"
+    "                  --C C --method METHOD\n"
     "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
     "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
@@ -37,9 +44,12 @@ static const char usage[] =
     "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept=)\n"
     "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
     "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
-    "                  head (PCSF head projection), tail\n"
+    "                  head (PCSF head projection), tail, tree (rooted subtrees; at most\n"
+    "                  g of them with --g), tree-connected (one connected subtree)\n"
     "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
     "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes)\n"
+    "  --tree quadtree:HxW | FILE  tree for tree models (d nodes): wavelet quadtree or a\n"
+    "                  .npy of parent ids (-1 for a root)\n"
     "  --C C           radius (> 0)\n"
     "  --method M      fw (DMO-FW), accfw (DMO-AccFW, nearest extreme point), afw (away\n"
     "                  steps), pfw (pairwise), bpcg (blended pairwise); baselines: iht,\n"
@@ -65,7 +75,11 @@ static const char usage[] =
     "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
     "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
     "  --seed N        seed of randomised oracles (default 0)\n"
-    "  --time-limit S  stop after S seconds\n";
+    "  --time-limit S  stop after S seconds\n"
+    CLI_MEM_HELP
+    "\n"
+    "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
+    "is written then.\n";
 
 /* Two outputs naming one file (however spelt) would overwrite each other: refused before
  * any work. Special files such as /dev/null may be given more than once. */
@@ -89,6 +103,10 @@ static int distinct_outputs(const char *cmd, const char *out_path, const char *b
     }
     return CLI_OK;
 }
+
+/* How long a run waits for another that is moving its outputs into the same directory
+ * (a recover run holds its directory for its whole run) */
+#define SOLVE_LOCK_WAIT_S 30
 
 /* Write the requested outputs together: every file goes to a temporary first and they
  * are renamed into place only when all were written, so a failure leaves neither a
@@ -121,12 +139,37 @@ static int write_outputs(const char *cmd, const char *out_path, const char *best
             rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
         }
     }
+    /* the move into place: one run at a time per directory, and with SIGINT / SIGTERM
+     * held until it is complete or rolled back */
+    int locks[4], nlocks = 0;
+    if (rc == CLI_OK)
+        rc = cli_outdir_lock_paths(cmd, paths, 4, locks, &nlocks, SOLVE_LOCK_WAIT_S);
     if (rc != CLI_OK) {
         for (k = 0; k < 4; k++) gsfw_atomic_abort(&files[k]);
-    } else if (gsfw_atomic_commit_group(files, 4, &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
+        return rc;
     }
+    cli_interrupt_block(1);
+    if (gsfw_atomic_commit_group(files, 4, &err)) rc = cli_fail(cmd, "%s", err.message);
+    cli_interrupt_block(0);
+    cli_outdir_unlock_paths(locks, nlocks);
     return rc;
+}
+
+/* The methods that estimate L (the curvature of f along a direction, at most ||A||_F^2)
+ * when it is not given: when ||A||_F^2 itself underflows, so does that estimate, and the
+ * steps 1/L overflow. Refused here, naming the cause, rather than where the infinities
+ * surface later (in the oracle's input). */
+static int check_curvature(const char *cmd, const double *A, int n, int d)
+{
+    double fro2 = 0.0;
+    int nonzero = 0;
+    for (size_t k = 0; k < (size_t)n * (size_t)d; k++) {
+        fro2 += A[k] * A[k];
+        nonzero |= A[k] != 0.0;
+    }
+    if (fro2 >= DBL_MIN || !nonzero) return CLI_OK; /* A = 0 is the solver's to report */
+    return cli_fail(cmd, "L <= ||A||_F^2 = %.2g underflows: the objective's curvature is too "
+                    "small to estimate; rescale A or pass --L", fro2);
 }
 
 /* --loss, --huber-delta, --intercept: usage errors for values and for flags that do not
@@ -215,7 +258,8 @@ int cmd_solve(int argc, char **argv)
                *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
                *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
-               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL;
+               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL,
+               *tree_spec = NULL, *mem_text = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -227,7 +271,8 @@ int cmd_solve(int argc, char **argv)
         {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
         {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
         {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
-        {"--intercept", 1, &intercept_flag},
+        {"--intercept", 1, &intercept_flag}, {"--tree", 0, &tree_spec},
+        {"--max-memory", 0, &mem_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -247,28 +292,13 @@ int cmd_solve(int argc, char **argv)
         return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
                                "iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_text);
     const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    int step = GSFW_STEP_AUTO;
-    if (step_text && (step = gsfw_step_parse(step_text)) < 0)
-        return cli_usage_error(cmd, "unknown step rule '%s' (known: auto, agnostic, short, "
-                               "adaptive, line)", step_text);
-    double tol = 0.0;
-    if (tol_text) {
-        if ((rc = cli_parse_double(cmd, "--tol", tol_text, &tol))) return rc;
-        if (!(tol > 0)) return cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    }
-    double tol_rel = 0.0;
-    if (tol_rel_text) {
-        if ((rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &tol_rel))) return rc;
-        if (!(tol_rel > 0 && tol_rel < 1))
-            return cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    }
-    int polish = 0;
-    if (polish_text) {
-        if (!strcmp(polish_text, "on"))
-            polish = 1;
-        else if (strcmp(polish_text, "off"))
-            return cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
+    cli_fw_flags fw;
+    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, 0,
+                                 &fw)))
+        return rc;
+    const int step = fw.step, polish = fw.polish;
+    const double tol = fw.tol;
+    double tol_rel = fw.tol_rel;
     if (pol_path && !polish)
         return cli_usage_error(cmd, "--polished-out needs --polish on");
     if (baseline && (step_text || tol_text || tol_rel_text || x0_path || polish || option_text))
@@ -298,12 +328,24 @@ int cmd_solve(int argc, char **argv)
     if (baseline && l_rule == GSFW_L_ATOM)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
                                "number or 'spectral'", method_text);
+    if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
     if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path, pol_path))) return rc;
+    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
+    {
+        /* A as read, the objective's copy of it, and the trace; the graph and oracle are
+         * checked where the graph is loaded */
+        char what[64];
+        snprintf(what, sizeof what, "--A and %d iterations", iters);
+        double need = 2 * cli_mem_file_size(a_path) + (trace_path ? cli_mem_trace(iters) : 0);
+        if ((rc = cli_mem_check(cmd, need, what))) return rc;
+    }
+    cli_interrupt_install();
 
     double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL, *x0 = NULL,
            *x_pol = NULL;
     gsfw_iterate *trace = NULL;
     gsfw_graph *graph = NULL;
+    gsfw_tree *tree = NULL;
     gsfw_objective *obj = NULL;
     gsfw_operator *op = NULL;
     gsfw_dmo *dmo = NULL, *tail = NULL;
@@ -315,6 +357,11 @@ int cmd_solve(int argc, char **argv)
                       a_path, n);
         goto done;
     }
+    /* the methods whose steps use L, when it is not given (a dense --A; a sparse .mtx
+     * operator is not scanned) */
+    const int needs_L = method != GSFW_METHOD_FW && method != GSFW_METHOD_COSAMP &&
+                        method != GSFW_METHOD_GRAPH_COSAMP;
+    if (needs_L && !(L > 0) && A && (rc = check_curvature(cmd, A, n, d))) goto done;
     if (xtrue_path) {
         if ((rc = cli_load_vector(cmd, "--x-true", xtrue_path, &x_true, &nx))) goto done;
         if (nx != d) {
@@ -339,6 +386,7 @@ int cmd_solve(int argc, char **argv)
         }
     }
     if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
+    if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
 
     gsfw_err err;
     gsfw_error e;
@@ -358,7 +406,8 @@ int cmd_solve(int argc, char **argv)
     A = NULL;
     if (baseline) {
         gsfw_model_spec m = {.model = spec.model, .d = spec.d, .s = spec.s, .g = spec.g,
-                             .graph = spec.graph, .delta = spec.delta, .seed = spec.seed};
+                             .graph = spec.graph, .tree = spec.tree, .delta = spec.delta,
+                             .seed = spec.seed};
         if (gsfw_baseline_oracles((gsfw_method)method, &m, 0, &dmo, &tail, &err)) {
             rc = cli_fail(cmd, "--model %s: %s", spec.model, err.message);
             goto done;
@@ -387,6 +436,7 @@ int cmd_solve(int argc, char **argv)
         bset.max_iter = iters;
         bset.time_limit = time_limit;
         bset.x_true = x_true;
+        bset.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
         e = gsfw_baseline_solve(obj, dmo, tail, &bset, &res, &info, &err);
     } else {
         gsfw_settings set;
@@ -405,7 +455,12 @@ int cmd_solve(int argc, char **argv)
         set.x0 = x0;
         set.polish = polish;
         set.x_true = x_true;
+        set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
         e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
+    }
+    if (cli_interrupted()) {
+        rc = cli_interrupted_exit(cmd, "no output was written");
+        goto done;
     }
     if (e) {
         const char *msg = err.message;
@@ -413,9 +468,16 @@ int cmd_solve(int argc, char **argv)
         rc = cli_fail(cmd, "%s", msg[0] ? msg : gsfw_error_message(e));
         goto done;
     }
-    if ((rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best,
-                            x_pol, d, trace, res.trace_len, x_true != NULL)))
+    rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best, x_pol, d,
+                       trace, res.trace_len, x_true != NULL);
+    if (cli_interrupted()) { /* during the wait for a lock, or the move */
+        rc = cli_interrupted_exit(cmd, rc == CLI_OK ? "it came during the final move, which "
+                                                      "was completed: the outputs are the new "
+                                                      "ones"
+                                                    : "no output was changed");
         goto done;
+    }
+    if (rc) goto done;
     char intercept[64] = "";
     if (loss.intercept) {
         double b;
@@ -457,5 +519,6 @@ done:
     gsfw_objective_free(obj);
     gsfw_operator_free(op); /* after the objective, which borrows it */
     gsfw_graph_free(graph);
+    gsfw_tree_free(tree);
     return rc;
 }

@@ -4,6 +4,7 @@
  *             [--method practical|theory] [--stats]
  */
 #include "cli.h"
+#include "memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 static const char *const USAGE =
     "usage: gsfw tail --z z.npy --s S --g G (--graph grid:HxW | --edges FILE)\n"
-    "                 [--method practical|theory] [--stats]\n"
+    "                 [--method practical|theory] [--stats] [--max-memory SIZE]\n"
     "\n"
     "Tail projection of z onto M(G, s, g) (supports of at most about s nodes in at most g\n"
     "connected pieces) through the PCSF: prizes z_i^2, edge costs scaled by a searched\n"
@@ -28,20 +29,22 @@ static const char *const USAGE =
     "  --stats          print PCSF calls, size and energy on stderr (window_missed=1:\n"
     "                   the lambda-search missed the window; size_repaired=1: the size\n"
     "                   was then repaired by growing or pruning a forest)\n"
+    CLI_MEM_HELP
     "\n"
     "Prints the support (0-based node ids, ascending) on one line.\n";
 
 int cmd_tail(int argc, char **argv)
 {
     const char *z_path = NULL, *s_text = NULL, *g_text = NULL, *grid = NULL, *edges = NULL,
-               *method = NULL, *stats = NULL;
+               *method = NULL, *stats = NULL, *mem_text = NULL;
     cli_opt opts[] = {
         {"--z", 0, &z_path},   {"--s", 0, &s_text},      {"--g", 0, &g_text},
         {"--graph", 0, &grid}, {"--edges", 0, &edges},   {"--method", 0, &method},
-        {"--stats", 1, &stats},
+        {"--stats", 1, &stats}, {"--max-memory", 0, &mem_text},
     };
     int rc = cli_parse("tail", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), USAGE);
     if (rc) return rc;
+    if ((rc = cli_mem_set_limit("tail", mem_text))) return rc;
     if ((rc = cli_require("tail", "--z", z_path)) || (rc = cli_require("tail", "--s", s_text)) ||
         (rc = cli_require("tail", "--g", g_text)))
         return rc;
@@ -70,6 +73,12 @@ int cmd_tail(int argc, char **argv)
     gsfw_graph *graph = NULL;
     if ((rc = cli_load_graph("tail", grid, edges, d, &graph))) {
         gsfw_free(z);
+        return rc;
+    }
+    if ((rc = cli_mem_check("tail", cli_mem_pcsf(graph->n, graph->m),
+                            "the tail projection's PCSF workspace"))) {
+        gsfw_free(z);
+        gsfw_graph_free(graph);
         return rc;
     }
     gsfw_proj_settings st;

@@ -1,5 +1,7 @@
 /* Option parsing, error reporting and input loading shared by the subcommands. */
 #include "cli.h"
+#include "interrupt.h"
+#include "memory.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,25 +12,76 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Length of the UTF-8 sequence starting at s when it is well formed and encodes a
+ * printable character (not a C1 control, U+0080..U+009F, which some terminals obey),
+ * else 0. */
+static size_t printable_utf8(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (c >= 0xF5) len = 0;
+    for (size_t k = 1; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80) return 0;
+    if (len == 2 && c == 0xC2 && s[1] < 0xA0) return 0;          /* C1 controls */
+    if (len == 3 && c == 0xE0 && s[1] < 0xA0) return 0;          /* overlong */
+    if (len == 3 && c == 0xED && s[1] >= 0xA0) return 0;         /* surrogates */
+    if (len == 4 && c == 0xF0 && s[1] < 0x90) return 0;          /* overlong */
+    if (len == 4 && c == 0xF4 && s[1] >= 0x90) return 0;         /* beyond U+10FFFF */
+    return len;
+}
+
+size_t cli_escape(const char *in, char *out, size_t cap)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t used = 0;
+    if (cap == 0) return 0;
+    while (*s) {
+        size_t len = *s >= 0x20 && *s < 0x7F ? 1 : *s >= 0x80 ? printable_utf8(s) : 0;
+        size_t want = len ? len : 4;
+        if (used + want >= cap) break;
+        if (len) {
+            memcpy(out + used, s, len);
+            s += len;
+        } else {
+            snprintf(out + used, 5, "\\x%02X", (unsigned)*s);
+            s++;
+        }
+        used += want;
+    }
+    out[used] = '\0';
+    return used;
+}
+
+/* Print "gsfw CMD: message" with control bytes and malformed UTF-8 escaped: messages
+ * quote file contents, paths and arguments, and none of them may move the cursor, clear
+ * the screen or retitle the terminal. */
+static void print_message(const char *cmd, const char *fmt, va_list ap)
+{
+    /* after SIGINT / SIGTERM a failure is the interruption's doing (a helper such as
+     * gnuplot got the signal too): the run reports the interruption instead */
+    if (cli_interrupted()) return;
+    char raw[2048], shown[4 * sizeof raw];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    cli_escape(raw, shown, sizeof shown);
+    fprintf(stderr, "gsfw %s: %s\n", cmd, shown);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "gsfw %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    print_message(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'gsfw %s --help'.\n", cmd);
+    fprintf(stderr, "Try 'gsfw %s --help'.\n", cmd);
     return CLI_USAGE;
 }
 
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "gsfw %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    print_message(cmd, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return CLI_FAIL;
 }
 
@@ -96,7 +149,9 @@ int cli_parse_int(const char *cmd, const char *flag, const char *text, long lo, 
     return CLI_OK;
 }
 
-int cli_parse_double(const char *cmd, const char *flag, const char *text, double *out)
+/* Parse a finite double; NULL, or the end of a sentence "FLAG: '...' is ..." / "FLAG
+ * expects ..." saying what is wrong. */
+static const char *double_problem(const char *text, double *out)
 {
     char *end = NULL;
     errno = 0;
@@ -104,12 +159,20 @@ int cli_parse_double(const char *cmd, const char *flag, const char *text, double
     /* strtod skips leading blanks; refuse them as trailing ones are refused */
     if (isspace((unsigned char)text[0]) || end == text || *end != '\0' ||
         (errno != ERANGE && !isfinite(v)))
-        return cli_usage_error(cmd, "%s expects a finite number, got '%s'", flag, text);
+        return "not a finite number";
     if (errno == ERANGE)
-        return cli_usage_error(cmd, "%s: '%s' is %s for a double", flag, text,
-                               fabs(v) > 1.0 ? "too large" : "too small (it underflows)");
+        return fabs(v) > 1.0 ? "too large for a double" : "too small for a double (it underflows)";
     *out = v;
-    return CLI_OK;
+    return NULL;
+}
+
+int cli_parse_double(const char *cmd, const char *flag, const char *text, double *out)
+{
+    const char *why = double_problem(text, out);
+    if (!why) return CLI_OK;
+    if (!strcmp(why, "not a finite number"))
+        return cli_usage_error(cmd, "%s expects a finite number, got '%s'", flag, text);
+    return cli_usage_error(cmd, "%s: '%s' is %s", flag, text, why);
 }
 
 int cli_parse_L(const char *cmd, const char *text, double *L, gsfw_lipschitz_rule *rule)
@@ -124,8 +187,10 @@ int cli_parse_L(const char *cmd, const char *text, double *L, gsfw_lipschitz_rul
         *rule = GSFW_L_ATOM;
         return CLI_OK;
     }
-    int rc = cli_parse_double(cmd, "--L", text, L);
-    if (rc) return cli_usage_error(cmd, "--L takes a number > 0, 'spectral' or 'atom'");
+    const char *why = double_problem(text, L);
+    if (why)
+        return cli_usage_error(cmd, "--L takes a number > 0, 'spectral' or 'atom'; '%s' is %s",
+                               text, why);
     if (!(*L > 0)) return cli_usage_error(cmd, "--L must be > 0, got %s", text);
     return CLI_OK;
 }
@@ -208,12 +273,18 @@ int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_pat
         if (n_expected >= 0 && (long)h * w != n_expected)
             return cli_fail(cmd, "--graph %s has %ld nodes but the vector has %d entries",
                             grid_spec, (long)h * w, n_expected);
+        if ((r = cli_mem_check(cmd, cli_mem_graph((double)h * w, 2.0 * h * w), "--graph")))
+            return r;
         rc = gsfw_graph_grid(h, w, out, &err);
         if (rc) return cli_fail_err(cmd, rc, &err);
         return CLI_OK;
     }
     int m = 0, *u = NULL, *v = NULL;
     double *cost = NULL;
+    /* a line of an edge list takes 6 bytes or more ("0 1 1\n") */
+    int mr = cli_mem_check(cmd, cli_mem_graph(n_expected > 0 ? n_expected : 0,
+                                              cli_mem_file_size(edges_path) / 6.0), "--edges");
+    if (mr) return mr;
     rc = gsfw_edges_read(edges_path, n_expected, &m, &u, &v, &cost, &err);
     if (rc) return cli_fail(cmd, "--edges: %s", err.message);
     int n = n_expected;

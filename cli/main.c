@@ -70,7 +70,9 @@ int main(int argc, char **argv)
             return finish(commands[i].name, rc == CLI_HELP ? CLI_OK : rc);
         }
     }
-    fprintf(stderr, "gsfw: unknown command '%s'\n", argv[1]);
+    char shown[256];
+    cli_escape(argv[1], shown, sizeof shown);
+    fprintf(stderr, "gsfw: unknown command '%s'\n", shown);
     usage(stderr);
     return CLI_USAGE;
 }

@@ -3,14 +3,17 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memory.h"
 
 typedef struct {
     const char *name;
     int needs_graph;
+    int needs_tree;
 } model_info;
 
 static const model_info models[] = {
-    {"topk", 0}, {"topk-approx", 0}, {"l1", 0}, {"subgraph", 1}, {"head", 1}, {"tail", 1},
+    {"topk", 0, 0}, {"topk-approx", 0, 0}, {"l1", 0, 0}, {"subgraph", 1, 0}, {"head", 1, 0},
+    {"tail", 1, 0}, {"tree", 0, 1}, {"tree-connected", 0, 1},
 };
 
 int cli_model_needs_graph(const char *model)
@@ -20,19 +23,36 @@ int cli_model_needs_graph(const char *model)
     return -1;
 }
 
+int cli_model_needs_tree(const char *model)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (!strcmp(model, models[i].name)) return models[i].needs_tree;
+    return 0;
+}
+
 int cli_model_available(const char *model)
 {
     return cli_model_needs_graph(model) >= 0;
 }
 
-const char *cli_model_names(void) { return "topk, topk-approx, l1, subgraph, head, tail"; }
+const char *cli_model_names(void)
+{
+    return "topk, topk-approx, l1, subgraph, head, tail, tree, tree-connected";
+}
 
 int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
 {
     gsfw_err err;
     gsfw_model_spec m = {.model = spec->model, .d = spec->d, .s = spec->s, .g = spec->g,
-                         .graph = spec->graph, .delta = spec->delta, .seed = spec->seed};
+                         .graph = spec->graph, .tree = spec->tree, .delta = spec->delta,
+                         .seed = spec->seed};
     *out = NULL;
+    /* the PCSF projections' workspaces are the large allocation of a model */
+    if ((!strcmp(spec->model, "head") || !strcmp(spec->model, "tail")) && spec->graph &&
+        cli_mem_check(cmd, cli_mem_pcsf(spec->graph->n, spec->graph->m),
+                      !strcmp(spec->model, "head") ? "the head projection's PCSF workspace"
+                                                   : "the tail projection's PCSF workspace"))
+        return CLI_FAIL;
     if (gsfw_dmo_from_model(&m, out, &err))
         return cli_fail(cmd, "--model %s: %s", spec->model, err.message);
     return CLI_OK;
@@ -53,6 +73,10 @@ int cli_parse_model_flags(const char *cmd, const char *model, const char *s_text
         return cli_usage_error(cmd, "--model l1 is the s = 1 model; got --s %d", spec->s);
     spec->g = 1;
     if (g_text && (rc = cli_parse_int(cmd, "--g", g_text, 1, 2147483647L, &spec->g))) return rc;
+    if (!strcmp(model, "tree-connected") && spec->g != 1)
+        return cli_usage_error(cmd, "--model tree-connected selects one subtree; --g %d is "
+                               "not allowed (use --model tree --g G for G rooted subtrees)",
+                               spec->g);
     if (spec->g > spec->s)
         return cli_usage_error(cmd, "--g %d exceeds --s %d (at most s nodes in at most g "
                                "components needs g <= s)", spec->g, spec->s);

@@ -8,17 +8,21 @@
 #include "gsfw.h"
 
 typedef struct {
-    const char *model;        /* topk | topk-approx | l1 | subgraph | head | tail */
+    const char *model;        /* topk | topk-approx | l1 | subgraph | head | tail | tree |
+                                 tree-connected */
     int d;                    /* vector length */
     int s;                    /* sparsity */
     int g;                    /* components (graph models) */
     const gsfw_graph *graph;  /* required by graph models */
+    const gsfw_tree *tree;    /* required by tree models (cli/tree_load.h) */
     double delta;             /* target delta of topk-approx / l1 approximations */
     uint64_t seed;            /* randomised oracles */
 } cli_model_spec;
 
 /* 1 if the model needs a graph, 0 if not, -1 if the name is unknown. */
 int cli_model_needs_graph(const char *model);
+/* 1 if the model needs a tree (--tree), 0 if not or unknown. */
+int cli_model_needs_tree(const char *model);
 /* 1 if this build can construct the model's oracle (head / tail need the PCSF head and
  * tail projections), 0 if not or unknown. */
 int cli_model_available(const char *model);

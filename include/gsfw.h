@@ -258,7 +258,8 @@ struct gsfw_tree;
 
 /* What a model name needs. Fields a model does not use are ignored. */
 typedef struct {
-    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail" */
+    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail",
+                                 "tree" (g rooted subtrees), "tree-connected" */
     int d;                    /* vector length (the graph's node count for graph models) */
     int s;                    /* sparsity */
     int g;                    /* components (graph models; default 1 when <= 0) */
@@ -585,6 +586,13 @@ GSFW_API gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, in
  * *img is row-major height x width, freed with gsfw_free. */
 GSFW_API gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *width,
                               gsfw_err *err);
+/* The same, refusing (GSFW_ERR_FORMAT, before decompressing anything) an image of more
+ * than max_pixels pixels as declared in its header; max_pixels <= 0: no limit beyond
+ * INT_MAX pixels, as gsfw_png_read_gray. A PNG of a few kilobytes can declare an image
+ * of many gigabytes. */
+GSFW_API gsfw_error gsfw_png_read_gray_limited(const char *path, long long max_pixels,
+                                               double **img, int *height, int *width,
+                                               gsfw_err *err);
 /* Write an 8-bit grayscale PNG, mapping [lo, hi] linearly to [0, 255] (clamped).
  * Temporary file + rename. */
 GSFW_API gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, int width,
@@ -686,5 +694,8 @@ GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_setti
 #ifdef __cplusplus
 }
 #endif
+
+/* Trees, the wavelet quadtree and the exact tree-sparse DMOs. */
+#include "gsfw/tree.h"
 
 #endif /* GSFW_H */

@@ -18,59 +18,7 @@
 #include "gsfw.h"
 #include "support/ref_operator.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define COUNTING 0
-#else
-#define COUNTING 1
-/* glibc's allocator under its internal names, which stay reachable when the public
- * names are taken over */
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *ptr, size_t size);
-extern void *__libc_memalign(size_t alignment, size_t size);
-
-static long allocations; /* only the test's thread allocates while it counts */
-
-void *malloc(size_t size)
-{
-    allocations++;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t count, size_t size)
-{
-    allocations++;
-    return __libc_calloc(count, size);
-}
-
-void *realloc(void *ptr, size_t size)
-{
-    allocations++;
-    return __libc_realloc(ptr, size);
-}
-
-void *aligned_alloc(size_t alignment, size_t size)
-{
-    allocations++;
-    return __libc_memalign(alignment, size);
-}
-
-void *memalign(size_t alignment, size_t size)
-{
-    allocations++;
-    return __libc_memalign(alignment, size);
-}
-
-int posix_memalign(void **out, size_t alignment, size_t size)
-{
-    allocations++;
-    if (alignment % sizeof(void *) || (alignment & (alignment - 1))) return EINVAL;
-    void *p = __libc_memalign(alignment, size);
-    if (!p && size) return ENOMEM;
-    *out = p;
-    return 0;
-}
-#endif
+#include "support/alloc_counter.h"
 
 enum { N = 50, D = 16 };
 

@@ -123,6 +123,22 @@ GSFW_API gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, i
 
 /* ---- more operators below ---- */
 
+/* ---- the orthonormal 2-D wavelet basis (GSL) */
+
+/* The orthonormal 2-D wavelet basis Psi of side x side images (n = d = side^2, side a
+ * power of two in 2..32768) through GSL's non-standard transform
+ * gsl_wavelet2d_nstransform with periodic boundaries: apply is the synthesis
+ * x = Psi theta (the inverse transform of the coefficients theta), adjoint the analysis
+ * theta = Psi^T x (the forward transform); both cost O(side^2) and allocate nothing
+ * (the GSL workspace and a scratch image are allocated here). Coefficient r*side + c is
+ * where GSL puts it, the layout gsfw_tree_quadtree describes. family: "haar" (GSL's
+ * gsl_wavelet_haar, k = 2) or "db4" (gsl_wavelet_daubechies with k = 4 coefficients:
+ * Daubechies' D4, 2 vanishing moments, called db2 by some libraries). norm2 reports 1.
+ * The sparse hooks run the full transform on the scratch image (O(side^2), not
+ * O(nnz)). For sensing in the wavelet domain compose it: gsfw_operator_compose(A, Psi). */
+GSFW_API gsfw_error gsfw_operator_wavelet2d(int side, const char *family, gsfw_operator **out,
+                                            gsfw_err *err);
+
 #ifdef __cplusplus
 }
 #endif

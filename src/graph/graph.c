@@ -59,6 +59,9 @@ gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v, const
     if (m > 0 && (!u || !v))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph: edge array %s is NULL (m = %d)",
                          !u ? "u" : "v", m);
+    /* the PCSF adds costs up (cluster moats, tree costs): a graph whose total cost
+     * overflows would turn into inf halfway through a projection */
+    double total_cost = 0.0;
     for (int e = 0; e < m; e++) {
         if (u[e] < 0 || u[e] >= n || v[e] < 0 || v[e] >= n)
             return gsfw_fail(err, GSFW_ERR_GRAPH,
@@ -67,6 +70,11 @@ gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v, const
             return gsfw_fail(err, GSFW_ERR_GRAPH,
                              "edge %d (%d, %d) has cost %g; costs must be finite and >= 0", e,
                              u[e], v[e], cost[e]);
+        if (cost && !isfinite(total_cost += cost[e]))
+            return gsfw_fail(err, GSFW_ERR_GRAPH,
+                             "edge %d (%d, %d) has cost %.6g, which makes the sum of the "
+                             "graph's edge costs overflow; the sum must be finite (rescale the "
+                             "costs)", e, u[e], v[e], cost[e]);
     }
     gsfw_graph *g = calloc(1, sizeof *g);
     if (!g) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");

@@ -21,7 +21,10 @@
 /* Name pattern of temporary files inside the destination directory. It does not include
  * the destination's base name so that a long (but valid) name cannot push the temporary
  * name over NAME_MAX; the leading dot keeps leftovers of a killed process out of `ls`. */
-static const char TMP_PATTERN[] = ".gsfw-tmp-XXXXXX";
+/* with the pid, so that a later run can tell a dead process's leftover from a live one's
+ * file (cli/outdir.c removes the former) */
+#define TMP_PATTERN ".gsfw-tmp-%ld-XXXXXX"
+#define TMP_NAME_MAX 48
 
 /* Permissions a file created by fopen(path, "w") would get: 0666 minus the umask.
  * mkstemp always creates 0600, which would make results unreadable to group/others.
@@ -193,7 +196,7 @@ static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err
     char *dir = gsfw_dir_of(path);
     size_t dir_len = dir ? strlen(dir) : 0;
     f->final_path = dup_prefix(path, strlen(path));
-    f->tmp_path = dir ? malloc(dir_len + 1 + sizeof TMP_PATTERN) : NULL;
+    f->tmp_path = dir ? malloc(dir_len + 1 + TMP_NAME_MAX) : NULL;
     if (!dir || !f->final_path || !f->tmp_path) {
         free(dir);
         gsfw_atomic_abort(f);
@@ -201,7 +204,7 @@ static gsfw_error open_temporary(gsfw_atomic_file *f, const char *path, gsfw_err
     }
     memcpy(f->tmp_path, dir, dir_len);
     f->tmp_path[dir_len] = '/';
-    memcpy(f->tmp_path + dir_len + 1, TMP_PATTERN, sizeof TMP_PATTERN);
+    snprintf(f->tmp_path + dir_len + 1, TMP_NAME_MAX, TMP_PATTERN, (long)getpid());
 
     int fd = mkstemp(f->tmp_path);
     if (fd < 0) {

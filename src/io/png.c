@@ -63,6 +63,12 @@ static void request_gray(png_structp png, png_infop info)
 gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *width,
                               gsfw_err *err)
 {
+    return gsfw_png_read_gray_limited(path, 0, img, height, width, err);
+}
+
+gsfw_error gsfw_png_read_gray_limited(const char *path, long long max_pixels, double **img,
+                                      int *height, int *width, gsfw_err *err)
+{
     gsfw_err_clear(err);
     if (!path || !img || !height || !width)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "png read: %s is NULL",
@@ -123,6 +129,14 @@ gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *
         (unsigned long long)w * h > (unsigned long long)INT_MAX) {
         rc = gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is %lu x %lu pixels, too large", path,
                        (unsigned long)h, (unsigned long)w);
+        goto done;
+    }
+    /* checked from the header, before anything is decompressed: a small file can
+     * declare an image of many gigabytes */
+    if (max_pixels > 0 && (long long)w * (long long)h > max_pixels) {
+        rc = gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is %lu x %lu = %llu pixels, more than the "
+                       "limit of %lld", path, (unsigned long)h, (unsigned long)w,
+                       (unsigned long long)w * h, max_pixels);
         goto done;
     }
     size_t rowbytes = png_get_rowbytes(png, info);

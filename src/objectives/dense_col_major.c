@@ -72,6 +72,46 @@ static void dense_destroy(gsfw_operator *self)
     free(self);
 }
 
+/* The table around a context whose A is set (copied or adopted). */
+static gsfw_error dense_wrap(int n, int d, double *A, gsfw_operator **out, gsfw_err *err)
+{
+    gsfw_operator *op = calloc(1, sizeof *op);
+    dense_ctx *c = calloc(1, sizeof *c);
+    double *scratch = gsfw_malloc_array((size_t)n + 2 * (size_t)d, sizeof(double));
+    if (!op || !c || !scratch) {
+        free(op);
+        free(c);
+        free(scratch);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a %d x %d matrix", n, d);
+    }
+    c->n = n;
+    c->d = d;
+    c->norm2 = -1.0;
+    c->A = A;
+    c->scratch = scratch;
+    op->ctx = c;
+    op->destroy = dense_destroy;
+    op->n = n;
+    op->d = d;
+    op->name = "dense-col-major";
+    op->apply = dense_apply;
+    op->adjoint = dense_adjoint;
+    op->apply_sparse = dense_apply_sparse;
+    op->adjoint_sparse = dense_adjoint_sparse;
+    op->norm2 = dense_norm2;
+    *out = op;
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_dense_col_major_adopt(int n, int d, double *A, gsfw_operator **out,
+                                      gsfw_err *err)
+{
+    *out = NULL;
+    gsfw_error rc = dense_wrap(n, d, A, out, err);
+    if (rc) free(A);
+    return rc;
+}
+
 gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layout layout,
                                        gsfw_operator **out, gsfw_err *err)
 {

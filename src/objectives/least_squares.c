@@ -13,6 +13,22 @@ static int ls_data(void *ctx, int *n, const double **A, const double **y)
     return *A ? 0 : -1;
 }
 
+gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
+                                              const double *y, gsfw_objective **out,
+                                              gsfw_err *err)
+{
+    *out = NULL;
+    gsfw_operator *op;
+    gsfw_error e = gsfw_dense_col_major_adopt(n, d, A_col_major, &op, err);
+    if (e) return e;
+    gsfw_loss_options opt;
+    gsfw_loss_options_default(&opt);
+    e = gsfw_objective_linear_owning(op, n, y, &opt, out, err);
+    if (e) return e;
+    (*out)->least_squares_data = ls_data;
+    return GSFW_OK;
+}
+
 gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
                                         const double *y, gsfw_objective **out, gsfw_err *err)
 {

@@ -46,6 +46,16 @@ gsfw_error gsfw_objective_linear_owning(gsfw_operator *owned, int n, const doubl
 const gsfw_operator *gsfw_linear_operator(const void *ctx, const double **y);
 
 /* The column-major dense operator behind gsfw_objective_least_squares (copies A). */
+/* The same over a column-major array the operator takes over (freed with it, also on
+ * failure): no copy. */
+gsfw_error gsfw_dense_col_major_adopt(int n, int d, double *A, gsfw_operator **out,
+                                      gsfw_err *err);
+/* gsfw_objective_least_squares over a column-major n x d array it takes over (freed with
+ * the objective, also on failure): the command line's way to hold a large matrix once.
+ * A and y must be finite (not checked again). */
+gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
+                                              const double *y, gsfw_objective **out,
+                                              gsfw_err *err);
 gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layout layout,
                                        gsfw_operator **out, gsfw_err *err);
 /* r = A x - y in one gemv (beta = -1) when op is that operator: returns 1 then, else 0.

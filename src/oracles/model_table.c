@@ -12,6 +12,7 @@ typedef struct {
 
 static const model_row models[] = {
     {"topk", 0}, {"topk-approx", 0}, {"l1", 0}, {"subgraph", 1}, {"head", 1}, {"tail", 1},
+    {"tree", 2}, {"tree-connected", 2},
 };
 
 int gsfw_model_needs_graph(const char *model)
@@ -22,7 +23,10 @@ int gsfw_model_needs_graph(const char *model)
     return -1;
 }
 
-const char *gsfw_model_names(void) { return "topk, topk-approx, l1, subgraph, head, tail"; }
+const char *gsfw_model_names(void)
+{
+    return "topk, topk-approx, l1, subgraph, head, tail, tree, tree-connected";
+}
 
 gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
 {
@@ -47,5 +51,9 @@ gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw
     if (!strcmp(m, "l1")) return gsfw_dmo_l1(spec->d, delta, spec->seed, out, err);
     if (!strcmp(m, "subgraph")) return gsfw_dmo_subgraph(spec->graph, spec->s, g, out, err);
     if (!strcmp(m, "head")) return gsfw_dmo_head(spec->graph, spec->s, g, out, err);
-    return gsfw_dmo_tail(spec->graph, spec->s, g, out, err);
+    if (!strcmp(m, "tail")) return gsfw_dmo_tail(spec->graph, spec->s, g, out, err);
+    /* tree: g rooted subtrees (g = 1: the rooted model); tree-connected: one subtree */
+    if (!strcmp(m, "tree") && g > 1) return gsfw_dmo_tree_forest(spec->tree, spec->s, g, out, err);
+    if (!strcmp(m, "tree")) return gsfw_dmo_tree_rooted(spec->tree, spec->s, out, err);
+    return gsfw_dmo_tree_connected(spec->tree, spec->s, out, err);
 }
