@@ -3,9 +3,10 @@
  *
  * Protocol as gsfw recover (docs/recover.md): x* = the image flattened row-major, scaled
  * to unit norm; s = nnz(x*), g = the components of supp(x*) on the 4-neighbour grid,
- * C = 1 unless given; n = floor(R s); y = A x* + SIGMA e. The noise e_i is the entry
- * (i, d) of the implicit Gaussian generator of the seed (a column past A's), so y, like
- * A, does not depend on the number of ranks. */
+ * C = 1 unless given; n = floor(R s); y = A x* + SIGMA e, with e drawn as gsfw recover
+ * draws it for these operators (one gsfw_rng stream of n normals from seed ^ 0x9e37...):
+ * every rank draws the whole stream (n numbers) and keeps its slice, so A and y are
+ * those of gsfw recover --sensing KIND, whatever the number of ranks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "mpi_cli.h"
 #include "models.h"
 #include "recover_metrics.h"
-#include "util/counter_rng.h"
+#include "util/rng.h"
 
 static const char usage[] =
     "usage: mpirun -np K gsfw-mpi recover --image FILE(.npy|.png) --ratio R\n"
@@ -31,7 +32,8 @@ static const char usage[] =
     "  dct, hadamard                the n seeded rows of the 2-D DCT / Walsh-Hadamard\n"
     "                               matrix scaled by sqrt(d/n) (gsfw recover's), every rank\n"
     "                               keeping its slice (one full transform per product)\n"
-    "The matrix and y do not depend on K. Defaults as gsfw recover: accfw, model head,\n"
+    "A and y are those of gsfw recover --sensing KIND (the same seed and noise), for any K.\n"
+    "Defaults as gsfw recover: accfw, model head,\n"
     "polish on for the Frank-Wolfe methods (--tol-rel 1e-3 unless --iters/--tol given).\n"
     "Rank 0 prints one line: method, model, sensing, status, iters, n, d, s, g, f, f_star,\n"
     "rel_err, psnr, support_f1, ranks, time_s, reduce_s; --out receives the returned x.\n";
@@ -225,17 +227,19 @@ int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
     p.y = calloc(p.rows > 0 ? (size_t)p.rows : 1, sizeof(double));
     local = p.y && (p.rows == 0 || !p.op->apply(p.op->ctx, xs, p.y)) ? CLI_OK
             : mpi_fail(m, cmd, "computing A x* failed");
-    for (int i = 0; !local && i < p.rows && noise > 0; i++) {
-        double e = noise * gsfw_counter_normal((uint64_t)seed, p.row0 + i, p.d);
-        p.y[i] += e;
-        noise_sq += e * e;
+    if (!local && noise > 0) {
+        gsfw_rng rng;
+        gsfw_rng_seed(&rng, (uint64_t)seed ^ 0x9e3779b97f4a7c15ULL);
+        for (int i = 0; i < p.n; i++) {
+            double e = noise * gsfw_rng_normal(&rng);
+            if (i >= p.row0 && i < p.row0 + p.rows) p.y[i - p.row0] += e;
+            noise_sq += e * e; /* the whole stream, in gsfw recover's order */
+        }
     }
     gsfw_loss_options squared;
     gsfw_loss_options_default(&squared);
     if (!local) local = mpi_problem_objective(m, cmd, &p, &squared);
     if ((rc = mpi_agree(m, cmd, "building the objective", local))) goto done;
-    gsfw_reducer red = gsfw_mpi_reducer(&m->comm);
-    red.sum(red.ctx, &noise_sq, 1);
     const double f_star = 0.5 * noise_sq;
 
     cli_model_spec spec = {.model = model, .d = p.d, .s = s, .g = g, .graph = graph,

@@ -4,7 +4,8 @@
 # 1. same iterates: fw, accfw and cosamp with K = 1..4 ranks on n = 7 rows (blocks of
 #    1-2 rows) and n = 3 rows (K = 4: rank 0 holds no rows), A read from .npy (C and
 #    Fortran order) or .mtx; --out and the f column of --trace agree with `gsfw solve` to
-#    1e-10 relative (the sums over ranks round differently: last bits only);
+#    1e-10 relative (the sums over ranks round differently: last bits only); recover
+#    with implicit-gaussian and dct rows against gsfw recover;
 # 2. a truncated A.npy: every rank exits with a message, status != 0, no hang;
 # 3. --time-limit: all ranks stop at the same iterate (status=time_limit, the trace has
 #    iters + 1 rows, every rank exits 0 after the final agreement).
@@ -62,6 +63,23 @@ for n in 7 3; do
             echo "ok: $method n=$n K=$K --A $A: $(cat cmp.log)"
         done
     done
+done
+
+# recover: each rank generates its rows; the same A and y as gsfw recover --sensing
+IMG=$here/../data/mnist_0.png
+for case in "implicit-gaussian head 3" "dct topk 2"; do
+    set -- $case
+    args="--image $IMG --ratio 3 --sensing $1 --model $2 --iters 40 --polish off --noise 0.01 --seed 3"
+    rm -rf rd
+    if ! "$GSFW" recover $args --out-dir rd --no-plot >ref.log 2>&1; then
+        fail "gsfw recover $case"; cat ref.log; continue
+    fi
+    if ! $RUN -np $3 "$GSFW_MPI" recover $args --out x.npy --trace t.csv >run.log 2>&1; then
+        fail "gsfw-mpi recover $case"; cat run.log; continue
+    fi
+    "$TOOL" cmp-npy x.npy rd/recovered.npy 1e-10 >cmp.log 2>&1 || { fail "recover x: $case"; cat cmp.log; }
+    "$TOOL" cmp-trace t.csv rd/trace.csv 1e-10 >cmp.log 2>&1 || { fail "recover trace: $case"; cat cmp.log; }
+    echo "ok: recover --sensing $1 --model $2 K=$3: $(cat cmp.log)"
 done
 
 # 2. a truncated file
