@@ -32,7 +32,8 @@ int mpi_cmd_bench_reduce(mpi_ctx *m, int argc, char **argv)
     int reps = 20;
     mpi_quiet_begin(m);
     int rc = cli_parse("bench-reduce", argc, argv, opts, 1, usage);
-    if (!rc && reps_text) rc = cli_parse_int("bench-reduce", "--reps", reps_text, 1, 1000000, &reps);
+    if (!rc && reps_text)
+        rc = cli_parse_int("bench-reduce", "--reps", reps_text, 1, 1000000, &reps);
     mpi_quiet_end(m);
     if (rc) return rc;
     const int sizes[] = {1, 1000, 10000, 100000, 1000000};

@@ -60,10 +60,12 @@ static int load_image(mpi_ctx *m, const char *cmd, const char *path, double **xs
 {
     gsfw_err err;
     if (ends_with(path, ".png") || ends_with(path, ".PNG")) {
-        if (gsfw_png_read_gray(path, xs, h, w, &err)) return mpi_fail(m, cmd, "--image: %s", err.message);
+        if (gsfw_png_read_gray(path, xs, h, w, &err))
+            return mpi_fail(m, cmd, "--image: %s", err.message);
     } else {
         int ndim, shape[2];
-        if (gsfw_npy_read(path, xs, &ndim, shape, &err)) return mpi_fail(m, cmd, "--image: %s", err.message);
+        if (gsfw_npy_read(path, xs, &ndim, shape, &err))
+            return mpi_fail(m, cmd, "--image: %s", err.message);
         if (ndim != 2) return mpi_fail(m, cmd, "--image: '%s' must be a 2-D array", path);
         *h = shape[0];
         *w = shape[1];
@@ -71,7 +73,8 @@ static int load_image(mpi_ctx *m, const char *cmd, const char *path, double **xs
     int d = *h * *w;
     double nrm = 0.0;
     for (int i = 0; i < d; i++) {
-        if (!isfinite((*xs)[i])) return mpi_fail(m, cmd, "--image: '%s' has a non-finite pixel", path);
+        if (!isfinite((*xs)[i]))
+            return mpi_fail(m, cmd, "--image: '%s' has a non-finite pixel", path);
         nrm += (*xs)[i] * (*xs)[i];
     }
     if (!(nrm > 0)) return mpi_fail(m, cmd, "--image: '%s' is all zero", path);

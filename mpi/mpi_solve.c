@@ -58,7 +58,8 @@ static int load_block(mpi_ctx *m, const char *cmd, const char *path, mpi_problem
         return e ? mpi_fail(m, cmd, "--A: '%s': %s", path, err.message) : CLI_OK;
     }
     int ndim, shape[2];
-    if (gsfw_mpi_npy_shape(path, &ndim, shape, &err)) return mpi_fail(m, cmd, "--A: %s", err.message);
+    if (gsfw_mpi_npy_shape(path, &ndim, shape, &err))
+        return mpi_fail(m, cmd, "--A: %s", err.message);
     if (ndim != 2) return mpi_fail(m, cmd, "--A: '%s' must hold a 2-D matrix, but it is 1-D", path);
     p->n = shape[0];
     p->d = shape[1];
@@ -79,7 +80,8 @@ static int load_targets(mpi_ctx *m, const char *cmd, const char *path, mpi_probl
 {
     gsfw_err err;
     int ndim, shape[2];
-    if (gsfw_mpi_npy_shape(path, &ndim, shape, &err)) return mpi_fail(m, cmd, "--y: %s", err.message);
+    if (gsfw_mpi_npy_shape(path, &ndim, shape, &err))
+        return mpi_fail(m, cmd, "--y: %s", err.message);
     long len = (long)shape[0] * shape[1];
     if ((ndim == 2 && shape[0] != 1 && shape[1] != 1) || len != p->n)
         return mpi_fail(m, cmd, "--y: '%s' has shape %d x %d; a vector of the %d rows of A is "
@@ -155,7 +157,8 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
         else if (strcmp(polish_text, "off"))
             rc = cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
     }
-    if (!rc && baseline && (step_text || tol_text || tol_rel_text || x0_path || o.polish || option_text))
+    if (!rc && baseline &&
+        (step_text || tol_text || tol_rel_text || x0_path || o.polish || option_text))
         rc = cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
                              "Frank-Wolfe methods, not to %s", method_text);
     o.option = GSFW_OPTION_I;
@@ -173,17 +176,21 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
         rc = cli_usage_error(cmd, "--time-limit must be > 0");
     if (!rc && loss_text) {
         int kind = gsfw_loss_parse(loss_text);
-        if (kind < 0) rc = cli_usage_error(cmd, "--loss must be ls, logistic or huber, got '%s'", loss_text);
+        if (kind < 0)
+            rc = cli_usage_error(cmd, "--loss must be ls, logistic or huber, got '%s'",
+                                 loss_text);
         loss.loss = (gsfw_loss)kind;
     }
     if (!rc && huber_text) {
-        if (loss.loss != GSFW_LOSS_HUBER) rc = cli_usage_error(cmd, "--huber-delta needs --loss huber");
+        if (loss.loss != GSFW_LOSS_HUBER)
+            rc = cli_usage_error(cmd, "--huber-delta needs --loss huber");
         else if (!(rc = cli_parse_double(cmd, "--huber-delta", huber_text, &loss.huber_delta)) &&
                  !(loss.huber_delta > 0 && isfinite(loss.huber_delta)))
             rc = cli_usage_error(cmd, "--huber-delta must be finite and > 0, got %s", huber_text);
     }
     if (!rc && intercept_flag) {
-        if (loss.loss != GSFW_LOSS_LOGISTIC) rc = cli_usage_error(cmd, "--intercept needs --loss logistic");
+        if (loss.loss != GSFW_LOSS_LOGISTIC)
+            rc = cli_usage_error(cmd, "--intercept needs --loss logistic");
         loss.intercept = 1;
     }
     if (!rc && oracle_text) {
@@ -217,7 +224,8 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
     if (xtrue_path && !(local = cli_load_vector(cmd, "--x-true", xtrue_path, &x_true, &nx)) &&
         nx != p.d)
         local = cli_fail(cmd, "--x-true has %d entries but A has %d columns", nx, p.d);
-    if (!local && x0_path && !(local = cli_load_vector(cmd, "--x0", x0_path, &x0, &nx)) && nx != p.d)
+    if (!local && x0_path && !(local = cli_load_vector(cmd, "--x0", x0_path, &x0, &nx)) &&
+        nx != p.d)
         local = cli_fail(cmd, "--x0 has %d entries but A has %d columns", nx, p.d);
     if (!local) local = cli_bind_model(cmd, &spec, grid, edges, p.d, &graph);
     if (!local) {
@@ -273,7 +281,8 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
                    "reduce_s=%.6f reduce_calls=%ld\n",
                    gsfw_method_name((gsfw_method)o.method), o.option == GSFW_OPTION_I ? "I" : "II",
                    baseline ? "none" : gsfw_step_name(info.step), spec.model,
-                   gsfw_loss_name(loss.loss), intercept, status, info.iterations, info.f_last, info.f_best,
+                   gsfw_loss_name(loss.loss), intercept, status, info.iterations, info.f_last,
+                   info.f_best,
                    info.best_iter, info.gap_bound, info.f_polished, info.L, info.oracle_calls,
                    info.pcsf_calls, m->nprocs, p.n, p.d, o.oracle_on_root ? "root" : "all",
                    t_load, info.setup_time, info.solve_time, info.oracle_time,

@@ -67,7 +67,8 @@ static gsfw_error parse_header(FILE *fp, const char *path, npy_header *h, gsfw_e
     char order = descr[0], kind = descr[1];
     int size = (int)strtol(descr + 2, NULL, 10);
     int ok_kind = (kind == 'f' && (size == 4 || size == 8)) ||
-                  ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8));
+                  ((kind == 'i' || kind == 'u') &&
+                   (size == 1 || size == 2 || size == 4 || size == 8));
     if (!ok_kind || (order != '<' && order != '>' && order != '|')) {
         rc = gsfw_fail(err, GSFW_ERR_FORMAT, "'%s': unsupported .npy dtype '%.8s' (float64, "
                        "float32 or an integer type)", path, descr);

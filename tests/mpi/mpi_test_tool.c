@@ -34,7 +34,8 @@ static int gen(int n, int d, uint64_t seed, const char *a_path, const char *y_pa
     for (int i = 0; labels && i < n; i++) y[i] = y[i] > 0.3 ? 1.0 : -1.0;
     gsfw_err err;
     int shape[2] = {n, d}, yshape[2] = {n, 1};
-    int rc = gsfw_npy_write(a_path, A, 2, shape, &err) || gsfw_npy_write(y_path, y, 1, yshape, &err);
+    int rc = gsfw_npy_write(a_path, A, 2, shape, &err) ||
+             gsfw_npy_write(y_path, y, 1, yshape, &err);
     if (!rc && fortran) {
         /* rewrite A's header and data in Fortran order (the header keeps its length) */
         FILE *fp = fopen(a_path, "r+b");
@@ -54,9 +55,11 @@ static int gen(int n, int d, uint64_t seed, const char *a_path, const char *y_pa
     }
     FILE *fp = rc ? NULL : fopen(mtx_path, "w");
     if (fp) {
-        fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%d %d %ld\n", n, d, (long)n * d);
+        fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%d %d %ld\n", n, d,
+                (long)n * d);
         for (int j = 0; j < d; j++)
-            for (int i = 0; i < n; i++) fprintf(fp, "%d %d %.17g\n", i + 1, j + 1, A[(long)i * d + j]);
+            for (int i = 0; i < n; i++)
+                fprintf(fp, "%d %d %.17g\n", i + 1, j + 1, A[(long)i * d + j]);
         rc = fclose(fp) != 0;
     } else {
         rc = 1;
