@@ -105,6 +105,13 @@ rm -rf "$tmp/scratch"
     echo
     echo "## 2-D: 256 x 256 images, Haar, hadamard-signs sensing, S = $s, n = r S"
     echo
+    echo "Ceilings: the PSNR of the best S-term approximation (top-S coefficients) and of the"
+    echo "best S-node rooted subtree (experiments/wavelet_approx.py):"
+    echo
+    for img in $images; do
+        "$py" "$exp_dir/wavelet_approx.py" "$gsfw" "$tmp/images/$img.npy" "$s" | sed 's/^/    /'
+    done
+    echo
     echo "PSNR in dB (solve time in s):"
     echo
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
