@@ -11,7 +11,8 @@
 # usage: sh experiments/tree_images.sh [BUILD_DIR] [OUT_DIR]   (make tree-images)
 # Environment: TRIALS (1-D trials per ratio, default 20), IMAGES (default
 # "camera phantom"), S (2-D sparsity, default 1000), RATIOS (2-D, default "2 3 4 5 6"),
-# ITERS (2-D accfw iteration cap, default 150), PANEL_RATIO (default 3).
+# ITERS (2-D accfw iteration cap, default 150), PANEL_RATIO (one of RATIOS; default 3
+# when listed, else the first).
 set -eu
 build=${1:-build}
 . "$(dirname "$0")/exp_common.sh"
@@ -21,7 +22,14 @@ images=${IMAGES:-camera phantom}
 s=${S:-1000}
 ratios=${RATIOS:-2 3 4 5 6}
 iters=${ITERS:-150}
-panel_ratio=${PANEL_RATIO:-3}
+case " $ratios " in
+    *" 3 "*) panel_ratio=${PANEL_RATIO:-3} ;;
+    *) panel_ratio=${PANEL_RATIO:-${ratios%% *}} ;;
+esac
+case " $ratios " in
+    *" $panel_ratio "*) ;;
+    *) die "PANEL_RATIO=$panel_ratio is not one of RATIOS ($ratios)" ;;
+esac
 py=/usr/bin/python3
 
 need_gsfw
