@@ -87,3 +87,9 @@ PREFIX ?= /usr/local
 .PHONY: install
 install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# The wavelet-tree compressive-sensing experiment (docs/experiments-trees.md); TRIALS=N
+# sets the 1-D trial count (default 20), results go to results/tree_images/.
+.PHONY: tree-images
+tree-images: build
+	@sh experiments/tree_images.sh $(BUILD) results/tree_images

@@ -33,7 +33,8 @@ static const char usage[] =
     "                              gen-mp|iht]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
     "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
-    "                    [--sensing gaussian|implicit-gaussian|dct|hadamard] [--float32]\n"
+    "                    [--sensing gaussian|implicit-gaussian|dct|hadamard|dct-signs|\n"
+    "                               hadamard-signs] [--float32]\n"
     "                    [--basis pixel|haar|db4]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
     "                    [--max-memory SIZE] [--max-pixels N]\n"
@@ -51,7 +52,9 @@ static const char usage[] =
     "  --sensing K       gaussian (default: an explicit n x d matrix), implicit-gaussian\n"
     "                    (the same distribution, rows generated on demand: memory O(n + d)),\n"
     "                    dct (n rows of the orthonormal 2-D DCT chosen by --seed, scaled by\n"
-    "                    sqrt(d/n)), hadamard (likewise; d a power of two)\n"
+    "                    sqrt(d/n)), hadamard (likewise; d a power of two),\n"
+    "                    dct-signs, hadamard-signs (the same rows after random +-1 signs\n"
+    "                    on the pixels: incoherent with wavelets, use these with --basis)\n"
     "  --float32         gaussian: store A in single precision (half the memory traffic)\n"
     "  --basis B         pixel (default): the image is sparse; haar or db4: the image is\n"
     "                    sparse in that orthonormal 2-D wavelet basis (square, power-of-two\n"
@@ -197,9 +200,11 @@ int cmd_recover(int argc, char **argv)
                                "methods, not to %s", gsfw_method_name((gsfw_method)method));
     const char *sensing = sensing_text ? sensing_text : "gaussian";
     if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
-        strcmp(sensing, "dct") && strcmp(sensing, "hadamard"))
+        strcmp(sensing, "dct") && strcmp(sensing, "hadamard") &&
+        strcmp(sensing, "dct-signs") && strcmp(sensing, "hadamard-signs"))
         return cli_usage_error(cmd, "--sensing: unknown kind '%s' (known: gaussian, "
-                               "implicit-gaussian, dct, hadamard)", sensing);
+                               "implicit-gaussian, dct, hadamard, dct-signs, hadamard-signs)",
+                               sensing);
     if (f32_text && strcmp(sensing, "gaussian"))
         return cli_usage_error(cmd, "--float32 applies to --sensing gaussian only");
     const char *basis = basis_text ? basis_text : "pixel";
