@@ -6,7 +6,7 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test test-asan test-tsan demo bench fig2 clean mnist angio sweep bounds experiments
+.PHONY: all build deps test test-asan test-tsan demo bench fig2 clean mnist angio sweep bounds experiments variants
 
 all: build
 
@@ -71,6 +71,11 @@ sweep: build
 
 bounds: build
 	@sh experiments/bounds.sh $(BUILD) results/bounds
+
+# The Frank-Wolfe variants x step rules with polish (docs/experiments-variants.md);
+# TRIALS=N for a quick run.
+variants: build
+	@sh experiments/variants.sh $(BUILD) results/variants
 
 experiments: bounds mnist sweep angio
 

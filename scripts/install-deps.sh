@@ -3,7 +3,7 @@
 # Does nothing when everything is already present; uses sudo when not root.
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev gnuplot-nox"
+PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev gnuplot-nox python3-sklearn"
 
 missing=""
 for p in $PACKAGES; do
