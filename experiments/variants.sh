@@ -17,7 +17,10 @@
 #   env:   TRIALS (sets ANGIO_TRIALS and PHASE_TRIALS, and caps MNIST_TRIALS: quick runs),
 #          ANGIO_TRIALS (20), MNIST_TRIALS (5), PHASE_TRIALS (20), ITERS (50),
 #          METHODS, STEPS, SETS ("angio mnist5 mnist2"), PHASE_RATIOS ("1.5 2.0 ... 4.0"),
-#          THRESHOLD (0.05), PARTS ("tta phase": which parts to run)
+#          THRESHOLD (0.05), PARTS ("tta phase": which parts to run),
+#          FROM ("DIR1 DIR2 ...": run nothing; merge the runs.csv, raw.csv and
+#          phase_runs.csv of earlier runs' output directories, e.g. parts run in parallel,
+#          and redo the tables and figures from them)
 #
 # Writes OUT_DIR (default results/variants): runs.csv (one row per run), raw.csv (trace
 # rows), curves/<set>_<method>_<step>.csv (median time and median raw rel_err per
@@ -70,7 +73,32 @@ vrun() {
 }
 
 # ---- 1. time to accuracy
+# merge FILE: FILE (with its header once) from every FROM directory holding it, into $tmp
+merge() {
+    _first=1
+    for _d in $FROM; do
+        [ -f "$_d/$1" ] || continue
+        if [ "$_first" = 1 ]; then cat "$_d/$1"; _first=0; else tail -n +2 "$_d/$1"; fi
+    done >"$tmp/$1"
+    [ "$_first" = 0 ] || rm -f "$tmp/$1"
+}
+if [ -n "${FROM:-}" ]; then
+    merge runs.csv
+    merge raw.csv
+    merge phase_runs.csv
+    parts=
+    [ -f "$tmp/runs.csv" ] && parts="tta"
+    [ -f "$tmp/phase_runs.csv" ] && parts="$parts phase"
+    sets=$(awk -F, 'NR > 1 && !($1 in s) { s[$1] = 1; printf "%s ", $1 }' "$tmp/runs.csv" 2>/dev/null || true)
+    # the trial counts of the merged runs (for the tables' headers): distinct seeds
+    seeds_of() { awk -F, -v pat="$2" 'NR > 1 && $1 ~ pat && !($4 in s) { s[$4] = 1; n++ } END { print n + 0 }' "$1" 2>/dev/null || echo 0; }
+    angio_trials=$(seeds_of "$tmp/runs.csv" '^angio$')
+    mnist_trials=$(seeds_of "$tmp/runs.csv" '^mnist')
+    phase_trials=$(seeds_of "$tmp/phase_runs.csv" '.')
+fi
+
 case " $parts " in *" tta "*)
+[ -n "${FROM:-}" ] || {
 echo "set,image,ratio,seed,step,$vcols" >"$tmp/runs.csv"
 echo "set,method,step,trial,iter,time_s,rel_err" >"$tmp/raw.csv"
 for set in $sets; do
@@ -95,6 +123,7 @@ for set in $sets; do
     done
     echo "variants: $set done ($(($(date +%s) - start)) s, load $(load))" >&2
 done
+}
 
 # median time and median raw rel_err per set, method, step and iteration
 mkdir -p "$tmp/curves"
@@ -142,8 +171,9 @@ gnuplot -e "dir='$tmp'; sets='$sets'; methods='$methods'; steps='$steps'; iters=
 
 # ---- 2. phase transition
 case " $parts " in *" phase "*)
-echo "label,image,ratio,seed,step,$vcols" >"$tmp/phase_runs.csv"
 labels="accfw-raw accfw+polish bpcg+polish graph-cosamp"
+[ -n "${FROM:-}" ] || {
+echo "label,image,ratio,seed,step,$vcols" >"$tmp/phase_runs.csv"
 for r in $phase_ratios; do
     t=0
     while [ "$t" -lt "$phase_trials" ]; do
@@ -162,6 +192,7 @@ for r in $phase_ratios; do
     done
     echo "variants: phase ratio $r done ($(($(date +%s) - start)) s, load $(load))" >&2
 done
+}
 awk -F, -v keys=label,ratio -v cols=rel_err,time_s -v thr="rel_err:$thr" \
     -f "$exp_dir/groupstats.awk" "$tmp/phase_runs.csv" >"$tmp/phase.csv"
 {

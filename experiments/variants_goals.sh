@@ -15,8 +15,8 @@
 #   usage: experiments/variants_goals.sh [BUILD_DIR] [OUT_DIR]
 #   env:   PARTS (default "exact hard workload tol sklearn"), SEEDS (default 0:19),
 #          HARD_CASES (default "angio:2.0 mnist_0:2.0 mnist_0:1.5"), HARD_CONFIGS (default
-#          "accfw_line fw_line bpcg_line accfw_short spectral"; "default" adds a row of
-#          round 0 alone, which every row reports anyway); a long run can be
+#          "accfw_line fw_line bpcg_line accfw_short accfw_agnostic long spectral"; "default"
+#          adds a row of round 0 alone, which every row reports anyway); a long run can be
 #          split over several processes and output directories with these
 #
 # Writes OUT_DIR (default results/variants_goals): one CSV per alt_polish run
@@ -30,7 +30,7 @@ out=${2:-results/variants_goals}
 parts=${PARTS:-exact hard workload tol sklearn}
 seeds=${SEEDS:-0:19}
 hard_cases=${HARD_CASES:-angio:2.0 mnist_0:2.0 mnist_0:1.5}
-hard_configs=${HARD_CONFIGS:-accfw_line fw_line bpcg_line accfw_short spectral}
+hard_configs=${HARD_CONFIGS:-accfw_line fw_line bpcg_line accfw_short accfw_agnostic long spectral}
 need_gsfw
 alt="$build/alt_polish"
 [ -x "$alt" ] || die "no alt_polish in '$build' (run 'make')"
@@ -90,6 +90,8 @@ case " $parts " in *" hard "*)
                 fw_line) alt_row hard "${img}_${r}_$c" "+ 10 rounds fw/line x 20" $I $R --round-method fw --round-step line ;;
                 bpcg_line) alt_row hard "${img}_${r}_$c" "+ 10 rounds bpcg/line x 20" $I $R --round-method bpcg --round-step line ;;
                 accfw_short) alt_row hard "${img}_${r}_$c" "+ 10 rounds accfw/short x 20" $I $R --round-method accfw --round-step short ;;
+                accfw_agnostic) alt_row hard "${img}_${r}_$c" "+ 10 rounds accfw/agnostic x 20" $I $R --round-method accfw --round-step agnostic ;;
+                long) alt_row hard "${img}_${r}_$c" "one longer run: --iters 1000 --tol-rel 1e-6" $I --iters 1000 --tol-rel 1e-6 ;;
                 spectral) alt_row hard "${img}_${r}_$c" "L spectral, + 10 rounds accfw/line x 20" $I $R --L spectral --round-method accfw --round-step line ;;
                 *) die "unknown HARD_CONFIGS entry '$c'" ;;
             esac
