@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "recover_problem.h"
+#include "recover_instance.h"
 
 typedef struct {
     const char *image, *model, *method, *step, *round_method, *round_step, *L_rule;
@@ -100,13 +100,13 @@ static double cpu_now(void) {
 
 /* One seed; 0 on success. */
 static int run_seed(const options *o, int seed, int *ok_count) {
-    recover_problem p;
+    recover_instance p;
     gsfw_err err = {0};
     gsfw_objective *obj = NULL;
     gsfw_dmo *dmo = NULL;
     double *x_best = NULL, *x_pol = NULL, *x_ans = NULL;
     int rc = 1;
-    if (recover_problem_build(o->image, o->ratio, (unsigned long)seed, &p)) goto done;
+    if (recover_instance_build(o->image, o->ratio, (unsigned long)seed, &p)) goto done;
     const int d = p.d;
     if (gsfw_objective_least_squares(p.n, d, p.A, GSFW_COL_MAJOR, p.y, &obj, &err)) goto fail;
     gsfw_model_spec spec = {.model = o->model, .d = d, .s = p.s, .g = p.g, .graph = p.graph,
@@ -174,7 +174,7 @@ done:
     free(x_ans);
     gsfw_dmo_free(dmo);
     gsfw_objective_free(obj);
-    recover_problem_free(&p);
+    recover_instance_free(&p);
     return rc;
 }
 

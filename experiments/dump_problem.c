@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "recover_problem.h"
+#include "recover_instance.h"
 
 static int write_npy(const char *dir, const char *name, const double *x, int ndim,
                      const int shape[2]) {
@@ -47,9 +47,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "dump_problem: cannot create '%s': %s\n", out, strerror(errno));
         return 1;
     }
-    recover_problem p;
-    if (recover_problem_build(image, ratio, seed, &p)) {
-        recover_problem_free(&p);
+    recover_instance p;
+    if (recover_instance_build(image, ratio, seed, &p)) {
+        recover_instance_free(&p);
         return 1;
     }
     const int n = p.n, d = p.d;
@@ -66,6 +66,6 @@ int main(int argc, char **argv) {
     }
     if (!rc) printf("n=%d d=%d s=%d g=%d H=%d W=%d\n", n, d, p.s, p.g, p.H, p.W);
     free(Arow);
-    recover_problem_free(&p);
+    recover_instance_free(&p);
     return rc;
 }

@@ -4,8 +4,8 @@
  * 4-neighbour grid, n = floor(ratio s), A with i.i.d. N(0, 1/n) entries drawn column by
  * column from gsfw_rng seeded with the seed, y = A x* (noiseless).
  * Header-only (static functions) because every experiments .c file is its own executable. */
-#ifndef GSFW_EXPERIMENTS_RECOVER_PROBLEM_H
-#define GSFW_EXPERIMENTS_RECOVER_PROBLEM_H
+#ifndef GSFW_EXPERIMENTS_RECOVER_INSTANCE_H
+#define GSFW_EXPERIMENTS_RECOVER_INSTANCE_H
 
 #include <math.h>
 #include <stdio.h>
@@ -21,9 +21,9 @@ typedef struct {
     double *A;       /* n x d, column-major (A[j * n + i]) */
     double *y;       /* n */
     gsfw_graph *graph;
-} recover_problem;
+} recover_instance;
 
-static void recover_problem_free(recover_problem *p) {
+static void recover_instance_free(recover_instance *p) {
     free(p->xstar);
     free(p->A);
     free(p->y);
@@ -31,12 +31,12 @@ static void recover_problem_free(recover_problem *p) {
 }
 
 /* 0 on success; prints the reason and returns 1 otherwise. */
-static int recover_problem_build(const char *image, double ratio, unsigned long seed,
-                                 recover_problem *p) {
+static int recover_instance_build(const char *image, double ratio, unsigned long seed,
+                                 recover_instance *p) {
     gsfw_err err = {0};
     double *img = NULL;
     int ndim = 0, shape[2] = {0, 0};
-    *p = (recover_problem){0};
+    *p = (recover_instance){0};
     if (gsfw_npy_read(image, &img, &ndim, shape, &err)) {
         fprintf(stderr, "%s: %s\n", image, err.message);
         return 1;
