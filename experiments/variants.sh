@@ -47,6 +47,9 @@ phase_ratios=${PHASE_RATIOS:-1.5 2.0 2.5 3.0 3.5 4.0}
 thr=${THRESHOLD:-0.05}
 parts=${PARTS:-tta phase}
 need_gsfw
+# one BLAS thread: the runs are timed, and a loaded machine makes BLAS threads wait on
+# each other (set OPENBLAS_NUM_THREADS to override)
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 begin_output "$out"
 start=$(date +%s)
 load() { uptime | sed 's/.*load average: *//'; }
