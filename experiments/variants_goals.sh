@@ -151,7 +151,7 @@ esac
 case " $parts " in *" sklearn "*)
     { echo; echo "## scikit-learn, MNIST 7, ratio 5"; echo; } >>"$md"
     /usr/bin/python3 "$exp_dir/sklearn_compare.py" --build "$build" \
-        --image "$root/data/mnist_7.npy" --ratio 5 --out "$tmp" >>"$md"
+        --image "$root/data/mnist_7.npy" --ratio 5 --repeats 20 --out "$tmp" >>"$md"
     ;;
 esac
 
