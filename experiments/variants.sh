@@ -26,7 +26,7 @@
 # rows), curves/<set>_<method>_<step>.csv (median time and median raw rel_err per
 # iteration), table.csv / table.md (per set and variant: medians of the final raw rel_err,
 # the polished rel_err, support F1, solve and polish time, oracle calls), tta.png,
-# phase_runs.csv, phase.csv, phase.md, phase.png.
+# phase_runs.csv, phase.csv (and by_label/<label>.csv), phase.md, phase.png.
 set -eu
 build=${1:-build}
 . "$(dirname "$0")/exp_common.sh"
@@ -215,6 +215,10 @@ awk -F, -v keys=label,ratio -v cols=rel_err,time_s -v thr="rel_err:$thr" \
                   for (j = 1; j <= nl; j++) row = row " " cell[R[i], l[j]] " |"
                   print row } }' "$tmp/phase.csv"
 } >"$tmp/phase.md"
+mkdir -p "$tmp/by_label"
+for lb in $labels; do
+    awk -F, -v l="$lb" 'NR == 1 || $1 == l' "$tmp/phase.csv" >"$tmp/by_label/$lb.csv"
+done
 gnuplot -e "dir='$tmp'; labels='$labels'; T=$phase_trials; thr=$thr" "$exp_dir/variants_phase.gp"
 ;; esac
 
