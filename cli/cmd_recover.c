@@ -73,7 +73,8 @@ static const char usage[] =
     "  --step RULE       step rule of the Frank-Wolfe methods: auto (default), agnostic,\n"
     "                    short, adaptive, line\n"
     "  --tol TOL         stop the Frank-Wolfe methods when the certified bound on\n"
-    "                    f(x_t) - f* falls below TOL (status=converged)\n"
+    "                    f(x_t) - f* falls below TOL (status=converged); without --iters\n"
+    "                    the cap is then 20000 iterations\n"
     "  --tol-rel R       ... or below R times the bound at x_0. Default when polishing and\n"
     "                    none of --iters, --tol, --tol-rel is given: 1e-3 (the polished\n"
     "                    answer needs no long run), with --iters' default as the cap\n"
@@ -101,6 +102,7 @@ static const char usage[] =
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
+#define RECOVER_TOL_ITER_CAP 20000
 #define RECOVER_MAX_PIXELS 100000000
 
 static int default_iters(int method)
@@ -240,6 +242,9 @@ int cmd_recover(int argc, char **argv)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe methods; %s takes a "
                                "number or 'spectral'", method_text);
     iters = default_iters(method);
+    /* a tolerance asked for explicitly decides the stop: the default count becomes a cap
+     * that only guards against a bound that never gets there */
+    if (tol_text || tol_rel_text) iters = RECOVER_TOL_ITER_CAP;
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
     const int compat = compat_text != NULL;
