@@ -12,6 +12,7 @@
 #          S, G, CS, ITERS, N_TRAIN, METHOD override the lists and sizes (comma-separated lists;
 #          N_TRAIN=0, the default, fits on all 10000 training images not held out)
 #          FIG_S     s of the picture (default 50), FIG_G its number of regions (default 2)
+#          STANDARDISE=1  centre and scale every pixel (fashion_prepare.py --standardise)
 #
 # Needs /usr/bin/python3 with numpy, scipy, scikit-learn and matplotlib and the Debian
 # package dataset-fashion-mnist; run as root it installs the missing ones with apt-get.
@@ -35,6 +36,8 @@ fi
 method=${METHOD:-accfw}
 fig_s=${FIG_S:-50}
 fig_g=${FIG_G:-2}
+std_flag=""
+[ "${STANDARDISE:-0}" = 1 ] && std_flag=--standardise
 
 # Debian packages the experiment needs (not the build or the test suite)
 pkgs="dataset-fashion-mnist python3-numpy python3-scipy python3-sklearn python3-matplotlib"
@@ -56,7 +59,7 @@ pairs="sandal-sneaker 5 7
 tshirt-shirt 0 6"
 printf '%s\n' "$pairs" | while read -r name neg pos; do
     "$py" "$exp_dir/fashion_prepare.py" --neg "$neg" --pos "$pos" --out "$tmp/data_$name" \
-        --n-train "$n_train" --n-val 2000 --seed 0 >&2
+        --n-train "$n_train" --n-val 2000 --seed 0 $std_flag >&2
     "$py" "$exp_dir/fashion_compare.py" --data "$tmp/data_$name" --out "$tmp/$name" \
         --gsfw "$gsfw" --s "$s_list" --g "$g_list" --C "$c_list" --method "$method" \
         --iters "$iters" --l1-grid "$l1_grid" >&2
@@ -66,7 +69,7 @@ printf '%s\n' "$pairs" | while read -r name neg pos; do
 done
 
 "$py" "$exp_dir/fashion_table.py" --results "$tmp" --pairs sandal-sneaker,tshirt-shirt \
-    --command "${QUICK:+QUICK=$QUICK }experiments/fashion_logistic.sh" >"$tmp/summary.md"
+    --command "${QUICK:+QUICK=$QUICK }${std_flag:+STANDARDISE=1 }experiments/fashion_logistic.sh" >"$tmp/summary.md"
 "$py" "$exp_dir/fashion_plot.py" --results "$tmp" --pairs sandal-sneaker,tshirt-shirt \
     --s "$fig_s" --g "$fig_g" --out "$tmp/supports.png"
 
