@@ -90,6 +90,13 @@ variants-goals: build
 
 experiments: bounds mnist sweep angio
 
+# Graph-sparse against L1-logistic regression on Fashion-MNIST
+# (docs/experiments-logistic.md); `make fashion QUICK=1` for a small run. Installs the
+# data set and the Python packages it needs when run as root.
+.PHONY: fashion
+fashion: build
+	@QUICK=$(QUICK) sh experiments/fashion_logistic.sh $(BUILD) results/fashion
+
 # Headers, libgsfw.so and libgsfw.a, gsfw.pc and the gsfw tool under PREFIX (lib/,
 # include/, bin/); DESTDIR stages the tree elsewhere, e.g. for packaging.
 PREFIX ?= /usr/local
