@@ -490,7 +490,7 @@ int cmd_solve(int argc, char **argv)
     printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d f_last=%.17g "
            "f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g polished_nnz=%d "
            "window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld "
-           "setup_s=%.6f time_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
+           "setup_s=%.6f time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
            gsfw_method_name((gsfw_method)method), option == GSFW_OPTION_I ? "I" : "II",
            baseline ? "none" : gsfw_step_name(info.step), model, gsfw_loss_name(loss.loss),
            intercept, gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
@@ -502,7 +502,7 @@ int cmd_solve(int argc, char **argv)
                                                 : "given",
            info.delta,
            info.oracle_calls, info.pcsf_calls, info.setup_time, info.solve_time,
-           info.oracle_time, info.gradient_time);
+           info.polish_time, info.oracle_time, info.gradient_time);
     rc = CLI_OK;
 
 done:
