@@ -18,6 +18,7 @@
 #include "memory.h"
 #include "outdir.h"
 #include "models.h"
+#include "recover_checks.h"
 #include "recover_metrics.h"
 #include "recover_plot.h"
 #include "recover_problem.h"
@@ -195,6 +196,7 @@ int cmd_recover(int argc, char **argv)
     if (baseline && (step_text || tol_text || tol_rel_text || polish))
         return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
                                "methods, not to %s", gsfw_method_name((gsfw_method)method));
+    recover_warn_ignored(cmd, method, model, g_text, l_text, compat_text != NULL);
     const char *sensing = sensing_text ? sensing_text : "gaussian";
     if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
         strcmp(sensing, "dct") && strcmp(sensing, "hadamard"))
@@ -399,6 +401,7 @@ int cmd_recover(int argc, char **argv)
         goto done;
     }
     const int n = (int)n_real;
+    if (!wavelet) recover_warn_dense(cmd, nnz, d, s, n); /* pixels; a basis has its own */
 
     /* ---- output directory (created now so that a bad --out-dir fails before the work) */
     static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
