@@ -13,6 +13,9 @@ out=results/demo
 summary=$("$build/gsfw" recover --image "$root/data/angio.npy" --ratio 2.5 --method accfw \
     --iters 50 --seed 0 --out-dir "$out")
 echo "$summary"
+field() { echo "$summary" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+echo "angio recovered from $(field n) measurements: relative error $(field rel_err | cut -c1-6)," \
+    "solve $(field time_s) s + setup $(field setup_s) s"
 echo "$summary" > "$out/summary.txt.tmp" && mv "$out/summary.txt.tmp" "$out/summary.txt"
 echo "wrote $out/: panel.png (truth | recovered | error), convergence.png, recovered.png,"
 echo "  recovered.npy, truth.png, trace.csv, summary.txt"
