@@ -14,8 +14,9 @@ summary=$("$build/gsfw" recover --image "$root/data/angio.npy" --ratio 2.5 --met
     --iters 50 --seed 0 --out-dir "$out")
 echo "$summary"
 field() { echo "$summary" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-echo "angio recovered from $(field n) measurements: relative error $(field rel_err | cut -c1-6)," \
-    "solve $(field time_s) s + setup $(field setup_s) s"
+raw=$(field raw_rel_err)
+echo "angio recovered from $(field n) measurements: relative error $(printf '%.3g' "$(field rel_err)")" \
+    "${raw:+(last iterate $(printf '%.3g' "$raw"))}, solve $(field time_s) s + setup $(field setup_s) s"
 echo "$summary" > "$out/summary.txt.tmp" && mv "$out/summary.txt.tmp" "$out/summary.txt"
 echo "wrote $out/: panel.png (truth | recovered | error), convergence.png, recovered.png,"
 echo "  recovered.npy, truth.png, trace.csv, summary.txt"
