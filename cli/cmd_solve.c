@@ -277,6 +277,9 @@ static int solve_warnings(const char *cmd, int method, int step, gsfw_option opt
         return cli_usage_error(cmd, "only one of --out, --best-out, --trace and --polished-out "
                                "can be '-' (standard output)");
     const char *name = gsfw_method_name((gsfw_method)method);
+    if ((method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP) && strcmp(model, "topk"))
+        cli_warn(cmd, "--model %s is ignored by --method %s (it always uses top-s)%s", model,
+                 name, cli_model_needs_graph(model) > 0 ? ", and so is the graph" : "");
     if (l_text && (method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP))
         cli_warn(cmd, "--L is ignored by --method %s (it takes no 1/L steps)", name);
     /* the Frank-Wolfe methods other than accfw read L only in the short step (and as the

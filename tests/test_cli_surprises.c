@@ -151,6 +151,14 @@ static void test_ignored_options_are_reported(void **state)
     expect(&r, 0, "warning: --L is ignored by --method fw", NULL);
     cli_result_free(&r);
 
+    const char *iht[] = {"solve", "--A", fx->A, "--y", fx->y, "--s", "2", "--C", "1",
+                         "--model", "head", "--graph", "grid:2x3", "--method", "iht", "--iters",
+                         "5", NULL};
+    r = cli_run(iht);
+    expect(&r, 0, "warning: --model head is ignored by --method iht (it always uses top-s), "
+                  "and so is the graph", NULL);
+    cli_result_free(&r);
+
     /* a graph model with its graph: nothing to say */
     const char *ok[] = SOLVE(fx, "--model", "subgraph", "--graph", "grid:2x3", "--g", "1");
     r = cli_run(ok);
