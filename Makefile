@@ -6,7 +6,7 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments
+.PHONY: all build deps python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
 
 all: build
 
@@ -90,6 +90,15 @@ sweep: build
 bounds: build
 	@sh experiments/bounds.sh $(BUILD) results/bounds
 
+# The Frank-Wolfe variants x step rules with polish (docs/experiments-variants.md);
+# TRIALS=N for a quick run.
+variants: build
+	@sh experiments/variants.sh $(BUILD) results/variants
+
+# The measured goals of docs/experiments-variants.md (needs python3-sklearn).
+variants-goals: build
+	@sh experiments/variants_goals.sh $(BUILD) results/variants_goals
+
 experiments: bounds mnist sweep angio
 
 # Headers, libgsfw.so and libgsfw.a, gsfw.pc and the gsfw tool under PREFIX (lib/,
@@ -98,3 +107,9 @@ PREFIX ?= /usr/local
 .PHONY: install
 install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# The wavelet-tree compressive-sensing experiment (docs/experiments-trees.md); TRIALS=N
+# sets the 1-D trial count (default 20), results go to results/tree_images/.
+.PHONY: tree-images
+tree-images: build
+	@sh experiments/tree_images.sh $(BUILD) results/tree_images

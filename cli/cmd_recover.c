@@ -34,7 +34,8 @@ static const char usage[] =
     "                              gen-mp|iht]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
     "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
-    "                    [--sensing gaussian|implicit-gaussian|dct|hadamard] [--float32]\n"
+    "                    [--sensing gaussian|implicit-gaussian|dct|hadamard|dct-signs|\n"
+    "                               hadamard-signs] [--float32]\n"
     "                    [--basis pixel|haar|db4]\n"
     "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
     "                    [--max-memory SIZE] [--max-pixels N]\n"
@@ -52,7 +53,9 @@ static const char usage[] =
     "  --sensing K       gaussian (default: an explicit n x d matrix), implicit-gaussian\n"
     "                    (the same distribution, rows generated on demand: memory O(n + d)),\n"
     "                    dct (n rows of the orthonormal 2-D DCT chosen by --seed, scaled by\n"
-    "                    sqrt(d/n)), hadamard (likewise; d a power of two)\n"
+    "                    sqrt(d/n)), hadamard (likewise; d a power of two),\n"
+    "                    dct-signs, hadamard-signs (the same rows after random +-1 signs\n"
+    "                    on the pixels: incoherent with wavelets, use these with --basis)\n"
     "  --float32         gaussian: store A in single precision (half the memory traffic)\n"
     "  --basis B         pixel (default): the image is sparse; haar or db4: the image is\n"
     "                    sparse in that orthonormal 2-D wavelet basis (square, power-of-two\n"
@@ -71,7 +74,8 @@ static const char usage[] =
     "  --step RULE       step rule of the Frank-Wolfe methods: auto (default), agnostic,\n"
     "                    short, adaptive, line\n"
     "  --tol TOL         stop the Frank-Wolfe methods when the certified bound on\n"
-    "                    f(x_t) - f* falls below TOL (status=converged)\n"
+    "                    f(x_t) - f* falls below TOL (status=converged); without --iters\n"
+    "                    the cap is then 20000 iterations\n"
     "  --tol-rel R       ... or below R times the bound at x_0. Default when polishing and\n"
     "                    none of --iters, --tol, --tol-rel is given: 1e-3 (the polished\n"
     "                    answer needs no long run), with --iters' default as the cap\n"
@@ -99,6 +103,7 @@ static const char usage[] =
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
+#define RECOVER_TOL_ITER_CAP 20000
 #define RECOVER_MAX_PIXELS 100000000
 
 static int default_iters(int method)
@@ -199,9 +204,11 @@ int cmd_recover(int argc, char **argv)
     recover_warn_ignored(cmd, method, model, g_text, l_text, compat_text != NULL);
     const char *sensing = sensing_text ? sensing_text : "gaussian";
     if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
-        strcmp(sensing, "dct") && strcmp(sensing, "hadamard"))
+        strcmp(sensing, "dct") && strcmp(sensing, "hadamard") &&
+        strcmp(sensing, "dct-signs") && strcmp(sensing, "hadamard-signs"))
         return cli_usage_error(cmd, "--sensing: unknown kind '%s' (known: gaussian, "
-                               "implicit-gaussian, dct, hadamard)", sensing);
+                               "implicit-gaussian, dct, hadamard, dct-signs, hadamard-signs)",
+                               sensing);
     if (f32_text && strcmp(sensing, "gaussian"))
         return cli_usage_error(cmd, "--float32 applies to --sensing gaussian only");
     const char *basis = basis_text ? basis_text : "pixel";
@@ -237,6 +244,9 @@ int cmd_recover(int argc, char **argv)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe methods; %s takes a "
                                "number or 'spectral'", method_text);
     iters = default_iters(method);
+    /* a tolerance asked for explicitly decides the stop: the default count becomes a cap
+     * that only guards against a bound that never gets there */
+    if (tol_text || tol_rel_text) iters = RECOVER_TOL_ITER_CAP;
     if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
         return rc;
     const int compat = compat_text != NULL;

@@ -17,6 +17,9 @@ ROOT = os.path.dirname(HERE)
 
 def library_sources():
     sources = sorted(glob.glob(os.path.join(ROOT, "src", "**", "*.c"), recursive=True))
+    # src/mpi/ belongs to gsfw-mpi only (it needs MPI), as in CMakeLists.txt
+    mpi_dir = os.path.join(ROOT, "src", "mpi") + os.sep
+    sources = [s for s in sources if not s.startswith(mpi_dir)]
     if not sources:
         raise SystemExit("setup.py: no C sources under %s/src; build from a gsfw checkout" % ROOT)
     return sources

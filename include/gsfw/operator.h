@@ -115,7 +115,9 @@ GSFW_API gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t
  *  "dct":               n random rows of the 2-D orthonormal DCT, scaled by sqrt(d / n) so
  *                       that columns have unit expected squared norm like the Gaussian ones;
  *  "hadamard":          n random rows of the orthonormal Walsh-Hadamard matrix of size
- *                       d = height * width (a power of two), scaled by sqrt(d / n).
+ *                       d = height * width (a power of two), scaled by sqrt(d / n);
+ *  "dct-signs", "hadamard-signs": the same rows after random signs, A = P F D with D of
+ *                       gsfw_operator_random_signs(d, seed) (incoherent with wavelets).
  * float32 applies to "gaussian" only. */
 GSFW_API gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
                                           uint64_t seed, int float32, gsfw_operator **out,
@@ -138,6 +140,17 @@ GSFW_API gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, i
  * O(nnz)). For sensing in the wavelet domain compose it: gsfw_operator_compose(A, Psi). */
 GSFW_API gsfw_error gsfw_operator_wavelet2d(int side, const char *family, gsfw_operator **out,
                                             gsfw_err *err);
+
+/* ---- random signs (src/operators/random_signs.c) */
+
+/* The d x d diagonal D = diag(+1 or -1), signs drawn from seed (each with probability
+ * 1/2). D is orthonormal and symmetric (apply = adjoint, norm2 = 1): composed before a
+ * subsampled transform, A = P F D ("scrambled" DCT or Hadamard rows: sensing kinds
+ * "dct-signs" and "hadamard-signs" of gsfw_sensing_operator), it spreads every pixel-
+ * or wavelet-domain atom over all frequencies while keeping the rows orthonormal.
+ * O(d) per product (O(nnz) for the sparse ones), memory d bytes. */
+GSFW_API gsfw_error gsfw_operator_random_signs(int d, uint64_t seed, gsfw_operator **out,
+                                               gsfw_err *err);
 
 #ifdef __cplusplus
 }

@@ -41,5 +41,9 @@ gsfw_error gsfw_op_sensing_gaussian(int n, int d, uint64_t seed, int float32, gs
                                     gsfw_operator **out, gsfw_err *err);
 gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator **out,
                                gsfw_err *err);
+/* inner * D with D the random signs of gsfw_operator_random_signs(inner->d, seed):
+ * takes ownership of inner (freed with the result, also on failure). */
+gsfw_error gsfw_op_signs_before(gsfw_operator *inner, uint64_t seed, const char *name,
+                                gsfw_operator **out, gsfw_err *err);
 
 #endif

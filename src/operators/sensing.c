@@ -34,11 +34,13 @@ gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
     if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
     *out = NULL;
     if (!kind) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: kind is NULL", what);
+    int signs = !strcmp(kind, "dct-signs") || !strcmp(kind, "hadamard-signs");
     int known = !strcmp(kind, "gaussian") || !strcmp(kind, "implicit-gaussian") ||
-                !strcmp(kind, "dct") || !strcmp(kind, "hadamard");
+                !strcmp(kind, "dct") || !strcmp(kind, "hadamard") || signs;
     if (!known)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown kind '%.64s' (expected "
-                         "gaussian, implicit-gaussian, dct or hadamard)", what, kind);
+                         "gaussian, implicit-gaussian, dct, hadamard, dct-signs or "
+                         "hadamard-signs)", what, kind);
     if (height < 1 || width < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the image must be at least 1 x 1, got "
                          "%d x %d", what, height, width);
@@ -58,5 +60,11 @@ gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
      * sqrt(d/n) brings it to 1, the column norm of the N(0, 1/n) matrices. */
     double scale = n <= d ? sqrt((double)d / (double)n) : 1.0;
     if (!strcmp(kind, "dct")) return gsfw_op_dct2_scaled(height, width, n, seed, scale, out, err);
-    return gsfw_op_hadamard_scaled(d, n, seed, scale, out, err);
+    if (!strcmp(kind, "hadamard")) return gsfw_op_hadamard_scaled(d, n, seed, scale, out, err);
+    gsfw_operator *rows = NULL;
+    gsfw_error rc = kind[0] == 'd' ? gsfw_op_dct2_scaled(height, width, n, seed, scale, &rows, err)
+                                   : gsfw_op_hadamard_scaled(d, n, seed, scale, &rows, err);
+    if (rc) return rc;
+    return gsfw_op_signs_before(rows, seed, kind[0] == 'd' ? "dct-signs" : "hadamard-signs", out,
+                                err);
 }

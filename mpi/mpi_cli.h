@@ -1,0 +1,82 @@
+/* gsfw-mpi: the pieces shared by its subcommands (solve, recover). */
+#ifndef GSFW_MPI_CLI_H
+#define GSFW_MPI_CLI_H
+
+#include "cli.h"
+#include "mpi/gsfw_mpi.h"
+
+typedef struct {
+    MPI_Comm comm;
+    int rank, nprocs;
+    int saved_stdout, saved_stderr; /* while quiet: the real descriptors */
+} mpi_ctx;
+
+int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv);
+int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv);
+int mpi_cmd_bench_reduce(mpi_ctx *m, int argc, char **argv);
+
+/* Ranks other than 0 send stdout and stderr to /dev/null between quiet_begin and
+ * quiet_end (argument checks, which give the same verdict on every rank). */
+void mpi_quiet_begin(mpi_ctx *m);
+void mpi_quiet_end(mpi_ctx *m);
+
+/* "gsfw-mpi CMD [rank r of K]: message" on stderr; returns CLI_FAIL. */
+int mpi_fail(const mpi_ctx *m, const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* After a setup step that may fail on some ranks (the failing rank has printed why):
+ * every rank learns whether all succeeded; rank 0 reports how many failed. Returns
+ * CLI_OK on every rank, or CLI_FAIL on every rank. rc is this rank's result. */
+int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc);
+
+/* The local rows of a distributed problem: the block operator (a zero stand-in on a
+ * rank without rows), its targets, and the objective over them with the MPI reducer. */
+typedef struct {
+    int n, d, row0, rows;
+    gsfw_operator *op;    /* the block, or the zero operator */
+    gsfw_operator *base;  /* a full operator behind a row selection, or NULL */
+    double *block;        /* dense storage the operator borrows, or NULL */
+    double *y;            /* rows entries (1 zero entry on a rank without rows) */
+    gsfw_objective *obj;
+    gsfw_mpi_reducer_stats red;
+} mpi_problem;
+
+/* Build the objective over p->op and p->y (p->rows = 0 selects the zero stand-in here,
+ * with a norm2 hook when the other ranks' operators have one). Collective (one
+ * allreduce); failures printed and CLI_FAIL returned (agree afterwards). */
+int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p,
+                          const gsfw_loss_options *loss);
+void mpi_problem_free(mpi_problem *p);
+
+/* One run of a Frank-Wolfe method or baseline with the collective stop rule. */
+typedef struct {
+    int method;
+    gsfw_option option;
+    int step;
+    double C, L;
+    gsfw_lipschitz_rule l_rule;
+    double delta;         /* <= 0: the oracle's */
+    int iters;
+    double time_limit, tol, tol_rel;
+    const double *x0;
+    int polish;
+    const double *x_true;
+    int oracle_on_root;   /* 1: the DMO runs on rank 0 and is broadcast */
+} mpi_run_opts;
+
+/* Runs the solve; a failure inside it (which the ranks may not all see) ends every rank
+ * through MPI_Abort after printing the message, so no rank waits for a peer. status is
+ * the reported status name (time_limit when the collective clock stopped the run). */
+int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, gsfw_dmo *dmo, gsfw_dmo *tail,
+            const mpi_run_opts *o, gsfw_result *res, gsfw_info *info, const char **status);
+
+/* Rank 0: --out (x_last), --best-out (x_best), --trace (paths[0..2], NULL to skip),
+ * written together through temporaries (none is left behind on failure). */
+int mpi_write_outputs(mpi_ctx *m, const char *cmd, const char *const paths[3],
+                      const double *x_last, const double *x_best, int d,
+                      const gsfw_iterate *trace, int trace_len, int with_est_err);
+
+#endif

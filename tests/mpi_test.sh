@@ -1,0 +1,118 @@
+#!/bin/sh
+# gsfw-mpi against the single-process gsfw (ctest "mpi"):
+#   usage: mpi_test.sh GSFW GSFW_MPI MPI_TEST_TOOL [MPIEXEC]
+# 1. same iterates: fw, accfw and cosamp with K = 1..4 ranks on n = 7 rows (blocks of
+#    1-2 rows) and n = 3 rows (K = 4: rank 0 holds no rows), A read from .npy (C and
+#    Fortran order) or .mtx; --out and the f column of --trace agree with `gsfw solve` to
+#    1e-10 relative (the sums over ranks round differently: last bits only); recover
+#    with implicit-gaussian and dct rows against gsfw recover;
+# 2. a truncated A.npy: every rank exits with a message, status != 0, no hang;
+# 3. --time-limit: all ranks stop at the same iterate (status=time_limit, the trace has
+#    iters + 1 rows, every rank exits 0 after the final agreement).
+# Exit 77 (skipped) when mpirun cannot start a process here.
+set -u
+GSFW=$1
+GSFW_MPI=$2
+TOOL=$3
+MPIEXEC=${4:-mpirun}
+[ -n "$MPIEXEC" ] || MPIEXEC=mpirun
+RUN="timeout 60 $MPIEXEC --allow-run-as-root --oversubscribe"
+# under ASan/LSan: Open MPI keeps allocations until exit, which are not leaks of gsfw's
+here=$(cd "$(dirname "$0")" && pwd)
+export LSAN_OPTIONS="suppressions=$here/mpi/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+if ! $RUN -np 1 true >start.log 2>&1; then
+    echo "mpi_test: skipped: mpirun cannot start a process here:"
+    head -n 5 start.log
+    exit 77
+fi
+
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+"$TOOL" gen 7 20 1 A7.npy y7.npy A7.mtx || exit 1
+"$TOOL" gen 7 20 1 F7.npy y7f.npy F7.mtx fortran || exit 1
+"$TOOL" gen 3 20 2 A3.npy y3.npy A3.mtx || exit 1
+
+# 1. iterates
+for n in 7 3; do
+    for method in fw accfw cosamp; do
+        common="--y y$n.npy --model topk --s 2 --C 5 --method $method --iters 25"
+        # the reference reads the .mtx: the same objective (CGLS for cosamp's restricted
+        # least squares) as the distributed runs; a dense .npy would use a direct solver
+        if ! "$GSFW" solve --A A$n.mtx $common --out ref.npy --trace ref.csv >ref.log 2>&1; then
+            fail "gsfw solve $method n=$n"; cat ref.log; continue
+        fi
+        for K in 1 2 3 4; do
+            case $K in 1|3) A=A$n.mtx ;; 2) A=A$n.npy ;; 4) A=A$n.npy; [ $n = 7 ] && A=F7.npy ;; esac
+            if ! $RUN -np $K "$GSFW_MPI" solve --A $A $common --out x.npy --trace t.csv \
+                >run.log 2>&1; then
+                fail "gsfw-mpi solve $method n=$n K=$K ($A)"; cat run.log; continue
+            fi
+            "$TOOL" cmp-npy x.npy ref.npy 1e-10 >cmp.log 2>&1 || { fail "x: $method n=$n K=$K ($A)"; cat cmp.log; }
+            "$TOOL" cmp-trace t.csv ref.csv 1e-10 >cmp.log 2>&1 || { fail "trace: $method n=$n K=$K ($A)"; cat cmp.log; }
+            echo "ok: $method n=$n K=$K --A $A: $(cat cmp.log)"
+        done
+    done
+done
+
+# recover: each rank generates its rows; the same A and y as gsfw recover --sensing
+IMG=$here/../data/mnist_0.png
+for case in "implicit-gaussian head 3" "dct topk 2"; do
+    set -- $case
+    args="--image $IMG --ratio 3 --sensing $1 --model $2 --iters 40 --polish off --noise 0.01 --seed 3"
+    rm -rf rd
+    if ! "$GSFW" recover $args --out-dir rd --no-plot >ref.log 2>&1; then
+        fail "gsfw recover $case"; cat ref.log; continue
+    fi
+    if ! $RUN -np $3 "$GSFW_MPI" recover $args --out x.npy --trace t.csv >run.log 2>&1; then
+        fail "gsfw-mpi recover $case"; cat run.log; continue
+    fi
+    "$TOOL" cmp-npy x.npy rd/recovered.npy 1e-10 >cmp.log 2>&1 || { fail "recover x: $case"; cat cmp.log; }
+    "$TOOL" cmp-trace t.csv rd/trace.csv 1e-10 >cmp.log 2>&1 || { fail "recover trace: $case"; cat cmp.log; }
+    echo "ok: recover --sensing $1 --model $2 K=$3: $(cat cmp.log)"
+done
+
+# 2. a truncated file
+head -c 900 A7.npy >At.npy
+start=$(date +%s)
+$RUN -np 4 "$GSFW_MPI" solve --A At.npy --y y7.npy --model topk --s 2 --C 5 --method fw \
+    --iters 5 >trunc.out 2>trunc.err
+rc=$?
+took=$(($(date +%s) - start))
+if [ $rc -eq 0 ] || [ $rc -eq 124 ]; then fail "truncated A.npy: status $rc (124 = hang)"; fi
+if [ "$(grep -c "is truncated" trunc.err)" -ne 4 ]; then
+    fail "truncated A.npy: not every rank reported it"; cat trunc.err
+fi
+grep -q "failed on 4 of 4 ranks" trunc.err || fail "truncated A.npy: no summary from rank 0"
+[ -s trunc.out ] && fail "truncated A.npy: something printed on stdout"
+echo "ok: truncated A.npy: status $rc after ${took}s, $(grep -c "is truncated" trunc.err) ranks reported it"
+
+# 3. the time limit
+"$TOOL" gen 40 300 3 B.npy yB.npy B.mtx || exit 1
+if $RUN -np 3 "$GSFW_MPI" solve --A B.npy --y yB.npy --model topk --s 3 --C 5 --method fw \
+    --iters 100000000 --time-limit 0.3 --trace tl.csv >tl.out 2>tl.err; then
+    iters=$(sed -n 's/.* iters=\([0-9]*\) .*/\1/p' tl.out)
+    rows=$(($(wc -l <tl.csv) - 1))
+    grep -q "status=time_limit" tl.out || fail "time limit: status is not time_limit"
+    [ "$rows" -eq $((iters + 1)) ] || fail "time limit: $rows trace rows for iters=$iters"
+    [ "$(wc -l <tl.out)" -eq 1 ] || fail "time limit: more than rank 0's line on stdout"
+    echo "ok: time limit: every rank stopped after iterate $iters ($rows trace rows)"
+else
+    fail "time limit run failed"; cat tl.err
+fi
+
+if [ $fails -ne 0 ]; then
+    echo "mpi_test: $fails failures"
+    exit 1
+fi
+echo "mpi_test: all passed"
