@@ -6,7 +6,7 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps python test test-asan test-tsan demo bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
+.PHONY: all build deps python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
 
 all: build
 
@@ -53,8 +53,19 @@ python: deps
 	@.venv/bin/python -m pip install -q --no-build-isolation --no-index ./python
 	@.venv/bin/python -c "import gsfw; print('gsfw', gsfw.__version__, 'installed in .venv')"
 
-demo: build
+# The build's output goes to $(BUILD)/build.log and is shown only when the build fails.
+demo:
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory build >$(BUILD)/build.log 2>&1 || \
+	  { cat $(BUILD)/build.log; echo "make demo: the build failed (log: $(BUILD)/build.log)"; exit 1; }
 	@sh experiments/demo.sh $(BUILD)
+
+# The inputs of the README's command-line tour (experiments/example_data.c).
+examples:
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory build >$(BUILD)/build.log 2>&1 || \
+	  { cat $(BUILD)/build.log; echo "make examples: the build failed (log: $(BUILD)/build.log)"; exit 1; }
+	@$(BUILD)/example_data examples/data
 
 fig2: build
 	@sh experiments/fig2.sh $(BUILD) results/fig2

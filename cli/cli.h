@@ -87,6 +87,25 @@ int cli_load_matrix(const char *cmd, const char *flag, const char *path, double 
 int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_path,
                    int n_expected, gsfw_graph **out);
 
+/* cli_load_graph with the node count of an edge list stated (--nodes N; 0: not stated).
+ * An edge list whose largest id + 1 differs from n_expected is refused unless nodes is
+ * stated (the extra nodes are then isolated); --nodes with --graph is a usage error. */
+int cli_load_graph_sized(const char *cmd, const char *grid_spec, const char *edges_path,
+                         int nodes, int n_expected, gsfw_graph **out);
+/* --nodes N (text may be NULL: *nodes = 0). Returns CLI_OK or CLI_USAGE. */
+int cli_parse_nodes(const char *cmd, const char *text, int *nodes);
+
+/* "gsfw CMD: warning: message" on stderr; the run goes on. */
+void cli_warn(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* An output path as given, with "-" meaning standard output ("/dev/stdout", which the
+ * output writers write in place). */
+const char *cli_output_path(const char *path);
+
 /* Print node ids on one line separated by spaces. */
 void cli_print_ids(const int *ids, int count);
 

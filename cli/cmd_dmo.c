@@ -11,8 +11,9 @@
 
 static const char usage[] =
     "usage: gsfw dmo --model MODEL --z z.npy --s S [--g G]\n"
-    "                [--graph grid:HxW | --edges FILE] [--tree quadtree:HxW | --tree FILE]\n"
-    "                [--delta D] [--seed N] [--stats] [--max-memory SIZE]\n"
+    "                [--graph grid:HxW | --edges FILE [--nodes N]]\n"
+    "                [--tree quadtree:HxW | --tree FILE] [--delta D] [--seed N] [--stats]\n"
+    "                [--max-memory SIZE]\n"
     "\n"
     "Select a support S in the model maximising ||z_S|| (exactly or approximately) and\n"
     "print its 0-based node ids, ascending, separated by spaces.\n"
@@ -20,7 +21,8 @@ static const char usage[] =
     "  --model M   topk | topk-approx | l1 | subgraph | head | tail | tree | tree-connected\n"
     "  --z FILE    input vector (.npy)\n"
     "  --s S       sparsity; --g G: number of connected components (default 1)\n"
-    "  --graph grid:HxW | --edges FILE   graph (required by subgraph, head, tail)\n"
+    "  --graph grid:HxW | --edges FILE   graph (required by subgraph, head, tail); an edge\n"
+    "              list uses ids 0..d-1 (--nodes d: the nodes it does not name are isolated)\n"
     "  --tree T    tree of the tree models: quadtree:HxW (wavelet coefficients of an H x W\n"
     "              image) or a .npy of parent ids (-1 for a root); --model tree with --g G\n"
     "              selects at most G rooted subtrees\n"
@@ -40,12 +42,13 @@ int cmd_dmo(int argc, char **argv)
     const char *cmd = "dmo";
     const char *model = NULL, *z_path = NULL, *s_text = NULL, *g_text = NULL, *grid = NULL,
                *edges = NULL, *delta_text = NULL, *seed_text = NULL, *stats_flag = NULL,
-               *tree_spec = NULL, *mem_text = NULL;
+               *tree_spec = NULL, *mem_text = NULL, *nodes_text = NULL;
     cli_opt opts[] = {
         {"--model", 0, &model}, {"--z", 0, &z_path}, {"--s", 0, &s_text},
         {"--g", 0, &g_text}, {"--graph", 0, &grid}, {"--edges", 0, &edges},
         {"--delta", 0, &delta_text}, {"--seed", 0, &seed_text}, {"--stats", 1, &stats_flag},
         {"--tree", 0, &tree_spec}, {"--max-memory", 0, &mem_text},
+        {"--nodes", 0, &nodes_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -57,6 +60,9 @@ int cmd_dmo(int argc, char **argv)
     if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
         return rc;
     if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
+    if ((rc = cli_parse_nodes(cmd, nodes_text, &spec.nodes))) return rc;
+    if (delta_text && strcmp(model, "topk-approx") && strcmp(model, "l1"))
+        cli_warn(cmd, "--delta is ignored by --model %s", model);
 
     double *z = NULL;
     int d = 0, *support = NULL;

@@ -18,6 +18,7 @@
 #include "memory.h"
 #include "outdir.h"
 #include "models.h"
+#include "recover_checks.h"
 #include "recover_metrics.h"
 #include "recover_plot.h"
 #include "recover_problem.h"
@@ -47,7 +48,7 @@ static const char usage[] =
     "                    (grayscale or RGB, converted to luma)\n"
     "  --ratio R         sampling ratio n/s (> 0; n = floor(R s) must be >= 1)\n"
     "  --out-dir DIR     created if missing; receives recovered.npy, recovered.png,\n"
-    "                    truth.png, trace.csv, convergence.png\n"
+    "                    truth.png, trace.csv, convergence.png, panel.png\n"
     "  --method M        default accfw\n"
     "  --sensing K       gaussian (default: an explicit n x d matrix), implicit-gaussian\n"
     "                    (the same distribution, rows generated on demand: memory O(n + d)),\n"
@@ -88,7 +89,7 @@ static const char usage[] =
     "                    first atom (accfw default); spectral: ||A||_2^2 by power iteration\n"
     "                    (default of the baselines)\n"
     "  --reference-compat  the reference scripts' baseline settings (docs/baselines.md)\n"
-    "  --no-plot         skip convergence.png (no gnuplot needed)\n"
+    "  --no-plot         skip convergence.png and panel.png (no gnuplot needed)\n"
     CLI_MEM_HELP
     "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
     "\n"
@@ -200,6 +201,7 @@ int cmd_recover(int argc, char **argv)
     if (baseline && (step_text || tol_text || tol_rel_text || polish))
         return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
                                "methods, not to %s", gsfw_method_name((gsfw_method)method));
+    recover_warn_ignored(cmd, method, model, g_text, l_text, compat_text != NULL);
     const char *sensing = sensing_text ? sensing_text : "gaussian";
     if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
         strcmp(sensing, "dct") && strcmp(sensing, "hadamard") &&
@@ -409,11 +411,12 @@ int cmd_recover(int argc, char **argv)
         goto done;
     }
     const int n = (int)n_real;
+    if (!wavelet) recover_warn_dense(cmd, nnz, d, s, n); /* pixels; a basis has its own */
 
     /* ---- output directory (created now so that a bad --out-dir fails before the work) */
-    static const char *const names[5] = {"recovered.npy", "recovered.png", "truth.png",
-                                         "trace.csv", "convergence.png"};
-    const int n_out = noplot_text ? 4 : 5;
+    static const char *const names[6] = {"recovered.npy", "recovered.png", "truth.png",
+                                         "trace.csv", "convergence.png", "panel.png"};
+    const int n_out = noplot_text ? 4 : 6;
     if ((rc = cli_outdir_open(&od, cmd, out_dir))) goto done;
     if ((rc = cli_outdir_files(&od, names, n_out))) goto done;
 
@@ -551,8 +554,9 @@ int cmd_recover(int argc, char **argv)
     if (!noplot_text) {
         char title[256];
         snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
-                 gsfw_method_name((gsfw_method)method), model, n, d, s, g, seed);
-        if ((rc = recover_plot_convergence(cmd, staged[4], trace, res.trace_len, f_star, title)))
+                 gsfw_method_name((gsfw_method)method), tail_model, n, d, s, g, seed);
+        if ((rc = recover_plot_convergence(cmd, staged[4], staged[3], f_star, title)) ||
+            (rc = recover_plot_panel(cmd, staged[5], xs, img_ret, H, W, title)))
             goto done;
     }
 

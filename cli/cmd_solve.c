@@ -21,8 +21,8 @@
 
 static const char usage[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
-    "                  [--graph grid:HxW | --edges FILE] [--tree quadtree:HxW | --tree FILE]\n"
-    "                  --C C --method METHOD\n"
+    "                  [--graph grid:HxW | --edges FILE [--nodes N]]\n"
+    "                  [--tree quadtree:HxW | --tree FILE] --C C --method METHOD\n"
     "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
     "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
@@ -47,7 +47,8 @@ static const char usage[] =
     "                  head (PCSF head projection), tail, tree (rooted subtrees; at most\n"
     "                  g of them with --g), tree-connected (one connected subtree)\n"
     "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
-    "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes)\n"
+    "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes); an edge list\n"
+    "                  must use ids 0..d-1, or state --nodes d when the last are isolated\n"
     "  --tree quadtree:HxW | FILE  tree for tree models (d nodes): wavelet quadtree or a\n"
     "                  .npy of parent ids (-1 for a root)\n"
     "  --C C           radius (> 0)\n"
@@ -73,9 +74,17 @@ static const char usage[] =
     "  --trace FILE    CSV, one row per iterate:\n"
     "                  iter,time_s,f,gap,[est_err,]support,gap_bound,step,active\n"
     "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
-    "  --x-true FILE   ground truth, adds est_err = ||x_t - x_true|| to the trace\n"
+    "                  (FILE '-' is standard output, for one of the outputs; the summary\n"
+    "                  line then goes to stderr)\n"
+    "  --x-true FILE   ground truth: est_err = ||x_t - x_true|| in the trace, and est_err\n"
+    "                  (of x_T) and est_err_best in the summary\n"
     "  --seed N        seed of randomised oracles (default 0)\n"
     "  --time-limit S  stop after S seconds\n"
+    "\n"
+    "Prints one line of key=value fields: method, option, step, model, loss, [intercept,]\n"
+    "status, iters, f_last, f_best, best_iter, [est_err, est_err_best,] gap_bound,\n"
+    "f_polished, polished_nnz, window_missed, L, L_source, delta, oracle_calls, pcsf_calls,\n"
+    "setup_s, time_s, oracle_s, gradient_s.\n"
     CLI_MEM_HELP
     "\n"
     "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
@@ -249,6 +258,45 @@ static int load_targets(const char *cmd, const char *path, double **y, int *len)
     return cli_vector_length(cmd, "--y", path, y, ndim, shape, len);
 }
 
+static double distance(const double *a, const double *b, int d)
+{
+    double s = 0.0;
+    for (int i = 0; i < d; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+    return sqrt(s);
+}
+
+/* Options that the chosen method or model does not use are reported, not silently
+ * dropped; two outputs on standard output would interleave, so that is refused. */
+static int solve_warnings(const char *cmd, int method, int step, gsfw_option option,
+                          const char *l_text, const char *delta_text, const char *model,
+                          const char *const outputs[4])
+{
+    int dashes = 0;
+    for (int k = 0; k < 4; k++) dashes += outputs[k] && !strcmp(outputs[k], "-");
+    if (dashes > 1)
+        return cli_usage_error(cmd, "only one of --out, --best-out, --trace and --polished-out "
+                               "can be '-' (standard output)");
+    const char *name = gsfw_method_name((gsfw_method)method);
+    if ((method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP) && strcmp(model, "topk"))
+        cli_warn(cmd, "--model %s is ignored by --method %s (it always uses top-s)%s", model,
+                 name, cli_model_needs_graph(model) > 0 ? ", and so is the graph" : "");
+    if (l_text && (method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP))
+        cli_warn(cmd, "--L is ignored by --method %s (it takes no 1/L steps)", name);
+    /* the Frank-Wolfe methods other than accfw read L only in the short step (and as the
+     * adaptive step's first guess); auto is agnostic for fw, line for the others */
+    const int open_loop = step == GSFW_STEP_AGNOSTIC || step == GSFW_STEP_LINE ||
+                          (step == GSFW_STEP_AUTO && method != GSFW_METHOD_ACCFW);
+    if (l_text && !gsfw_method_is_baseline((gsfw_method)method) &&
+        method != GSFW_METHOD_ACCFW && open_loop)
+        cli_warn(cmd, "--L is ignored by --method %s with the %s step", name,
+                 step == GSFW_STEP_AUTO ? (method == GSFW_METHOD_FW ? "agnostic" : "line")
+                                        : gsfw_step_name((gsfw_step)step));
+    if (delta_text && option == GSFW_OPTION_I && strcmp(model, "topk-approx") &&
+        strcmp(model, "l1"))
+        cli_warn(cmd, "--delta is ignored by --option I with --model %s", model);
+    return CLI_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     const char *cmd = "solve";
@@ -259,7 +307,7 @@ int cmd_solve(int argc, char **argv)
                *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
                *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
                *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL,
-               *tree_spec = NULL, *mem_text = NULL;
+               *tree_spec = NULL, *mem_text = NULL, *nodes_text = NULL;
     cli_opt opts[] = {
         {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
         {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
@@ -273,6 +321,7 @@ int cmd_solve(int argc, char **argv)
         {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
         {"--intercept", 1, &intercept_flag}, {"--tree", 0, &tree_spec},
         {"--max-memory", 0, &mem_text},
+        {"--nodes", 0, &nodes_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -329,6 +378,17 @@ int cmd_solve(int argc, char **argv)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
                                "number or 'spectral'", method_text);
     if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
+    if ((rc = cli_parse_nodes(cmd, nodes_text, &spec.nodes))) return rc;
+    const char *outputs[4] = {out_path, best_path, trace_path, pol_path};
+    if ((rc = solve_warnings(cmd, method, step, option, l_text, delta_text, model, outputs)))
+        return rc;
+    FILE *summary = stdout;
+    for (int k = 0; k < 4; k++)
+        if (outputs[k] && !strcmp(outputs[k], "-")) summary = stderr; /* stdout is taken */
+    out_path = cli_output_path(out_path);
+    best_path = cli_output_path(best_path);
+    trace_path = cli_output_path(trace_path);
+    pol_path = cli_output_path(pol_path);
     if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path, pol_path))) return rc;
     if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
     {
@@ -487,14 +547,18 @@ int cmd_solve(int argc, char **argv)
         }
         snprintf(intercept, sizeof intercept, " intercept=%.17g", b);
     }
-    printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d f_last=%.17g "
-           "f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g polished_nnz=%d "
+    char est[128] = "";
+    if (x_true)
+        snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
+                 distance(x_last, x_true, d), distance(x_best, x_true, d));
+    fprintf(summary, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
+           "f_last=%.17g f_best=%.17g best_iter=%d %sgap_bound=%.6g f_polished=%.17g polished_nnz=%d "
            "window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld "
            "setup_s=%.6f time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
            gsfw_method_name((gsfw_method)method), option == GSFW_OPTION_I ? "I" : "II",
            baseline ? "none" : gsfw_step_name(info.step), model, gsfw_loss_name(loss.loss),
            intercept, gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
-           info.best_iter, info.gap_bound, info.f_polished, info.polished_size,
+           info.best_iter, est, info.gap_bound, info.f_polished, info.polished_size,
            info.window_missed, info.L,
            !(info.L > 0)                        ? "unused"
            : info.L_source == GSFW_L_ATOM       ? "atom"

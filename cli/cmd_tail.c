@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const USAGE =
-    "usage: gsfw tail --z z.npy --s S --g G (--graph grid:HxW | --edges FILE)\n"
+    "usage: gsfw tail --z z.npy --s S --g G (--graph grid:HxW | --edges FILE [--nodes N])\n"
     "                 [--method practical|theory] [--stats] [--max-memory SIZE]\n"
     "\n"
     "Tail projection of z onto M(G, s, g) (supports of at most about s nodes in at most g\n"
@@ -22,7 +22,8 @@ static const char *const USAGE =
     "  --s S            sparsity (1 <= S <= number of nodes)\n"
     "  --g G            number of connected components (1 <= G <= S)\n"
     "  --graph grid:HxW H x W 4-neighbour grid (node r*W+c), or\n"
-    "  --edges FILE     edge list 'u v [cost]' per line, 0-based\n"
+    "  --edges FILE     edge list 'u v [cost]' per line, ids 0..d-1 for a d-vector z\n"
+    "  --nodes N        the node count of --edges (= d) when its last nodes are isolated\n"
     "  --method M       practical (default): lambda-search for an output size in\n"
     "                   [s, floor(1.05 s)] as in the paper's experiments; theory: the cost-\n"
     "                   scaling tail of Hegde, Indyk & Schmidt (2015), nu = 2.5\n"
@@ -36,11 +37,11 @@ static const char *const USAGE =
 int cmd_tail(int argc, char **argv)
 {
     const char *z_path = NULL, *s_text = NULL, *g_text = NULL, *grid = NULL, *edges = NULL,
-               *method = NULL, *stats = NULL, *mem_text = NULL;
+               *method = NULL, *stats = NULL, *mem_text = NULL, *nodes_text = NULL;
     cli_opt opts[] = {
         {"--z", 0, &z_path},   {"--s", 0, &s_text},      {"--g", 0, &g_text},
         {"--graph", 0, &grid}, {"--edges", 0, &edges},   {"--method", 0, &method},
-        {"--stats", 1, &stats}, {"--max-memory", 0, &mem_text},
+        {"--stats", 1, &stats}, {"--max-memory", 0, &mem_text}, {"--nodes", 0, &nodes_text},
     };
     int rc = cli_parse("tail", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), USAGE);
     if (rc) return rc;
@@ -52,6 +53,8 @@ int cmd_tail(int argc, char **argv)
     if ((rc = cli_parse_int("tail", "--s", s_text, 1, 2147483647L, &s))) return rc;
     if ((rc = cli_parse_int("tail", "--g", g_text, 1, 2147483647L, &g))) return rc;
     if (g > s) return cli_usage_error("tail", "--g %d exceeds --s %d", g, s);
+    int nodes = 0;
+    if ((rc = cli_parse_nodes("tail", nodes_text, &nodes))) return rc;
     gsfw_proj_method pm = GSFW_PROJ_PRACTICAL;
     if (method) {
         if (!strcmp(method, "practical"))
@@ -71,7 +74,7 @@ int cmd_tail(int argc, char **argv)
         return cli_fail("tail", "--s %d exceeds the length %d of --z", s, d);
     }
     gsfw_graph *graph = NULL;
-    if ((rc = cli_load_graph("tail", grid, edges, d, &graph))) {
+    if ((rc = cli_load_graph_sized("tail", grid, edges, nodes, d, &graph))) {
         gsfw_free(z);
         return rc;
     }

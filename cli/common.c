@@ -260,6 +260,23 @@ static int parse_grid_spec(const char *cmd, const char *spec, int *h, int *w)
 int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_path,
                    int n_expected, gsfw_graph **out)
 {
+    return cli_load_graph_sized(cmd, grid_spec, edges_path, 0, n_expected, out);
+}
+
+/* The node count an edge list implies: one more than its largest id (0 without edges). */
+static int edge_list_nodes(int m, const int *u, const int *v)
+{
+    int n = 0;
+    for (int e = 0; e < m; e++) {
+        if (u[e] + 1 > n) n = u[e] + 1;
+        if (v[e] + 1 > n) n = v[e] + 1;
+    }
+    return n;
+}
+
+int cli_load_graph_sized(const char *cmd, const char *grid_spec, const char *edges_path,
+                         int nodes, int n_expected, gsfw_graph **out)
+{
     gsfw_err err;
     gsfw_error rc;
     *out = NULL;
@@ -267,6 +284,9 @@ int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_pat
         return cli_usage_error(cmd, "give either --graph or --edges, not both");
     if (!grid_spec && !edges_path)
         return cli_usage_error(cmd, "a graph is required: --graph grid:HxW or --edges FILE");
+    if (grid_spec && nodes > 0)
+        return cli_usage_error(cmd, "--nodes goes with --edges (--graph %s fixes the node "
+                               "count)", grid_spec);
     if (grid_spec) {
         int h = 0, w = 0, r = parse_grid_spec(cmd, grid_spec, &h, &w);
         if (r) return r;
@@ -279,28 +299,57 @@ int cli_load_graph(const char *cmd, const char *grid_spec, const char *edges_pat
         if (rc) return cli_fail_err(cmd, rc, &err);
         return CLI_OK;
     }
+    if (nodes > 0 && n_expected >= 0 && nodes != n_expected)
+        return cli_fail(cmd, "--nodes %d but the vector has %d entries", nodes, n_expected);
+    const int limit = nodes > 0 ? nodes : n_expected;
     int m = 0, *u = NULL, *v = NULL;
     double *cost = NULL;
     /* a line of an edge list takes 6 bytes or more ("0 1 1\n") */
-    int mr = cli_mem_check(cmd, cli_mem_graph(n_expected > 0 ? n_expected : 0,
+    int mr = cli_mem_check(cmd, cli_mem_graph(limit > 0 ? limit : 0,
                                               cli_mem_file_size(edges_path) / 6.0), "--edges");
     if (mr) return mr;
-    rc = gsfw_edges_read(edges_path, n_expected, &m, &u, &v, &cost, &err);
+    rc = gsfw_edges_read(edges_path, limit, &m, &u, &v, &cost, &err);
     if (rc) return cli_fail(cmd, "--edges: %s", err.message);
-    int n = n_expected;
-    if (n < 0) { /* infer the node count from the largest id */
-        n = 0;
-        for (int e = 0; e < m; e++) {
-            if (u[e] + 1 > n) n = u[e] + 1;
-            if (v[e] + 1 > n) n = v[e] + 1;
-        }
+    const int listed = edge_list_nodes(m, u, v);
+    int n = limit >= 0 ? limit : listed;
+    int ret = CLI_OK;
+    /* Nodes beyond the largest id would be isolated: padding the graph silently would
+     * hide a vector of the wrong length, so that takes an explicit --nodes. */
+    if (nodes <= 0 && n_expected >= 0 && listed != n_expected)
+        ret = cli_fail(cmd, "--edges %s has %d nodes (ids 0..%d) but the vector has %d "
+                       "entries; if nodes %d..%d are isolated, say so with --nodes %d",
+                       edges_path, listed, listed - 1, n_expected, listed, n_expected - 1,
+                       n_expected);
+    if (ret == CLI_OK) {
+        rc = gsfw_graph_from_edges(n, m, u, v, cost, out, &err);
+        if (rc) ret = cli_fail(cmd, "--edges %s: %s", edges_path, err.message);
     }
-    rc = gsfw_graph_from_edges(n, m, u, v, cost, out, &err);
     gsfw_free(u);
     gsfw_free(v);
     gsfw_free(cost);
-    if (rc) return cli_fail(cmd, "--edges %s: %s", edges_path, err.message);
-    return CLI_OK;
+    return ret;
+}
+
+int cli_parse_nodes(const char *cmd, const char *text, int *nodes)
+{
+    *nodes = 0;
+    if (!text) return CLI_OK;
+    return cli_parse_int(cmd, "--nodes", text, 1, 2147483647L, nodes);
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gsfw %s: warning: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+const char *cli_output_path(const char *path)
+{
+    return path && !strcmp(path, "-") ? "/dev/stdout" : path;
 }
 
 void cli_print_ids(const int *ids, int count)

@@ -80,6 +80,10 @@ int cli_parse_model_flags(const char *cmd, const char *model, const char *s_text
     if (spec->g > spec->s)
         return cli_usage_error(cmd, "--g %d exceeds --s %d (at most s nodes in at most g "
                                "components needs g <= s)", spec->g, spec->s);
+    if (g_text && !cli_model_needs_graph(model))
+        cli_warn(cmd, "--g is ignored by --model %s (it has no graph)", model);
+    if (seed_text && strcmp(model, "topk-approx") && strcmp(model, "l1"))
+        cli_warn(cmd, "--seed is ignored by --model %s (it is deterministic)", model);
     spec->delta = 1.0;
     if (delta_text) {
         if ((rc = cli_parse_double(cmd, "--delta", delta_text, &spec->delta))) return rc;
@@ -106,12 +110,16 @@ int cli_bind_model(const char *cmd, cli_model_spec *spec, const char *grid_spec,
         if (!grid_spec && !edges_path)
             return cli_usage_error(cmd, "--model %s needs a graph: --graph grid:HxW or --edges "
                                    "FILE", spec->model);
-        if ((rc = cli_load_graph(cmd, grid_spec, edges_path, d, graph))) return rc;
+        if ((rc = cli_load_graph_sized(cmd, grid_spec, edges_path, spec->nodes, d, graph)))
+            return rc;
         spec->graph = *graph;
     } else if (grid_spec || edges_path) {
         /* A graph given to a graph-free model is still checked, so that a mistyped
          * dimension does not pass silently. */
-        if ((rc = cli_load_graph(cmd, grid_spec, edges_path, d, graph))) return rc;
+        if ((rc = cli_load_graph_sized(cmd, grid_spec, edges_path, spec->nodes, d, graph)))
+            return rc;
+        cli_warn(cmd, "%s is ignored by --model %s", grid_spec ? "--graph" : "--edges",
+                 spec->model);
     }
     return CLI_OK;
 }

@@ -17,6 +17,7 @@ typedef struct {
     const gsfw_tree *tree;    /* required by tree models (cli/tree_load.h) */
     double delta;             /* target delta of topk-approx / l1 approximations */
     uint64_t seed;            /* randomised oracles */
+    int nodes;                /* --nodes N of an --edges graph (0: not stated) */
 } cli_model_spec;
 
 /* 1 if the model needs a graph, 0 if not, -1 if the name is unknown. */

@@ -19,10 +19,12 @@ set linetype cycle 10
 n = words(labels)
 f(i) = dir.'/curves/'.word(labels, i).'.csv'
 set title 'f(x_t) = ½||Ax_t - y||^2'
+set ylabel 'f(x_t) (log scale)'
 plot for [i=1:n] f(i) skip 1 using 1:($6>0?$6:1/0):($8>0?$8:1/0) with filledcurves lc i notitle, \
      for [i=1:n] f(i) skip 1 using 1:4 with lines lw 2 lc i title word(labels, i)
 set key outside right top
 set title '||x_t - x^*||_2 (= relative error)'
+set ylabel '||x_t - x^*||_2 (x^* has unit norm)'
 plot for [i=1:n] f(i) skip 1 using 1:11:13 with filledcurves lc i notitle, \
      for [i=1:n] f(i) skip 1 using 1:9 with lines lw 2 lc i title word(labels, i)
 unset multiplot

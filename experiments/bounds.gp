@@ -9,7 +9,8 @@ set datafile separator ','
 set logscale y
 set format y '10^{%T}'
 set grid
-set xlabel '{/Symbol d}'
+set xlabel 'oracle quality {/Symbol d}'
+set ylabel 'bound on h(x_{t+1}) = f(x_{t+1}) - f^* (log scale)'
 set xrange [0:1]
 set multiplot layout 1,3 title sprintf('Bounds on h(x_{t+1}) of DMO-FW-I at t = %d (A_t = a)', t)
 h0s = '5 50 5'; as = '5 5 50'

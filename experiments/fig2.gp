@@ -9,7 +9,7 @@ set logscale xy
 set format y '10^{%T}'
 set key bottom left
 set grid
-set xlabel 't + 1'
+set xlabel 'iteration t + 1'
 labels = "1 0.8 0.5 0.3 0.1"
 set title 'h(x_t) = f(x_t) - f^* (DMO-FW-I, s = 5, C = 1)'
 set ylabel 'h(x_t)'

@@ -23,12 +23,14 @@ if (has7) {
     set terminal pngcairo size 1300,500 enhanced font ',11'
     set output dir.'/fig3.png'
     set multiplot layout 1,2 title sprintf('MNIST digit 7, ratio 5: mean over %d trials, band = 10%%-90%% quantiles', T)
-    set xlabel 't + 1'
+    set xlabel 'iteration t + 1'
     set key bottom left
     set title 'h(x_t) = f(x_t) = ½||Ax_t - y||^2'
+    set ylabel 'h(x_t) (log scale)'
     plot for [i=1:n] file(7, i) skip 1 using ($1+1):(pos($6)):(pos($8)) with filledcurves lc i notitle, \
          for [i=1:n] file(7, i) skip 1 using ($1+1):(pos($4)) with lines lw 2 lc i title title(i)
     set title '||x_t - x^*||_2'
+    set ylabel '||x_t - x^*||_2 (x^* has unit norm)'
     plot for [i=1:n] file(7, i) skip 1 using ($1+1):(pos($11)):(pos($13)) with filledcurves lc i notitle, \
          for [i=1:n] file(7, i) skip 1 using ($1+1):(pos($9)) with lines lw 2 lc i title title(i)
     unset multiplot
@@ -44,7 +46,8 @@ do for [which=8:9] {
     set multiplot layout rows,cols title (which == 8 ? \
         sprintf('MNIST, ratio 5: mean h(x_t) = f(x_t) against t + 1 (%d trials, band = 10%%-90%% quantiles)', T) : \
         sprintf('MNIST, ratio 5: mean ||x_t - x^*|| against t + 1 (%d trials, band = 10%%-90%% quantiles)', T))
-    unset xlabel
+    set xlabel 'iteration t + 1'
+    set ylabel (which == 8 ? 'h(x_t)' : '||x_t - x^*||_2')
     do for [k=1:nd] {
         d = word(digits, k)
         set title 'digit '.d

@@ -21,6 +21,7 @@ set multiplot layout 1,2 title sprintf('%s: relative error of the returned itera
 set logscale y
 set format y '10^{%T}'
 set title 'mean ||x - x^*|| / ||x^*||'
+set ylabel 'relative error (log scale)'
 unset key
 plot for [i=1:n] file(i) skip 1 using 1:(pos($4)) with linespoints lw 2 pt 7 lc i title word(methods, i)
 set title 'median ||x - x^*|| / ||x^*||'

@@ -5,6 +5,15 @@ set -eu
 
 PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev libfftw3-dev gnuplot-nox libgsl-dev python3-dev python3-numpy python3-setuptools python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage libopenmpi-dev openmpi-bin"
 
+# Without apt (another distribution, macOS, a container without dpkg) say what is needed
+# and go on: the build then stops with CMake's message if a library is really missing.
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps: no apt-get here, nothing installed. gsfw needs a C11 compiler, CMake"
+    echo "  >= 3.16, OpenBLAS (with cblas.h), LAPACKE, libpng; cmocka for the tests and gnuplot"
+    echo "  for the plots. Debian names: $PACKAGES"
+    exit 0
+fi
+
 missing=""
 for p in $PACKAGES; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -18,6 +27,10 @@ if [ -z "$missing" ]; then
 fi
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+if [ -n "$SUDO" ] && ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: missing$missing; not root and no sudo: install them, then run make again"
+    exit 0
+fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q

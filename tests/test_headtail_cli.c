@@ -87,8 +87,9 @@ static void test_warning_when_too_small(void **state)
     const double zv[6] = {1, -2, 0.5, 3, 1, 4};
     const int shape[2] = {6, 0};
     assert_int_equal(gsfw_npy_write(z, zv, 1, shape, NULL), GSFW_OK);
+    /* node 5 has no edge: the edge list names nodes 0..4, so --nodes states the count */
     const char *a[] = {"dmo", "--model", "head", "--z", z, "--s", "4", "--g", "1", "--edges",
-                       edges, NULL};
+                       edges, "--nodes", "6", NULL};
     cli_result r = cli_run(a);
     assert_int_equal(r.status, 0);
     /* the piece of largest energy: {5} (16), not {3, 4} (10) nor {0, 1, 2} (5.25) */
@@ -97,7 +98,8 @@ static void test_warning_when_too_small(void **state)
                                   "below s = 4: the graph has no set of 4 nodes in 1 "
                                   "component (its largest component has 3 nodes)"));
     cli_result_free(&r);
-    const char *t[] = {"tail", "--z", z, "--s", "6", "--g", "2", "--edges", edges, NULL};
+    const char *t[] = {"tail", "--z", z, "--s", "6", "--g", "2", "--edges", edges, "--nodes",
+                       "6", NULL};
     r = cli_run(t);
     assert_int_equal(r.status, 0);
     /* the two pieces of largest energy: {5} and {3, 4} */

@@ -92,9 +92,9 @@ static void test_mnist_outputs(void **state)
     assert_true(field(r.out, " s=") == 60);
     assert_true(field(r.out, " g=") == 1);
     const char *files[] = {"recovered.npy", "recovered.png", "truth.png", "trace.csv",
-                           "convergence.png"};
-    for (int k = 0; k < 5; k++) assert_true(file_exists(path_in(out, files[k])));
-    assert_int_equal(dir_count(out), 5);
+                           "convergence.png", "panel.png"};
+    for (int k = 0; k < 6; k++) assert_true(file_exists(path_in(out, files[k])));
+    assert_int_equal(dir_count(out), 6);
     /* recovered.npy is image-shaped */
     double *x;
     int ndim, shape[2];
