@@ -3,7 +3,7 @@
 # Does nothing when everything is already present; uses sudo when not root.
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev libfftw3-dev gnuplot-nox libgsl-dev"
+PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev libfftw3-dev gnuplot-nox libgsl-dev time python3-skimage"
 
 missing=""
 for p in $PACKAGES; do
