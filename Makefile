@@ -120,3 +120,10 @@ install: build
 .PHONY: tree-images
 tree-images: build
 	@sh experiments/tree_images.sh $(BUILD) results/tree_images
+
+# Megapixel recovery of the retinal vessel map (docs/experiments-megapixel.md): sizes 256,
+# 1024 and 2048 with DCT sensing; `make megapixel SIZE=256` is the quick run (SIZES, ITERS,
+# SENSING, METHOD, MODEL, EXTRA: see bench/megapixel.sh). Results in results/megapixel/.
+.PHONY: megapixel
+megapixel: build
+	@sh bench/megapixel.sh $(BUILD) results/megapixel
