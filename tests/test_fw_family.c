@@ -220,6 +220,60 @@ static void test_certified_bound_holds(void **state)
     planted_free(&p);
 }
 
+/* The same for the exact tree oracles (rooted subtree, forest, connected subtree): the
+ * long run uses the same exact oracle, since it optimises over the tree model itself. */
+static void test_certified_bound_holds_for_tree_oracles(void **state)
+{
+    (void)state;
+    /* a binary tree of 15 nodes (parent of i is (i-1)/2) and a forest of two of them */
+    int parent[30];
+    for (int i = 0; i < 15; i++) parent[i] = i == 0 ? -1 : (i - 1) / 2;
+    for (int i = 0; i < 15; i++) parent[15 + i] = i == 0 ? -1 : 15 + (i - 1) / 2;
+    const int d = 30, n = 16;
+    int ids[4] = {0, 1, 2, 4}; /* a rooted subtree of the first tree */
+    planted_problem p = planted(n, d, ids, 4, 1.0, 23);
+    gsfw_objective *obj;
+    assert_int_equal(gsfw_objective_least_squares(n, d, p.A, GSFW_ROW_MAJOR, p.y, &obj, NULL),
+                     GSFW_OK);
+    gsfw_tree *tree;
+    assert_int_equal(gsfw_tree_from_parents(d, parent, &tree, NULL), GSFW_OK);
+    gsfw_dmo *oracles[3];
+    assert_int_equal(gsfw_dmo_tree_rooted(tree, 4, &oracles[0], NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_tree_forest(tree, 5, 2, &oracles[1], NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_tree_connected(tree, 4, &oracles[2], NULL), GSFW_OK);
+    enum { T = 40, LONG = 20 * T };
+    gsfw_iterate trace[T + 1];
+    for (int k = 0; k < 3; k++) {
+        gsfw_settings set;
+        gsfw_settings_default(&set);
+        set.method = GSFW_METHOD_FW;
+        set.step = GSFW_STEP_LINE;
+        set.max_iter = LONG;
+        set.C = 0.8;
+        gsfw_info long_info;
+        assert_int_equal(gsfw_solve(obj, oracles[k], &set, NULL, &long_info, NULL), GSFW_OK);
+        for (int m = 0; m < N_METHODS; m++) {
+            set.method = fw_methods[m];
+            set.step = GSFW_STEP_AUTO;
+            set.max_iter = T;
+            gsfw_result res = {.trace = trace, .trace_capacity = T + 1};
+            assert_int_equal(gsfw_solve(obj, oracles[k], &set, &res, NULL, NULL), GSFW_OK);
+            for (int t = 0; t < res.trace_len; t++) {
+                assert_false(isnan(trace[t].gap_bound));
+                double excess = trace[t].f - long_info.f_best;
+                if (trace[t].gap_bound < excess - 1e-12)
+                    fail_msg("%s with %s, t = %d: bound %.17g < f - f_best = %.17g",
+                             gsfw_method_name(set.method), oracles[k]->name, t,
+                             trace[t].gap_bound, excess);
+            }
+        }
+        gsfw_dmo_free(oracles[k]);
+    }
+    gsfw_tree_free(tree);
+    gsfw_objective_free(obj);
+    planted_free(&p);
+}
+
 /* --tol: the run stops with status converged once the bound is below tol, and then
  * f - f* (from a 20x longer run) is below tol too. */
 static void test_tolerance_stops_converged(void **state)
@@ -472,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_every_variant_and_rule_converges),
         cmocka_unit_test(test_dense_fallback_matches_incremental),
         cmocka_unit_test(test_certified_bound_holds),
+        cmocka_unit_test(test_certified_bound_holds_for_tree_oracles),
         cmocka_unit_test(test_tolerance_stops_converged),
         cmocka_unit_test(test_x0_checked_and_warm_start),
         cmocka_unit_test(test_polish_lies_in_model),
