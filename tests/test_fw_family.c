@@ -395,6 +395,28 @@ static void test_polish_lies_in_model(void **state)
                      norm_diff(pol, p.x_star, d));
     }
     gsfw_dmo_free(oracle);
+    /* the PCSF head projection: the polished support is a set of its window [s, 1.05 s]
+     * in <= g components */
+    assert_int_equal(gsfw_dmo_head(grid, s, 1, &oracle, NULL), GSFW_OK);
+    for (int m = 0; m < N_METHODS; m++) {
+        gsfw_settings set;
+        gsfw_settings_default(&set);
+        set.method = fw_methods[m];
+        set.max_iter = 100;
+        set.polish = 1;
+        double pol[64];
+        gsfw_result res = {.x_polished = pol};
+        gsfw_info info;
+        assert_int_equal(gsfw_solve(obj, oracle, &set, &res, &info, NULL), GSFW_OK);
+        unsigned char mask[64];
+        int work[128], nnz = 0;
+        for (int i = 0; i < d; i++) nnz += (mask[i] = pol[i] != 0.0);
+        if (!(nnz >= s && nnz <= (int)floor(1.05 * s)))
+            fail_msg("%s with head: %d nonzeros outside [%d, %d]", gsfw_method_name(set.method),
+                     nnz, s, (int)floor(1.05 * s));
+        assert_true(gsfw_graph_induced_components(grid, mask, work) <= 1);
+    }
+    gsfw_dmo_free(oracle);
     gsfw_objective_free(obj);
     gsfw_graph_free(grid);
     planted_free(&p);
