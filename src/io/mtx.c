@@ -12,6 +12,7 @@
  * both ways, since a truncated file would otherwise read as a sparser matrix. */
 #include "core/internal.h"
 #include "io/lines.h"
+#include "io/mtx.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -168,9 +169,14 @@ static gsfw_error parse_entry(const char *path, char *text, long entry, long lin
     return GSFW_OK;
 }
 
-static gsfw_error read_stream(const char *path, FILE *fp, int *n, int *d, triplets *t,
+/* Reads the file, keeping the entries whose row (after mirroring) lies in the range that
+ * `range` picks once the size is known (every row when range is NULL), rows relative to
+ * its start. */
+static gsfw_error read_stream(const char *path, FILE *fp, gsfw_mtx_row_range range, void *ctx,
+                              int *n, int *d, int *row0, int *count, triplets *t,
                               gsfw_err *err)
 {
+    int lo = 0, hi = 0; /* rows kept: lo <= row < hi (0-based) */
     gsfw_line line = {0};
     gsfw_error rc = GSFW_OK;
     int field = 0, sym = 0, have_size = 0;
@@ -217,6 +223,14 @@ static gsfw_error read_stream(const char *path, FILE *fp, int *n, int *d, triple
                 goto done;
             }
             have_size = 1;
+            lo = 0;
+            hi = (int)nrows;
+            if (range) {
+                int r0 = 0, cnt = 0;
+                range((int)nrows, ctx, &r0, &cnt);
+                lo = r0;
+                hi = r0 + cnt;
+            }
             continue;
         }
         entry++;
@@ -235,9 +249,10 @@ static gsfw_error read_stream(const char *path, FILE *fp, int *n, int *d, triple
                            i, j);
             goto done;
         }
-        int pushed = triplets_push(t, (int)i - 1, (int)j - 1, v) == 0;
-        if (pushed && sym != SYM_GENERAL && i != j)
-            pushed = triplets_push(t, (int)j - 1, (int)i - 1, sym == SYM_SKEW ? -v : v) == 0;
+        int r = (int)i - 1, c = (int)j - 1;
+        int pushed = r < lo || r >= hi || triplets_push(t, r - lo, c, v) == 0;
+        if (pushed && sym != SYM_GENERAL && i != j && c >= lo && c < hi)
+            pushed = triplets_push(t, c - lo, r, sym == SYM_SKEW ? -v : v) == 0;
         if (!pushed) {
             rc = gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory reading '%s' (entry %ld)", path,
                            entry);
@@ -254,27 +269,25 @@ static gsfw_error read_stream(const char *path, FILE *fp, int *n, int *d, triple
     if (!rc) {
         *n = (int)nrows;
         *d = (int)ncols;
+        *row0 = lo;
+        *count = hi - lo;
     }
 done:
     free(line.buf);
     return rc;
 }
 
-gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows, int **cols,
-                         double **vals, gsfw_err *err)
+gsfw_error gsfw_mtx_read_rows(const char *path, gsfw_mtx_row_range range, void *ctx, int *n,
+                              int *d, int *row0, int *count, long *nnz, int **rows, int **cols,
+                              double **vals, gsfw_err *err)
 {
-    gsfw_err_clear(err);
-    if (!path || !n || !d || !nnz || !rows || !cols || !vals)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "mtx read: %s is NULL",
-                         !path ? "path" : !n ? "n" : !d ? "d" : !nnz ? "nnz" : !rows ? "rows"
-                         : !cols ? "cols" : "vals");
     *rows = *cols = NULL;
     *vals = NULL;
     *nnz = 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     triplets t = {0};
-    gsfw_error rc = read_stream(path, fp, n, d, &t, err);
+    gsfw_error rc = read_stream(path, fp, range, ctx, n, d, row0, count, &t, err);
     fclose(fp);
     if (rc) {
         triplets_free(&t);
@@ -285,4 +298,16 @@ gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows
     *vals = t.v;
     *nnz = t.m;
     return GSFW_OK;
+}
+
+gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows, int **cols,
+                         double **vals, gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    if (!path || !n || !d || !nnz || !rows || !cols || !vals)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "mtx read: %s is NULL",
+                         !path ? "path" : !n ? "n" : !d ? "d" : !nnz ? "nnz" : !rows ? "rows"
+                         : !cols ? "cols" : "vals");
+    int row0, count;
+    return gsfw_mtx_read_rows(path, NULL, NULL, n, d, &row0, &count, nnz, rows, cols, vals, err);
 }

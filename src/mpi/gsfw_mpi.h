@@ -72,7 +72,8 @@ gsfw_error gsfw_mpi_npy_shape(const char *path, int *ndim, int shape[2], gsfw_er
 gsfw_error gsfw_mpi_npy_read_rows(const char *path, int row0, int rows, double **block,
                                   int shape[2], gsfw_err *err);
 /* The entries of the block of rows gsfw_mpi_row_block gives rank `rank` of `nprocs` for
- * a Matrix Market coordinate file (real, integer or pattern; general or symmetric), as
+ * a Matrix Market coordinate file (real, integer or pattern; general, symmetric or
+ * skew-symmetric; checked as gsfw_mtx_read does), as
  * triplets with rows relative to *row0; *n and *d are the whole matrix's size, *rows the
  * block's. Streams the file: only the block's entries are kept. Arrays malloc'ed (free();
  * NULL when the block has no entries). */
