@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
+#include "objectives/linear.h"
 #include "gsfw.h"
 #include "util/rng.h"
 
@@ -41,15 +42,13 @@ int main(int argc, char **argv)
     gsfw_objective *obj = NULL;
     gsfw_dmo *dmo = NULL;
     gsfw_err err;
-    /* column-major copy, as the objective stores it, for the gemv baseline */
     if (gsfw_objective_least_squares(n, d, A, GSFW_ROW_MAJOR, y, &obj, &err) ||
         gsfw_dmo_topk(d, s, &dmo, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    int nA;
-    const double *Acol, *ycol;
-    obj->least_squares_data(obj->ctx, &nA, &Acol, &ycol);
+    /* the objective's own column-major copy, for the gemv baseline */
+    const double *Acol = gsfw_dense_col_major_data(gsfw_linear_operator(obj->ctx, NULL));
 
     gsfw_settings set;
     gsfw_settings_default(&set);

@@ -91,9 +91,14 @@ GSFW_API int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned c
  * minimize_on (optional): minimise f over the vectors supported on `support` (k distinct ids),
  * unconstrained within that span, starting from w (k entries, in/out), for at most max_iter
  * inner iterations or until the restricted gradient falls below tol times its initial norm;
- * *f receives the value at the result. Least squares runs CGLS on the columns of the
- * support. Used by CoSaMP-type baselines and by polishing. quadratic = 1 declares f
- * quadratic (a line search is then exact from two slopes). */
+ * *f receives the value at the result. Least squares over an operator solves supports
+ * of few rows or columns exactly (a rank-revealing QR of their columns, when the operator
+ * has cheap_columns and reserve made room) and runs CGLS (Craig's method when the
+ * support is wider than the rows) otherwise. Used by CoSaMP-type baselines and by
+ * polishing. reserve (optional): the solvers call it once, before their loop, with the
+ * largest support they will pass to minimize_on, so that it can allocate its workspace
+ * there rather than inside the loop; it returns 0, or nonzero when out of memory. quadratic = 1 declares f quadratic (a line search
+ * is then exact from two slopes). */
 typedef struct gsfw_objective {
     int d;
     void *ctx;
@@ -111,9 +116,7 @@ typedef struct gsfw_objective {
     /* optional: restricted minimisation (see above) */
     int (*minimize_on)(void *ctx, int k, const int *support, double *w, int max_iter,
                        double tol, double *f);
-    /* transitional, least squares only (goes when CoSaMP moves to minimize_on): A
-     * (column-major, n x d) and y */
-    int (*least_squares_data)(void *ctx, int *n, const double **A_col_major, const double **y);
+    int (*reserve)(void *ctx, int max_support);
     int quadratic;     /* 1: f is quadratic */
     const char *name;  /* "least-squares", "logistic", "huber", "callback", ... */
     void (*destroy)(struct gsfw_objective *self);
@@ -125,7 +128,7 @@ typedef struct gsfw_objective {
  * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
  * two gemv (one with the incremental interface); A^T A is never formed. The lipschitz
  * hook returns ||A||_2^2 estimated by power iteration (deterministic start vector);
- * minimize_on runs CGLS. It is the squared loss of gsfw_objective_linear over a dense
+ * minimize_on solves small supports by QR and larger ones by CGLS. It is the squared loss of gsfw_objective_linear over a dense
  * column-major copy of A that the objective owns. */
 GSFW_API gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
                                         const double *y, gsfw_objective **out,
@@ -495,7 +498,9 @@ typedef struct {
     double C;            /* gen-mp with reference_compat: atom norm */
     int max_iter;        /* default 100 */
     double time_limit;
-    int inner_iters;     /* cosamp: restricted least-squares iterations per step (default 10) */
+    int inner_iters;     /* cosamp: iterations of the objective's minimize_on per step when it
+                            is iterative (default 10; small least-squares supports are solved
+                            exactly whatever this is) */
     int reference_compat;/* 1 = the reference scripts' settings (docs/baselines.md) */
     const double *x_true;
     gsfw_callback callback;

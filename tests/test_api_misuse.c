@@ -85,7 +85,8 @@ enum {
     HOOK_UPDATE = 1 << 4,
     HOOK_CACHED = 1 << 5,
     HOOK_LIPSCHITZ = 1 << 6,
-    HOOK_LSDATA = 1 << 7
+    HOOK_MINIMIZE = 1 << 7,
+    HOOK_RESERVE = 1 << 8
 };
 
 /* Return codes of the failing hooks: the messages must quote them. */
@@ -97,7 +98,8 @@ enum {
     CODE_UPDATE,
     CODE_CACHED,
     CODE_LIPSCHITZ,
-    CODE_LSDATA
+    CODE_MINIMIZE,
+    CODE_RESERVE
 };
 
 /* f(x) = 0.5 ||x - c||^2 with c = (1, -2, 3, -4, 5, -6): hooks chosen by `has` fail
@@ -107,12 +109,10 @@ typedef struct {
     int nan_value;     /* value hooks report NaN */
     int inf_gradient;  /* gradient hooks put +Inf into entry 2 */
     double lipschitz;  /* what the lipschitz hook reports */
-    int lsdata_null_A; /* least_squares_data succeeds but gives A = NULL */
     int value_grad_ok; /* > 0: value_grad fails (CODE_VALUE_GRAD) after this many calls */
     int value_grad_calls;
     double x[TOY_D];   /* cached point of the incremental interface */
     double dir[TOY_D]; /* its direction */
-    double A[TOY_D * TOY_D], y[TOY_D];
 } toy;
 
 static double toy_c(int i) { return (i % 2 ? -1.0 : 1.0) * (i + 1); }
@@ -208,20 +208,29 @@ static int toy_lipschitz(void *ctx, double *L)
     return 0;
 }
 
-/* A = I, y = c: the same f as least squares. */
-static int toy_lsdata(void *ctx, int *n, const double **A, const double **y)
+/* The minimiser of f on a support: w_j = c_{S_j}. */
+static int toy_minimize_on(void *ctx, int k, const int *S, double *w, int max_iter, double tol,
+                           double *f)
 {
     toy *t = ctx;
-    if (t->fail & HOOK_LSDATA) return CODE_LSDATA;
-    memset(t->A, 0, sizeof t->A);
-    for (int i = 0; i < TOY_D; i++) {
-        t->A[i * TOY_D + i] = 1.0;
-        t->y[i] = toy_c(i);
+    (void)max_iter;
+    (void)tol;
+    if (t->fail & HOOK_MINIMIZE) return CODE_MINIMIZE;
+    double v = 0.0;
+    for (int i = 0; i < TOY_D; i++) v += 0.5 * toy_c(i) * toy_c(i);
+    for (int j = 0; j < k; j++) {
+        w[j] = toy_c(S[j]);
+        v -= 0.5 * w[j] * w[j];
     }
-    *n = TOY_D;
-    *A = t->lsdata_null_A ? NULL : t->A;
-    *y = t->y;
+    *f = v;
     return 0;
+}
+
+static int toy_reserve(void *ctx, int max_support)
+{
+    toy *t = ctx;
+    (void)max_support;
+    return t->fail & HOOK_RESERVE ? CODE_RESERVE : 0;
 }
 
 /* A hand-made objective on the stack (never given to gsfw_objective_free, which would
@@ -243,7 +252,8 @@ static gsfw_objective toy_objective(toy *t, unsigned has)
     }
     if (has & HOOK_CACHED) o.cached_value_grad = toy_cached;
     if (has & HOOK_LIPSCHITZ) o.lipschitz = toy_lipschitz;
-    if (has & HOOK_LSDATA) o.least_squares_data = toy_lsdata;
+    if (has & HOOK_MINIMIZE) o.minimize_on = toy_minimize_on;
+    if (has & HOOK_RESERVE) o.reserve = toy_reserve;
     return o;
 }
 
@@ -1425,7 +1435,7 @@ static void test_solve_objective_failures(void **state)
     gsfw_settings set;
     for (int method = 0; method < N_METHODS; method++) {
         const int ls_method = method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP;
-        const unsigned base = ls_method ? HOOK_LSDATA : 0;
+        const unsigned base = ls_method ? HOOK_MINIMIZE | HOOK_RESERVE : 0;
         set = settings_for((gsfw_method)method);
         /* plain objective: value, then gradient */
         memset(&t, 0, sizeof t);
@@ -1482,17 +1492,21 @@ static void test_solve_objective_failures(void **state)
                             solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
             }
         }
-        /* the least-squares data hook */
+        /* the restricted minimisation and its workspace */
         if (ls_method) {
             memset(&t, 0, sizeof t);
-            o = toy_objective(&t, HOOK_LSDATA);
+            o = toy_objective(&t, HOOK_MINIMIZE | HOOK_RESERVE);
             set = settings_for((gsfw_method)method);
-            t.fail = HOOK_LSDATA;
-            EXPECT_FAIL(GSFW_ERR_CALLBACK, "least_squares_data hook failed (code 48)",
+            assert_int_equal(solve_method(&o, &ok, NULL, &set, NULL, NULL, NULL), GSFW_OK);
+            t.fail = HOOK_MINIMIZE;
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "minimize_on failed (code 48)",
                         solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
-            t.fail = 0;
-            t.lsdata_null_A = 1;
-            EXPECT_FAIL(GSFW_ERR_CALLBACK, "A = NULL", solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+            t.fail = HOOK_RESERVE;
+            EXPECT_FAIL(GSFW_ERR_NOMEM, "reserve hook code 49",
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+            o = toy_objective(&t, 0);
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "needs an objective with a minimize_on hook",
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         }
     }
     /* AccFW's curvature rule evaluates f at the first atom (the objective's second

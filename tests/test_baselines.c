@@ -14,6 +14,7 @@
 
 #include "gsfw.h"
 #include "recover_metrics.h"
+#include "objectives/restricted_ls.h"
 #include "solvers/baselines/baselines.h"
 #include "support/planted.h"
 #include "util/rng.h"
@@ -142,7 +143,27 @@ static double *col_major(const problem *p)
     return Ac;
 }
 
-static void check_ls(int n, int d, int k, gsfw_ls_method method, double tol)
+/* 0.5 ||A_T w - y||^2 from the column-major copy. */
+static double restricted_value(const double *Ac, const double *y, int n, const int *T, int k,
+                               const double *w)
+{
+    double v = 0.0;
+    for (int r = 0; r < n; r++) {
+        double res = -y[r];
+        for (int c = 0; c < k; c++) res += Ac[(size_t)T[c] * n + r] * w[c];
+        v += 0.5 * res * res;
+    }
+    return v;
+}
+
+/* The least-squares objective's minimize_on against the normal equations (k <= n) or the
+ * minimum-norm formula (k > n), solved independently by Gaussian elimination. mode
+ * DIRECT: after reserve, one "iteration" must already be exact (the QR path); KRYLOV:
+ * CGLS / Craig through the operator, run to convergence; GATHERED: reserve, but a
+ * support too large for QR: CGLS / Craig on the copied columns, which must also agree
+ * with the operator's iterates. */
+enum { KRYLOV = 0, DIRECT = 1, GATHERED = 2 };
+static void check_ls(int n, int d, int k, int mode, double tol)
 {
     int support[1] = {0};
     problem p = make_problem(n, d, support, 1, 11 + (uint64_t)k);
@@ -179,30 +200,46 @@ static void check_ls(int n, int d, int k, gsfw_ls_method method, double tol)
             for (int r = 0; r < n; r++) ref[c] += Ac[(size_t)T[c] * n + r] * b[r];
         }
     }
-    gsfw_ls ls;
-    gsfw_err err;
-    assert_int_equal(gsfw_ls_init(&ls, n, d, Ac, p.y, k, method, &err), GSFW_OK);
-    ls.tol = 1e-13;
-    ls.max_iter = 10 * (n + k);
+    double nref = 0.0;
+    for (int c = 0; c < k; c++) nref += ref[c] * ref[c];
+    nref = sqrt(nref);
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(n, d, Ac, GSFW_COL_MAJOR, p.y, &obj, NULL),
+                     GSFW_OK);
+    assert_non_null(obj->reserve);
+    if (mode != KRYLOV) assert_int_equal(obj->reserve(obj->ctx, k), 0);
+    const int iters = mode == DIRECT ? 1 : 10 * (n + k);
     /* twice: the second Krylov solve starts from the first one's dual (must not matter) */
     for (int rep = 0; rep < 2; rep++) {
-        assert_int_equal(gsfw_ls_solve(&ls, T, k, NULL, w, &err), GSFW_OK);
-        double e = 0, nr = 0;
-        for (int c = 0; c < k; c++) {
-            e += (w[c] - ref[c]) * (w[c] - ref[c]);
-            nr += ref[c] * ref[c];
-        }
-        assert_true(sqrt(e) <= tol * sqrt(nr));
+        double f = NAN;
+        memset(w, 0, (size_t)k * sizeof(double));
+        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, 1e-14, &f), 0);
+        assert_true(dist(w, ref, k) <= tol * nref);
+        double v = restricted_value(Ac, p.y, n, T, k, w);
+        assert_true(fabs(f - v) <= 1e-10 * (1.0 + v));
     }
-    if (method == GSFW_LS_CG && k <= n) { /* warm start converges to the same point */
+    if (mode != DIRECT && k <= n) { /* warm start converges to the same point */
         for (int c = 0; c < k; c++) w[c] = ref[c] + 0.1;
-        double *g = malloc((size_t)k * sizeof(double));
-        memcpy(g, w, (size_t)k * sizeof(double));
-        assert_int_equal(gsfw_ls_solve(&ls, T, k, g, w, &err), GSFW_OK);
-        assert_true(dist(w, ref, k) <= tol * 10);
-        free(g);
+        double f;
+        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, 1e-14, &f), 0);
+        assert_true(dist(w, ref, k) <= tol * 10 * nref);
     }
-    gsfw_ls_free(&ls);
+    if (mode != KRYLOV) { /* without reserve, through the operator */
+        gsfw_objective *plain = NULL;
+        assert_int_equal(gsfw_objective_least_squares(n, d, Ac, GSFW_COL_MAJOR, p.y, &plain,
+                                                      NULL), GSFW_OK);
+        double f, *w2 = calloc((size_t)k, sizeof(double));
+        memset(w, 0, (size_t)k * sizeof(double));
+        assert_int_equal(plain->minimize_on(plain->ctx, k, T, w2, iters, 1e-14, &f), 0);
+        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, 1e-14, &f), 0);
+        if (mode == DIRECT) /* one CGLS / Craig step is far from the answer */
+            assert_true(dist(w2, ref, k) > 1e-3 * nref);
+        else /* the same iterations on a copy of the same columns */
+            assert_true(dist(w2, w, k) <= 1e-10 * nref);
+        free(w2);
+        gsfw_objective_free(plain);
+    }
+    gsfw_objective_free(obj);
     free(M);
     free(b);
     free(ref);
@@ -215,14 +252,14 @@ static void check_ls(int n, int d, int k, gsfw_ls_method method, double tol)
 static void test_ls_direct_overdetermined(void **state)
 {
     (void)state;
-    check_ls(40, 60, 12, GSFW_LS_DIRECT, 1e-10);
-    check_ls(30, 30, 30, GSFW_LS_DIRECT, 1e-8); /* square */
+    check_ls(40, 60, 12, DIRECT, 1e-10);
+    check_ls(30, 30, 30, DIRECT, 1e-8); /* square */
 }
 
 static void test_ls_direct_min_norm(void **state)
 {
     (void)state;
-    check_ls(15, 60, 35, GSFW_LS_DIRECT, 1e-9);
+    check_ls(15, 60, 35, DIRECT, 1e-9);
 }
 
 /* Repeated columns: the direct solve must find the rank and return the minimum-norm
@@ -242,19 +279,17 @@ static void test_ls_rank_deficient(void **state)
         for (int c = 0; c < 10; c++) A[c * n + r] = a0;
         y[r] = 2.0 * a0;
     }
-    gsfw_ls ls;
-    assert_int_equal(gsfw_ls_init(&ls, n, d, A, y, 12, GSFW_LS_DIRECT, NULL), GSFW_OK);
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(n, d, A, GSFW_COL_MAJOR, y, &obj, NULL), GSFW_OK);
+    assert_int_equal(obj->reserve(obj->ctx, 12), 0);
     int T[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 30};
-    double w[12];
-    assert_int_equal(gsfw_ls_solve(&ls, T, 12, NULL, w, NULL), GSFW_OK);
-    assert_int_equal(ls.last_rank, 3);
+    double w[12] = {0}, f = NAN;
+    assert_int_equal(obj->minimize_on(obj->ctx, 12, T, w, 1, 1e-14, &f), 0);
     for (int k = 0; k < 10; k++) assert_true(fabs(w[k] - 0.2) < 1e-10);
     assert_true(fabs(w[10]) < 1e-10 && fabs(w[11]) < 1e-10);
-    gsfw_ls_free(&ls);
+    assert_true(fabs(f) < 1e-20);
 
-    gsfw_objective *obj = NULL;
     gsfw_dmo *head = NULL, *tail = NULL;
-    assert_int_equal(gsfw_objective_least_squares(n, d, A, GSFW_COL_MAJOR, y, &obj, NULL), GSFW_OK);
     assert_int_equal(gsfw_dmo_topk(d, 12, &head, NULL), GSFW_OK);
     assert_int_equal(gsfw_dmo_topk(d, 6, &tail, NULL), GSFW_OK);
     gsfw_baseline_settings set;
@@ -279,15 +314,21 @@ static void test_ls_rank_deficient(void **state)
 static void test_ls_krylov(void **state)
 {
     (void)state;
-    check_ls(40, 60, 12, GSFW_LS_CG, 1e-9);
-    check_ls(15, 60, 35, GSFW_LS_CG, 1e-8); /* Craig: minimum norm */
+    check_ls(40, 60, 12, KRYLOV, 1e-9);
+    check_ls(15, 60, 35, KRYLOV, 1e-8); /* Craig: minimum norm */
+    check_ls(600, 900, 410, GATHERED, 1e-9);
+    check_ls(410, 900, 600, GATHERED, 1e-8); /* Craig on the copy */
 }
 
-static void test_ls_auto_rule(void **state)
+/* Which supports go direct, and how much room reserve takes. */
+static void test_ls_direct_rule(void **state)
 {
     (void)state;
-    assert_int_equal(gsfw_ls_choose(300, 180), GSFW_LS_DIRECT);
-    assert_int_equal(gsfw_ls_choose(1555, 1866), GSFW_LS_CG);
+    assert_true(gsfw_restricted_ls_worth(300, 180));
+    assert_false(gsfw_restricted_ls_worth(1555, 1866));
+    assert_int_equal(gsfw_restricted_ls_cap(1555, 1866), 1866);
+    assert_int_equal(gsfw_restricted_ls_cap(100, 1000000), (1 << 25) / 100); /* budget */
+    assert_int_equal(gsfw_restricted_ls_cap(100, 0), 0);
 }
 
 /* ----------------------------------------------------------------- solvers */
@@ -556,7 +597,7 @@ int main(void)
         cmocka_unit_test(test_ls_direct_min_norm),
         cmocka_unit_test(test_ls_rank_deficient),
         cmocka_unit_test(test_ls_krylov),
-        cmocka_unit_test(test_ls_auto_rule),
+        cmocka_unit_test(test_ls_direct_rule),
         cmocka_unit_test(test_cosamp_recovers_exactly),
         cmocka_unit_test(test_iht_recovers),
         cmocka_unit_test(test_graph_cosamp_recovers),

@@ -10,6 +10,11 @@
  *  - adjoint_sparse: out[k] = (A^T r)[idx[k]] for k < nnz (the adjoint restricted to a
  *                    support; O(n nnz) for explicit matrices)
  *  - norm2 (optional, may be NULL): an upper estimate of ||A||_2^2 (1 for orthonormal rows)
+ *  - cheap_columns:  1 when apply_sparse costs O(n) per nonzero (a stored or generated
+ *                    matrix: dense, CSR, implicit Gaussian), 0 for fast transforms, whose
+ *                    apply_sparse runs the whole transform. The squared loss then forms
+ *                    the columns of small supports and solves their least squares
+ *                    directly (gsfw_objective's minimize_on). Leave 0 when unsure.
  * Callbacks return 0 on success. An operator keeps scratch space in its context, so one
  * operator must not be used by two threads at the same time (build one per thread; the
  * implicit and transform operators are cheap to build). Inputs and outputs never alias.
@@ -41,6 +46,7 @@ typedef struct gsfw_operator {
     int (*adjoint_sparse)(void *ctx, const double *r, int nnz, const int *idx, double *out);
     int (*norm2)(void *ctx, double *norm2);
     void (*destroy)(struct gsfw_operator *self);
+    int cheap_columns;   /* see above */
 } gsfw_operator;
 
 /* ---- constructors (src/operators/). Each returns a new operator in *out, freed with

@@ -97,6 +97,7 @@ static gsfw_error dense_wrap(int n, int d, double *A, gsfw_operator **out, gsfw_
     op->apply = dense_apply;
     op->adjoint = dense_adjoint;
     op->apply_sparse = dense_apply_sparse;
+    op->cheap_columns = 1;
     op->adjoint_sparse = dense_adjoint_sparse;
     op->norm2 = dense_norm2;
     *out = op;
@@ -152,6 +153,7 @@ gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layou
     op->apply = dense_apply;
     op->adjoint = dense_adjoint;
     op->apply_sparse = dense_apply_sparse;
+    op->cheap_columns = 1;
     op->adjoint_sparse = dense_adjoint_sparse;
     op->norm2 = dense_norm2;
     *out = op;

@@ -4,15 +4,6 @@
 
 #include <math.h>
 
-/* Transitional hook for CoSaMP: A column-major and y. */
-static int ls_data(void *ctx, int *n, const double **A, const double **y)
-{
-    const gsfw_operator *op = gsfw_linear_operator(ctx, y);
-    *n = op->n;
-    *A = gsfw_dense_col_major_data(op);
-    return *A ? 0 : -1;
-}
-
 gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
                                               const double *y, gsfw_objective **out,
                                               gsfw_err *err)
@@ -24,9 +15,7 @@ gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
     gsfw_loss_options opt;
     gsfw_loss_options_default(&opt);
     e = gsfw_objective_linear_owning(op, n, y, &opt, out, err);
-    if (e) return e;
-    (*out)->least_squares_data = ls_data;
-    return GSFW_OK;
+    return e;
 }
 
 gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
@@ -62,7 +51,5 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
     gsfw_loss_options opt;
     gsfw_loss_options_default(&opt);
     e = gsfw_objective_linear_owning(op, n, y, &opt, out, err);
-    if (e) return e;
-    (*out)->least_squares_data = ls_data;
-    return GSFW_OK;
+    return e;
 }

@@ -10,15 +10,25 @@
  * of rows runs this same code. Sums over the d (replicated) coordinates do not.
  *
  * Callbacks return 0 or: -1 an operator product failed, -2 the reducer failed, -3 the
- * intercept has no minimiser (every label of one sign), -4 bad arguments to minimize_on.
- * All memory is allocated by the constructor. */
+ * intercept has no minimiser (every label of one sign), -4 bad arguments to minimize_on,
+ * -5 out of memory (reserve), -6 LAPACK failed. All memory is allocated by the
+ * constructor, except the least-squares-on-a-support workspace, which reserve allocates once
+ * before a solver's loop. */
 #include "objectives/linear.h"
+#include "objectives/restricted_ls.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
 
-enum { OP_FAILED = -1, REDUCER_FAILED = -2, NO_INTERCEPT = -3, BAD_ARGUMENT = -4 };
+enum {
+    OP_FAILED = -1,
+    REDUCER_FAILED = -2,
+    NO_INTERCEPT = -3,
+    BAD_ARGUMENT = -4,
+    OUT_OF_MEMORY = -5,
+    LAPACK_FAILED = -6
+};
 
 /* Power iteration (no norm2 hook): the Rayleigh quotient approaches ||A||_2^2 from below
  * at the rate (sigma_2/sigma_1)^2 per step; stopped at a 1e-6 relative change, the
@@ -53,6 +63,8 @@ typedef struct {
     double *dual;        /* n: Craig's dual variable, kept between minimize_on calls */
     int have_dual;
     double lipschitz;    /* cached, < 0 until computed */
+    gsfw_restricted_ls support_ls; /* squared loss, cheap columns, one process: reserve's */
+    int gathered;        /* 1 while support_ls.cols holds the current support's columns */
 } lin_ctx;
 
 static int reduce(const lin_ctx *c, double *buf, int count)
@@ -256,29 +268,52 @@ static int lin_lipschitz(void *ctx, double *L)
 }
 
 /* CGLS on min_w 0.5 ||A_S w - y||^2 from the caller's w: r = y - A_S w, s = A_S^T r. */
+/* y += alpha A_S v and out = A_S^T r: dgemv on the gathered columns, else the operator's
+ * sparse products. */
+static int sub_apply(const lin_ctx *c, int k, const int *S, const double *v, double alpha,
+                     double *y)
+{
+    if (c->gathered) {
+        cblas_dgemv(CblasColMajor, CblasNoTrans, c->n, k, alpha, c->support_ls.cols, c->n, v,
+                    1, 1.0, y, 1);
+        return 0;
+    }
+    return c->A->apply_sparse(c->A->ctx, k, S, v, alpha, y) ? OP_FAILED : 0;
+}
+
+static int sub_adjoint(const lin_ctx *c, const double *r, int k, const int *S, double *out)
+{
+    if (c->gathered) {
+        cblas_dgemv(CblasColMajor, CblasTrans, c->n, k, 1.0, c->support_ls.cols, c->n, r, 1,
+                    0.0, out, 1);
+        return 0;
+    }
+    return c->A->adjoint_sparse(c->A->ctx, r, k, S, out) ? OP_FAILED : 0;
+}
+
 static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double tol,
                 double *f)
 {
     int n = c->n;
-    const gsfw_operator *A = c->A;
+    int rc;
     double *r = c->wn[0], *q = c->wn[1], *s = c->wd[0], *p = c->wd[1];
     memcpy(r, c->y, (size_t)n * sizeof(double));
-    if (A->apply_sparse(A->ctx, k, S, w, -1.0, r)) return OP_FAILED;
-    if (A->adjoint_sparse(A->ctx, r, k, S, s)) return OP_FAILED;
+    if ((rc = sub_apply(c, k, S, w, -1.0, r))) return rc;
+    if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
     if (reduce(c, s, k)) return REDUCER_FAILED;
     memcpy(p, s, (size_t)k * sizeof(double));
     double gam = cblas_ddot(k, s, 1, s, 1);
     const double stop = tol * sqrt(gam);
     for (int it = 0; it < max_iter && sqrt(gam) > stop && gam > 0; it++) {
         memset(q, 0, (size_t)n * sizeof(double));
-        if (A->apply_sparse(A->ctx, k, S, p, 1.0, q)) return OP_FAILED;
+        if ((rc = sub_apply(c, k, S, p, 1.0, q))) return rc;
         double qq = cblas_ddot(n, q, 1, q, 1);
         if (reduce(c, &qq, 1)) return REDUCER_FAILED;
         if (!(qq > 0)) break;
         double alpha = gam / qq;
         cblas_daxpy(k, alpha, p, 1, w, 1);
         cblas_daxpy(n, -alpha, q, 1, r, 1);
-        if (A->adjoint_sparse(A->ctx, r, k, S, s)) return OP_FAILED;
+        if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
         if (reduce(c, s, k)) return REDUCER_FAILED;
         double gnew = cblas_ddot(k, s, 1, s, 1);
         double beta = gnew / gam;
@@ -302,16 +337,16 @@ static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, doubl
                  double *f)
 {
     int n = c->n;
-    const gsfw_operator *A = c->A;
+    int rc;
     double *r = c->wn[0], *tmp = c->wn[1], *qd = c->wn[2], *u = c->dual;
     double *p = c->wd[1];
     double yy = cblas_ddot(n, c->y, 1, c->y, 1);
     if (reduce(c, &yy, 1)) return REDUCER_FAILED;
     memcpy(r, c->y, (size_t)n * sizeof(double));
     if (c->have_dual) {
-        if (A->adjoint_sparse(A->ctx, u, k, S, w)) return OP_FAILED;
+        if ((rc = sub_adjoint(c, u, k, S, w))) return rc;
         if (reduce(c, w, k)) return REDUCER_FAILED;
-        if (A->apply_sparse(A->ctx, k, S, w, -1.0, r)) return OP_FAILED;
+        if ((rc = sub_apply(c, k, S, w, -1.0, r))) return rc;
         double rr0 = cblas_ddot(n, r, 1, r, 1);
         if (reduce(c, &rr0, 1)) return REDUCER_FAILED;
         if (rr0 >= yy) { /* the old dual is no help */
@@ -324,7 +359,7 @@ static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, doubl
         memset(w, 0, (size_t)k * sizeof(double));
     }
     memcpy(qd, r, (size_t)n * sizeof(double));
-    if (A->adjoint_sparse(A->ctx, r, k, S, p)) return OP_FAILED;
+    if ((rc = sub_adjoint(c, r, k, S, p))) return rc;
     if (reduce(c, p, k)) return REDUCER_FAILED;
     double rr = cblas_ddot(n, r, 1, r, 1);
     if (reduce(c, &rr, 1)) return REDUCER_FAILED;
@@ -336,7 +371,7 @@ static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, doubl
         cblas_daxpy(n, alpha, qd, 1, u, 1);
         cblas_daxpy(k, alpha, p, 1, w, 1);
         memset(tmp, 0, (size_t)n * sizeof(double));
-        if (A->apply_sparse(A->ctx, k, S, p, 1.0, tmp)) return OP_FAILED;
+        if ((rc = sub_apply(c, k, S, p, 1.0, tmp))) return rc;
         cblas_daxpy(n, -alpha, tmp, 1, r, 1);
         double rnew = cblas_ddot(n, r, 1, r, 1);
         if (reduce(c, &rnew, 1)) return REDUCER_FAILED;
@@ -344,7 +379,7 @@ static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, doubl
         rr = rnew;
         for (int i = 0; i < n; i++) qd[i] = r[i] + beta * qd[i];
         double *s = c->wd[0];
-        if (A->adjoint_sparse(A->ctx, r, k, S, s)) return OP_FAILED;
+        if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
         if (reduce(c, s, k)) return REDUCER_FAILED;
         for (int j = 0; j < k; j++) p[j] = s[j] + beta * p[j];
     }
@@ -520,6 +555,41 @@ static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, d
     return 0;
 }
 
+/* The squared loss on a support whose columns fit the reserved workspace: gathered once,
+ * then an exact rank-revealing QR while min(n, k) is small, else CGLS / Craig on the
+ * contiguous copy. */
+static int gathered_ls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double tol,
+                       double *f)
+{
+    if (gsfw_restricted_ls_gather(&c->support_ls, c->A, k, S)) return OP_FAILED;
+    if (!gsfw_restricted_ls_worth(c->n, k)) {
+        c->gathered = 1;
+        int rc = k > c->n ? craig(c, k, S, w, max_iter, tol, f)
+                          : cgls(c, k, S, w, max_iter, tol, f);
+        c->gathered = 0;
+        return rc;
+    }
+    if (gsfw_restricted_ls_solve(&c->support_ls, c->y, k, w)) return LAPACK_FAILED;
+    if (f) {
+        double *r = c->wn[0];
+        memcpy(r, c->y, (size_t)c->n * sizeof(double));
+        if (c->A->apply_sparse(c->A->ctx, k, S, w, -1.0, r)) return OP_FAILED;
+        *f = c->loss->sum(&c->par, c->n, r, NULL, 0.0, 0.0, NULL);
+    }
+    return 0;
+}
+
+/* Gathering needs the support's columns in one process and cheap to form; otherwise
+ * minimize_on works through the operator's sparse products and nothing is reserved. */
+static int lin_reserve(void *ctx, int max_support)
+{
+    lin_ctx *c = ctx;
+    if (max_support < 0) return BAD_ARGUMENT;
+    if (c->loss != &gsfw_loss_squared || c->red.sum || !c->A->cheap_columns) return 0;
+    int cap = gsfw_restricted_ls_cap(c->n, max_support < c->d ? max_support : c->d);
+    return gsfw_restricted_ls_reserve(&c->support_ls, c->n, cap) ? OUT_OF_MEMORY : 0;
+}
+
 static int lin_minimize_on(void *ctx, int k, const int *support, double *w, int max_iter,
                            double tol, double *f)
 {
@@ -538,6 +608,8 @@ static int lin_minimize_on(void *ctx, int k, const int *support, double *w, int 
     for (int j = 0; j < k; j++) c->mark[support[j]] = 0;
     if (!distinct) return BAD_ARGUMENT;
     if (max_iter < 0) max_iter = 0;
+    if (c->loss == &gsfw_loss_squared && max_iter > 0 && k > 0 && k <= c->support_ls.cap)
+        return gathered_ls(c, k, support, w, max_iter, tol, f);
     if (c->loss == &gsfw_loss_squared) {
         /* more columns than rows (over all processes): the minimum-norm solution */
         double rows = c->n;
@@ -561,6 +633,7 @@ static void lin_destroy(gsfw_objective *self)
         free(c->pn);
         free(c->mark);
         free(c->dual);
+        gsfw_restricted_ls_free(&c->support_ls);
         free(c);
     }
     free(self);
@@ -701,6 +774,7 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
     obj->step = lin_step;
     obj->lipschitz = lin_lipschitz;
     obj->minimize_on = lin_minimize_on;
+    obj->reserve = lin_reserve;
     obj->quadratic = c->loss == &gsfw_loss_squared;
     obj->name = c->loss->name;
     *out = obj;

@@ -203,6 +203,7 @@ static gsfw_error finish(dense_ctx *c, const char *what, gsfw_operator **out, gs
     op->apply = c->f32 ? f32_apply : dense_apply;
     op->adjoint = c->f32 ? f32_adjoint : dense_adjoint;
     op->apply_sparse = c->f32 ? f32_apply_sparse : dense_apply_sparse;
+    op->cheap_columns = 1;
     op->adjoint_sparse = c->f32 ? f32_adjoint_sparse : dense_adjoint_sparse;
     op->destroy = dense_destroy;
     *out = op;

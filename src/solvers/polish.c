@@ -5,8 +5,8 @@
  *        the model's subspaces keeps the support maximising ||x_S||, which is what a DMO
  *        selects on z = x: head/tail projections for graph models, top-s for s-sparse)
  *   w  = argmin f over the vectors supported on S, from x_S (the objective's
- *        minimize_on: CGLS for least squares; otherwise gradient steps on S with
- *        backtracking)
+ *        minimize_on: for least squares QR on few columns, else CGLS; otherwise
+ *        gradient steps on S with backtracking)
  *   x+ = w scaled into the C-ball (w C/||w|| when ||w|| > C)
  *
  * so x+ has a support of the model and ||x+|| <= C: it lies in D. Its f may exceed the
@@ -88,6 +88,8 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
     if (k > 0 && set->polish_iters > 0) {
         int hr;
         if (o->minimize_on) {
+            rc = gsfw_run_reserve(run, k);
+            if (rc) goto done;
             hr = o->minimize_on(o->ctx, k, support, w, set->polish_iters, 1e-13, &f);
         } else {
             g = gsfw_malloc_array((size_t)d, sizeof(double));

@@ -151,6 +151,17 @@ gsfw_error gsfw_run_reset(gsfw_run *run, const double *x)
     return GSFW_OK;
 }
 
+gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support)
+{
+    if (!run->obj->reserve) return GSFW_OK;
+    int rc = run->obj->reserve(run->obj->ctx, max_support);
+    if (rc)
+        return gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory reserving the objective's "
+                         "workspace for supports of %d coordinates (reserve hook code %d)",
+                         max_support, rc);
+    return GSFW_OK;
+}
+
 gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,
                            int *size)
 {

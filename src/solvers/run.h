@@ -60,6 +60,10 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
 /* Tell the objective the iterate was replaced by x (incremental objectives recompute). */
 gsfw_error gsfw_run_reset(gsfw_run *run, const double *x);
 
+/* Let the objective prepare minimize_on for supports of up to max_support ids (its
+ * reserve hook, when it has one): once, before a loop that calls minimize_on. */
+gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support);
+
 /* Call a support oracle on z, check its output (size, range, distinct ids) and account
  * for its time and statistics. */
 gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,

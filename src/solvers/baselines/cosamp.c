@@ -9,11 +9,11 @@
  *     x <- b restricted to TAIL(b)              prune (settings.tail, else the head oracle)
  *
  * The two methods are the same loop; they differ in the projections the caller passes.
- * The estimate is solved on the columns T only, never through a pseudo-inverse of A: by
- * the dense least-squares objective's direct / Krylov solver (src/solvers/baselines/ls.c)
- * when it exposes its matrix, else by the objective's minimize_on hook (CGLS for least
- * squares over any operator), inner_iters iterations warm-started from x. x_0 = 0, no
- * early stopping (fixed iteration count). */
+ * The estimate is the objective's minimize_on on the columns T, warm-started from x: for
+ * least squares an exact rank-revealing QR while T has few rows or columns (the operator
+ * forms the columns), else CGLS / Craig's method, inner_iters iterations, which the outer
+ * iterations keep refining (docs/baselines.md). A pseudo-inverse of A is never formed.
+ * x_0 = 0, no early stopping (fixed iteration count). */
 #include "solvers/baselines/baselines.h"
 
 #include <math.h>
@@ -25,35 +25,16 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
 {
     const int d = run->d;
     gsfw_error rc = GSFW_OK;
-    int n = 0;
-    const double *A = NULL, *y = NULL;
-    /* The restricted least squares: the dense objective's direct solver when it exposes
-     * its matrix, else the objective's own restricted minimisation. */
-    if (run->obj->least_squares_data) {
-        /* The hook is the objective's own code: its failure is a callback failure. */
-        int hook_rc = run->obj->least_squares_data(run->obj->ctx, &n, &A, &y);
-        if (hook_rc)
-            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
-                             "least_squares_data hook failed (code %d)", hook_rc);
-        if (!A || !y || n < 1)
-            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: the objective's "
-                             "least_squares_data hook gave n = %d rows%s%s", n,
-                             A ? "" : ", A = NULL", y ? "" : ", y = NULL");
-    } else if (!run->obj->minimize_on) {
+    if (!run->obj->minimize_on)
         return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s minimises f on supports "
                          "and needs an objective with a minimize_on hook (least squares, "
                          "logistic and Huber objectives have one)",
                          gsfw_method_name(set->method));
-    }
     long cap_l = (long)head->max_support + tail->max_support;
     int cap = cap_l > d ? d : (int)cap_l;
 
-    gsfw_ls ls;
-    memset(&ls, 0, sizeof ls);
-    if (A) {
-        rc = gsfw_ls_init(&ls, n, d, A, y, cap, GSFW_LS_AUTO, run->err);
-        if (rc) return rc;
-    }
+    rc = gsfw_run_reserve(run, cap);
+    if (rc) return rc;
     double *x = calloc((size_t)d, sizeof(double));
     double *xnew = calloc((size_t)d, sizeof(double));
     double *b = calloc((size_t)d, sizeof(double));
@@ -114,18 +95,13 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
             guess[j] = x[T[j]];
         }
         /* estimate */
-        if (A) {
-            rc = gsfw_ls_solve(&ls, T, k, guess, w, run->err);
-        } else {
-            double f_on = 0.0;
-            memcpy(w, guess, (size_t)k * sizeof(double));
-            int hr = k ? run->obj->minimize_on(run->obj->ctx, k, T, w, set->inner_iters, 1e-10,
-                                               &f_on)
-                       : 0;
-            if (hr)
-                rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective's minimize_on "
-                               "failed (code %d)", hr);
-        }
+        double f_on = 0.0;
+        memcpy(w, guess, (size_t)k * sizeof(double));
+        int hr = k ? run->obj->minimize_on(run->obj->ctx, k, T, w, set->inner_iters, 1e-10, &f_on)
+                   : 0;
+        if (hr)
+            rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective's minimize_on failed "
+                           "(code %d)", hr);
         if (rc) goto done;
         for (int j = 0; j < k; j++) b[T[j]] = w[j];
         /* prune */
@@ -146,7 +122,6 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
     gsfw_run_finish(run, t, f, x, status);
 
 done:
-    if (A) gsfw_ls_free(&ls);
     free(x);
     free(xnew);
     free(b);
