@@ -117,27 +117,11 @@ gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layou
                                        gsfw_operator **out, gsfw_err *err)
 {
     *out = NULL;
-    gsfw_operator *op = calloc(1, sizeof *op);
-    dense_ctx *c = calloc(1, sizeof *c);
-    if (!op || !c) {
-        free(op);
-        free(c);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
-    }
-    op->ctx = c;
-    op->destroy = dense_destroy;
     size_t nd = (size_t)n * (size_t)d;
-    c->n = n;
-    c->d = d;
-    c->norm2 = -1.0;
-    c->A = gsfw_malloc_array(nd, sizeof(double));
-    c->scratch = gsfw_malloc_array((size_t)n + 2 * (size_t)d, sizeof(double));
-    if (!c->A || !c->scratch) {
-        dense_destroy(op);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a %d x %d matrix", n, d);
-    }
+    double *copy = gsfw_malloc_array(nd, sizeof(double));
+    if (!copy) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a %d x %d matrix", n, d);
     if (layout == GSFW_COL_MAJOR) {
-        memcpy(c->A, A, nd * sizeof(double));
+        memcpy(copy, A, nd * sizeof(double));
     } else {
         /* Blocked transpose: row-major n x d -> column-major. */
         const int B = 64;
@@ -145,19 +129,9 @@ gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layou
             for (int j0 = 0; j0 < d; j0 += B)
                 for (int i = i0; i < i0 + B && i < n; i++)
                     for (int j = j0; j < j0 + B && j < d; j++)
-                        c->A[(size_t)j * n + i] = A[(size_t)i * d + j];
+                        copy[(size_t)j * n + i] = A[(size_t)i * d + j];
     }
-    op->n = n;
-    op->d = d;
-    op->name = "dense-col-major";
-    op->apply = dense_apply;
-    op->adjoint = dense_adjoint;
-    op->apply_sparse = dense_apply_sparse;
-    op->cheap_columns = 1;
-    op->adjoint_sparse = dense_adjoint_sparse;
-    op->norm2 = dense_norm2;
-    *out = op;
-    return GSFW_OK;
+    return gsfw_dense_col_major_adopt(n, d, copy, out, err);
 }
 
 int gsfw_dense_col_major_residual(const gsfw_operator *op, const double *x, const double *y,
