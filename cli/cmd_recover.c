@@ -17,6 +17,7 @@
 #include "interrupt.h"
 #include "memory.h"
 #include "outdir.h"
+#include "png_io.h"
 #include "models.h"
 #include "recover_checks.h"
 #include "recover_metrics.h"

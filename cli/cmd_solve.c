@@ -15,7 +15,7 @@
 #include "models.h"
 #include "outdir.h"
 #include "tree_load.h"
-#include "io/atomic.h"
+#include "atomic_group.h"
 #include "io/npy.h"
 #include "trace_csv.h"
 

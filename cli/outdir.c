@@ -20,7 +20,7 @@
 
 #include "cli.h"
 #include "interrupt.h"
-#include "io/atomic.h"
+#include "atomic_group.h"
 
 static const char STAGING_PREFIX[] = ".gsfw-staging-";
 static const char OLD_PREFIX[] = ".gsfw-old-";

@@ -2,7 +2,7 @@
  * live on a connected 2 x 3 block of a 6 x 6 grid, fitted with DMO-AccFW and the
  * connected-subgraph oracle, with an unpenalised intercept. The design matrix is a
  * gsfw_operator (here dense), so the same code runs on a sparse or implicit one.
- * Build: cc logistic.c -lgsfw -lopenblas -llapacke -lpng -lfftw3 -lm */
+ * Build: cc logistic.c -lgsfw -lopenblas -llapacke -lfftw3 -lm */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
 
 #include "gsfw.h"
 #include "gsfw/operator.h"
+#include "png_io.h"
 
 static int fail(const char *what, const gsfw_err *err)
 {

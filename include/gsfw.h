@@ -587,21 +587,9 @@ GSFW_API gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, i
 GSFW_API gsfw_error gsfw_edges_read(const char *path, int n, int *m, int **u, int **v, double **cost,
                            gsfw_err *err);
 
-/* 8-bit or 16-bit grayscale / RGB(A) PNG to doubles in [0, 1] (RGB converted to luma).
- * *img is row-major height x width, freed with gsfw_free. */
-GSFW_API gsfw_error gsfw_png_read_gray(const char *path, double **img, int *height, int *width,
-                              gsfw_err *err);
-/* The same, refusing (GSFW_ERR_FORMAT, before decompressing anything) an image of more
- * than max_pixels pixels as declared in its header; max_pixels <= 0: no limit beyond
- * INT_MAX pixels, as gsfw_png_read_gray. A PNG of a few kilobytes can declare an image
- * of many gigabytes. */
-GSFW_API gsfw_error gsfw_png_read_gray_limited(const char *path, long long max_pixels,
-                                               double **img, int *height, int *width,
-                                               gsfw_err *err);
-/* Write an 8-bit grayscale PNG, mapping [lo, hi] linearly to [0, 255] (clamped).
- * Temporary file + rename. */
-GSFW_API gsfw_error gsfw_png_write_gray(const char *path, const double *img, int height, int width,
-                               double lo, double hi, gsfw_err *err);
+/* Images: the library reads and writes no image format. The command-line tools read and
+ * write PNG (with libpng); a program using the library passes pixels as a row-major
+ * array of doubles (gsfw_npy_read for a .npy file, or any image library). */
 
 /* ------------------------------------------------- Head / tail projections */
 

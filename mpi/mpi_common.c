@@ -2,7 +2,7 @@
 #include "mpi_cli.h"
 
 #include "trace_csv.h"
-#include "io/atomic.h"
+#include "atomic_group.h"
 #include "io/npy.h"
 
 #include <fcntl.h>

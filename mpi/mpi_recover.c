@@ -14,6 +14,7 @@
 
 #include "mpi_cli.h"
 #include "models.h"
+#include "png_io.h"
 #include "recover_metrics.h"
 #include "util/rng.h"
 

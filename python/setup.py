@@ -1,6 +1,6 @@
 """Build the gsfw Python package: one C extension, gsfw._gsfw, compiled from python/src
 and the library's own sources (../src, found by globbing, so a new library file needs no
-edit here), linked against OpenBLAS, LAPACKE and libpng: no installed libgsfw needed.
+edit here), linked against OpenBLAS and LAPACKE: no installed libgsfw needed.
 
     pip install --no-build-isolation ./python        (or: make python)
 """
@@ -67,7 +67,7 @@ extension = Extension(
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
                   "/usr/include/x86_64-linux-gnu", numpy.get_include()],
     define_macros=[("_POSIX_C_SOURCE", "200809L")] + features(),
-    libraries=optional_libraries() + ["lapacke", "openblas", "png", "m"],
+    libraries=optional_libraries() + ["lapacke", "openblas", "m"],
     # the flags of the CMake Release build (-O3, no -fwrapv), after Python's own -O2 -fwrapv
     extra_compile_args=["-std=c11", "-O3", "-fno-wrapv", "-fvisibility=hidden"],
 )

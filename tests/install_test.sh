@@ -2,8 +2,9 @@
 # Installs gsfw into a temporary prefix and uses it as a user would: pkg-config finds it,
 # the public headers compile on their own, examples/quickstart.c builds with the compile
 # line its comment documents (against libgsfw.so, then libgsfw.a) and runs, libgsfw.so
-# has a SONAME and exports only gsfw_* symbols, and every object of libgsfw.a links with
-# the libraries gsfw.pc lists for static linking.
+# has a SONAME and exports only gsfw_* symbols, the library neither needs libpng nor
+# carries the command-line tools' PNG and group-move functions, and every object of
+# libgsfw.a links with the libraries gsfw.pc lists for static linking.
 #
 # usage: install_test.sh CMAKE BUILD_DIR SOURCE_DIR SANITIZED   (run by ctest -R install)
 # Exit status 77 means skipped.
@@ -70,6 +71,25 @@ if [ -s "$tmp/offenders" ]; then
     fail "$(wc -l <"$tmp/offenders") exported symbols lack the gsfw_ prefix"
 fi
 echo "libgsfw.so: SONAME $soname, $(nm -D --defined-only "$so" | grep -c ' T ') exported functions, all gsfw_*"
+
+# --- what only the command-line tools need stays out of the library: PNG images (so no
+# libpng) and the move of several outputs at once (cli/png_io.c, cli/atomic_group.c,
+# cli/rename_group.c)
+moved='^(png_|gsfw_png_|gsfw_rename_group$|gsfw_atomic_commit_group$)'
+readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' >"$tmp/needed"
+[ -s "$tmp/needed" ] || fail "readelf lists no NEEDED libraries of $so"
+if grep -i 'libpng' "$tmp/needed" >&2; then fail "$so needs libpng"; fi
+nm -D --defined-only "$so" | awk '{ print $NF }' | grep -E "$moved" >"$tmp/moved" || true
+[ ! -s "$tmp/moved" ] || fail "$so exports command-line-only functions: $(tr '\n' ' ' <"$tmp/moved")"
+nm "$libdir/libgsfw.a" | awk 'NF >= 2 { print $NF }' | grep -E "$moved" >"$tmp/moved" || true
+[ ! -s "$tmp/moved" ] ||
+    fail "libgsfw.a defines or calls command-line-only or libpng functions: $(sort -u "$tmp/moved" | tr '\n' ' ')"
+if pkg-config --static --libs gsfw | grep -i 'png'; then fail "gsfw.pc lists libpng"; fi
+if grep -n 'gsfw_png_\|gsfw_rename_group\|gsfw_atomic_commit_group' "$includedir"/gsfw.h \
+    "$includedir"/gsfw/*.h >&2; then
+    fail "the installed headers declare command-line-only functions"
+fi
+echo "libgsfw: needs $(tr '\n' ' ' <"$tmp/needed")(no libpng); no PNG or group-move functions"
 
 # --- quickstart, built with the line documented in its comment, against libgsfw.so
 line=$(sed -n 's/^ \* *\(cc quickstart\.c .*\)$/\1/p' "$src/examples/quickstart.c")

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "png_io.h"
 #include "support/cli_runner.h"
 
 /* ------------------------------------------------------------------ checking */

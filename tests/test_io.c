@@ -22,9 +22,11 @@
 #include <png.h>
 
 #include "gsfw.h"
+#include "atomic_group.h"
 #include "io/atomic.h"
 #include "io/lines.h"
 #include "io/npy.h"
+#include "png_io.h"
 
 /* ------------------------------------------------------------------ helpers */
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "png_io.h"
 #include "support/cli_runner.h"
 
 #define MNIST7 GSFW_SOURCE_DIR "/data/mnist_7.npy"

@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
-#include "io/atomic.h"
+#include "atomic_group.h"
 #include "support/cli_runner.h"
 
 /* ------------------------------------------------------------ fault injection */

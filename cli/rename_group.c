@@ -1,4 +1,4 @@
-/* Moving a group of finished output files into place, all or nothing (see atomic.h).
+/* Moving a group of finished output files into place, all or nothing (see atomic_group.h).
  *
  * rename(2) replaces one file atomically, but a command that writes several outputs
  * (a solution and a trace, or the files of `gsfw recover`) must not leave some new and
@@ -15,7 +15,7 @@
 #if !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* S_ISVTX */
 #endif
-#include "io/atomic.h"
+#include "atomic_group.h"
 
 #include "core/internal.h"
 

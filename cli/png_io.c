@@ -1,4 +1,4 @@
-/* Grayscale images from and to PNG files (libpng).
+/* Grayscale images from and to PNG files (libpng; see png_io.h).
  *
  * Reading accepts every PNG colour type and bit depth: libpng's transforms expand
  * palettes and low bit depths, convert RGB to luma and drop alpha, leaving one 8- or
@@ -9,6 +9,8 @@
  * after setjmp and used after the jump is volatile (C11 7.13.2.1), and the error
  * handler copies libpng's message into a context so the caller gets a message naming
  * the file instead of libpng's default print to stderr. */
+#include "png_io.h"
+
 #include "core/internal.h"
 #include "io/atomic.h"
 
@@ -33,8 +35,8 @@ static void on_png_error(png_structp png, png_const_charp msg)
     png_longjmp(png, 1);
 }
 
-/* Warnings (e.g. "iCCP: known incorrect sRGB profile") are harmless for our use, and a
- * library must not print on stderr: ignore them. */
+/* Warnings (e.g. "iCCP: known incorrect sRGB profile") are harmless for our use, and
+ * these functions leave all printing to their caller: ignore them. */
 static void on_png_warning(png_structp png, png_const_charp msg)
 {
     (void)png;
