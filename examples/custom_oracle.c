@@ -4,7 +4,11 @@
  * path graph). Its exact DMO is a sliding window: the s consecutive entries with the
  * largest sum of z_i^2, found in O(d).
  * Objective: logistic regression, f(x) = sum_i log(1 + exp(-b_i <a_i, x>)), given as
- * callbacks. DMO-FW then fits a classifier whose weights live on one interval. */
+ * callbacks. DMO-FW then fits a classifier whose weights live on one interval.
+ *
+ * Build after `make install`:
+ *   cc custom_oracle.c $(pkg-config --cflags --libs gsfw) -lm -o custom_oracle
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,9 @@
  * live on a connected 2 x 3 block of a 6 x 6 grid, fitted with DMO-AccFW and the
  * connected-subgraph oracle, with an unpenalised intercept. The design matrix is a
  * gsfw_operator (here dense), so the same code runs on a sparse or implicit one.
- * Build: cc logistic.c -lgsfw -lopenblas -llapacke -lfftw3 -lm */
+ * Build after `make install`:
+ *   cc logistic.c $(pkg-config --cflags --libs gsfw) -lm -o logistic
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

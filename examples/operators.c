@@ -3,7 +3,11 @@
  * A 64 x 64 image is measured by n = 800 random rows of the 2-D DCT (scaled as
  * gsfw_sensing_operator does) and by a sparse matrix read from a Matrix Market file;
  * the operator contract (<A x, r> = <x, A^T r>, the sparse products) is checked on the
- * way, and the sensing operator is composed with a second transform. */
+ * way, and the sensing operator is composed with a second transform.
+ *
+ * Build after `make install`:
+ *   cc operators.c $(pkg-config --cflags --libs gsfw) -lm -o operators
+ */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include <math.h>
 #include <stdio.h>

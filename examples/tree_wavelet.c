@@ -5,7 +5,11 @@
  * (top-s, the best s-term approximation) and the best rooted subtree of the wavelet
  * quadtree (the exact tree DMO). Because Psi is orthonormal, the approximation error is
  * ||theta - theta_S||, so top-s is never worse; the tree support costs a little error and
- * in exchange is closed under "parent of", the structure tree-sparse recovery uses. */
+ * in exchange is closed under "parent of", the structure tree-sparse recovery uses.
+ *
+ * Build after `make install`:
+ *   cc tree_wavelet.c $(pkg-config --cflags --libs gsfw) -lm -o tree_wavelet
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

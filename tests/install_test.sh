@@ -101,6 +101,18 @@ readelf -d "$work/quickstart" | grep -q "(NEEDED).*\[$soname\]" ||
     fail "quickstart is not linked against $soname"
 LD_LIBRARY_PATH=$libdir "$work/quickstart" || fail "quickstart (shared) failed"
 
+# --- every other example that documents its compile line builds and runs with it
+for ex in "$src"/examples/*.c; do
+    name=$(basename "$ex" .c)
+    [ "$name" = quickstart ] && continue
+    exline=$(sed -n "s/^ \* *\(cc $name\.c .*\)\$/\1/p" "$ex")
+    [ -n "$exline" ] || continue
+    cp "$ex" "$work/"
+    echo "shared: $exline"
+    (cd "$work" && eval "$exline") || fail "the documented line does not build $name.c: $exline"
+    (cd "$work" && LD_LIBRARY_PATH=$libdir "./$name" >/dev/null) || fail "$name (shared) failed"
+done
+
 # --- static: libgsfw.a alone, as an installation without the shared library has it
 rm -f "$libdir"/libgsfw.so*
 echo "static: cc quickstart.c \$(pkg-config --static --cflags --libs gsfw) -lm -o quickstart_static"
