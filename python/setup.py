@@ -50,23 +50,12 @@ def optional_libraries():
     return libs
 
 
-def features():
-    """Macros for the parts of the public API this checkout has (the binding compiles
-    against older and newer library versions)."""
-    with open(os.path.join(ROOT, "include", "gsfw.h")) as f:
-        header = f.read()
-    macros = []
-    if "gsfw_objective_linear" in header:
-        macros.append(("GSFWPY_HAVE_LOSS", "1"))
-    return macros
-
-
 extension = Extension(
     "gsfw._gsfw",
     sources=sorted(glob.glob(os.path.join(HERE, "src", "*.c"))) + library_sources(),
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
                   "/usr/include/x86_64-linux-gnu", numpy.get_include()],
-    define_macros=[("_POSIX_C_SOURCE", "200809L")] + features(),
+    define_macros=[("_POSIX_C_SOURCE", "200809L")],
     libraries=optional_libraries() + ["lapacke", "openblas", "m"],
     # the flags of the CMake Release build (-O3, no -fwrapv), after Python's own -O2 -fwrapv
     extra_compile_args=["-std=c11", "-O3", "-fno-wrapv", "-fvisibility=hidden"],

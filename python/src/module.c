@@ -211,16 +211,6 @@ PyMODINIT_FUNC PyInit__gsfw(void)
         Py_DECREF(m);
         return NULL;
     }
-#ifdef GSFWPY_HAVE_LOSS
-    const long have_loss = 1;
-#else
-    const long have_loss = 0;
-#endif
-    /* 1 when solve() takes loss= and gsfw.Operator inputs (gsfw_objective_linear) */
-    if (PyModule_AddIntConstant(m, "HAVE_LOSS", have_loss) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
     Py_INCREF(&gsfwpy_TreeType);
     if (PyModule_AddObject(m, "Tree", (PyObject *)&gsfwpy_TreeType) < 0) {
         Py_DECREF(&gsfwpy_TreeType);

@@ -1,6 +1,5 @@
-/* Objectives of solve(): dense least squares from arrays, or Python callables (a
- * gsfw.Objective) called back with the GIL reacquired. Losses over operators slot in
- * here as further cases of gsfwpy_build_objective. */
+/* Objectives of solve(): a loss over a dense array or a gsfw.Operator, or Python
+ * callables (a gsfw.Objective) called back with the GIL reacquired. */
 #include "gsfwpy.h"
 
 #include <limits.h>
@@ -119,8 +118,6 @@ static int call_value_grad(void *ctx, const double *x, double *f, double *grad)
     return rc ? 1 : 0;
 }
 
-static PyArrayObject *targets(PyObject *y, npy_intp n);
-
 static int build_callables(PyObject *objective, gsfwpy_callables *calls, gsfw_objective **out)
 {
     int d;
@@ -152,58 +149,6 @@ static int build_callables(PyObject *objective, gsfwpy_callables *calls, gsfw_ob
     return 0;
 }
 
-/* Dense least squares 0.5 ||A x - y||^2: a float64 array in C or Fortran order is handed
- * to the library as it is (the library makes its one copy); anything else is converted. */
-static int build_dense(PyObject *A, PyObject *y, gsfw_objective **out)
-{
-    if (A == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "A is None; pass a 2-D array or a gsfw.Objective");
-        return -1;
-    }
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0, NPY_ARRAY_ALIGNED);
-    if (!a) return -1;
-    if (PyArray_NDIM(a) != 2) {
-        PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d), got %d dimensions",
-                     PyArray_NDIM(a));
-        Py_DECREF(a);
-        return -1;
-    }
-    gsfw_layout layout = GSFW_ROW_MAJOR;
-    if (!PyArray_IS_C_CONTIGUOUS(a)) {
-        if (PyArray_IS_F_CONTIGUOUS(a)) {
-            layout = GSFW_COL_MAJOR;
-        } else {
-            PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
-            Py_DECREF(a);
-            if (!c) return -1;
-            a = c;
-        }
-    }
-    npy_intp n = PyArray_DIM(a, 0), d = PyArray_DIM(a, 1);
-    if (n > INT_MAX || d > INT_MAX) {
-        PyErr_Format(PyExc_ValueError, "A is %zd x %zd, larger than gsfw supports",
-                     (Py_ssize_t)n, (Py_ssize_t)d);
-        Py_DECREF(a);
-        return -1;
-    }
-    PyArrayObject *yv = targets(y, n);
-    if (!yv) {
-        Py_DECREF(a);
-        return -1;
-    }
-    gsfw_err err;
-    gsfw_error e = gsfw_objective_least_squares((int)n, (int)d, (const double *)PyArray_DATA(a),
-                                                layout, (const double *)PyArray_DATA(yv), out,
-                                                &err);
-    Py_DECREF(a);
-    Py_DECREF(yv);
-    if (e) {
-        gsfwpy_raise(e, &err);
-        return -1;
-    }
-    return 0;
-}
-
 /* Targets y of an n-row objective (finite checks are the library's). */
 static PyArrayObject *targets(PyObject *y, npy_intp n)
 {
@@ -219,9 +164,50 @@ static PyArrayObject *targets(PyObject *y, npy_intp n)
     return yv;
 }
 
-#ifdef GSFWPY_HAVE_LOSS
-/* loss(A x, y) over an operator: a gsfw.Operator as it is, or a dense array copied by
- * an operator made here. */
+/* A dense matrix argument as a 2-D float64 array in C or Fortran order (other dtypes and
+ * strided views are converted), with its layout; NULL with a ValueError otherwise. */
+static PyArrayObject *dense_matrix(PyObject *A, gsfw_layout *layout)
+{
+    if (A == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "A is None; pass a 2-D array, a gsfw.Operator or "
+                        "a gsfw.Objective");
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0, NPY_ARRAY_ALIGNED);
+    if (!a) return NULL;
+    if (PyArray_NDIM(a) != 2) {
+        PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d), a gsfw.Operator or a "
+                     "gsfw.Objective, got an array of %d dimensions", PyArray_NDIM(a));
+        Py_DECREF(a);
+        return NULL;
+    }
+    *layout = GSFW_ROW_MAJOR;
+    if (!PyArray_IS_C_CONTIGUOUS(a)) {
+        if (PyArray_IS_F_CONTIGUOUS(a)) {
+            *layout = GSFW_COL_MAJOR;
+        } else {
+            PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
+            Py_DECREF(a);
+            if (!c) return NULL;
+            a = c;
+        }
+    }
+    if (PyArray_DIM(a, 0) > INT_MAX || PyArray_DIM(a, 1) > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "A is %zd x %zd, larger than gsfw supports",
+                     (Py_ssize_t)PyArray_DIM(a, 0), (Py_ssize_t)PyArray_DIM(a, 1));
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* loss(A x, y) with A a gsfw.Operator as it is, or a dense array:
+ *  - squared loss: gsfw_objective_least_squares, the library's column-major copy (the
+ *    command line's objective, so that both give the same iterates bit for bit; a
+ *    gsfw.Operator.dense(A, copy=False) avoids the copy);
+ *  - other losses, Fortran order: the array itself, borrowed by a dense operator (its
+ *    columns are already contiguous; the same products as a copy, without the copy);
+ *  - other losses, C order: a column-major copy made by a dense operator. */
 static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
                         int intercept, gsfwpy_objective *out)
 {
@@ -240,39 +226,38 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
         Py_INCREF(A);
         out->keep = A;
     } else {
-        /* a private column-major copy, as the command line makes (same products) */
-        PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0,
-                                                            NPY_ARRAY_ALIGNED);
+        gsfw_layout layout;
+        PyArrayObject *a = dense_matrix(A, &layout);
         if (!a) return -1;
-        if (PyArray_NDIM(a) != 2) {
-            PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d) or a gsfw.Operator, got %d "
-                         "dimensions", PyArray_NDIM(a));
+        int n = (int)PyArray_DIM(a, 0), d = (int)PyArray_DIM(a, 1);
+        const double *data = (const double *)PyArray_DATA(a);
+        if (loss == GSFW_LOSS_SQUARED) {
+            PyArrayObject *yv = targets(y, n);
+            e = yv ? gsfw_objective_least_squares(n, d, data, layout,
+                                                  (const double *)PyArray_DATA(yv), &out->obj,
+                                                  &err)
+                   : GSFW_OK;
             Py_DECREF(a);
-            return -1;
-        }
-        gsfw_layout layout = GSFW_ROW_MAJOR;
-        if (!PyArray_IS_C_CONTIGUOUS(a)) {
-            if (PyArray_IS_F_CONTIGUOUS(a)) {
-                layout = GSFW_COL_MAJOR;
-            } else {
-                PyArrayObject *c = (PyArrayObject *)PyArray_NewCopy(a, NPY_CORDER);
-                Py_DECREF(a);
-                if (!(a = c)) return -1;
+            Py_XDECREF(yv);
+            if (!yv) return -1;
+            if (e) {
+                gsfwpy_raise(e, &err);
+                return -1;
             }
+            return 0;
         }
-        if (PyArray_DIM(a, 0) > INT_MAX || PyArray_DIM(a, 1) > INT_MAX) {
-            PyErr_SetString(PyExc_ValueError, "A is larger than gsfw supports");
-            Py_DECREF(a);
-            return -1;
-        }
-        e = gsfw_operator_dense((int)PyArray_DIM(a, 0), (int)PyArray_DIM(a, 1),
-                                (const double *)PyArray_DATA(a), layout, GSFW_OP_COPY,
+        int borrow = layout == GSFW_COL_MAJOR;
+        e = gsfw_operator_dense(n, d, data, layout, borrow ? GSFW_OP_BORROW : GSFW_OP_COPY,
                                 &out->owned_op, &err);
-        Py_DECREF(a);
         if (e) {
+            Py_DECREF(a);
             gsfwpy_raise(e, &err);
             return -1;
         }
+        if (borrow)
+            out->keep = (PyObject *)a; /* released after the operator */
+        else
+            Py_DECREF(a);
         op = out->owned_op;
     }
     PyArrayObject *yv = targets(y, op->n);
@@ -291,7 +276,6 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
     }
     return 0;
 }
-#endif
 
 void gsfwpy_objective_release(gsfwpy_objective *o)
 {
@@ -308,8 +292,6 @@ int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const 
 {
     memset(out, 0, sizeof *out);
     memset(calls, 0, offsetof(gsfwpy_callables, pending));
-    int rc;
-#ifdef GSFWPY_HAVE_LOSS
     int kind = gsfw_loss_parse(loss);
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError, "unknown loss '%s' (known: ls, logistic, huber)", loss);
@@ -323,34 +305,8 @@ int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const 
         PyErr_SetString(PyExc_ValueError, "loss applies to A and y, not to a gsfw.Objective");
         return -1;
     }
-    if (objective != Py_None)
-        rc = build_callables(objective, calls, &out->obj);
-    else if (kind == GSFW_LOSS_SQUARED && !gsfwpy_operator_arg(A))
-        rc = build_dense(A, y, &out->obj);
-    else
-        rc = build_linear(A, y, kind, huber_delta, intercept, out);
-#else
-    (void)huber_delta;
-    if (intercept) {
-        PyErr_SetString(PyExc_NotImplementedError, "intercept: this build of the library has "
-                        "no losses over operators");
-        return -1;
-    }
-    if (strcmp(loss, "ls") && strcmp(loss, "squared")) {
-        PyErr_Format(PyExc_NotImplementedError, "loss '%s': this build of the library has "
-                     "no losses over operators (only the squared loss 'ls')", loss);
-        return -1;
-    }
-    if (objective != Py_None) {
-        rc = build_callables(objective, calls, &out->obj);
-    } else if (gsfwpy_operator_arg(A)) {
-        PyErr_SetString(PyExc_NotImplementedError, "solving over a gsfw.Operator needs the "
-                        "library's losses over operators, which this build does not have");
-        return -1;
-    } else {
-        rc = build_dense(A, y, &out->obj);
-    }
-#endif
+    int rc = objective != Py_None ? build_callables(objective, calls, &out->obj)
+                                  : build_linear(A, y, kind, huber_delta, intercept, out);
     if (rc) gsfwpy_objective_release(out);
     return rc;
 }

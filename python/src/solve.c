@@ -345,7 +345,6 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     }
     PyObject *icpt = Py_None;
     Py_INCREF(icpt);
-#ifdef GSFWPY_HAVE_LOSS
     if (intercept) {
         double b;
         /* at the answer (the polished point, else the best iterate) */
@@ -354,7 +353,6 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         icpt = e ? gsfwpy_raise(e, &err) : PyFloat_FromDouble(b);
         if (!icpt) goto done;
     }
-#endif
     PyObject *trd = trace_dict(trace, res.trace_len);
     PyObject *inf = trd ? info_dict(&info, baseline) : NULL;
     if (trd && inf)

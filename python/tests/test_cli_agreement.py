@@ -45,7 +45,6 @@ def test_mnist7_python_equals_cli(root, gsfw_bin, tmp_path, method, model, extra
     assert np.max(np.abs(res_f.x_last - last)) <= 1e-12
 
 
-@pytest.mark.skipif(not gsfw._gsfw.HAVE_LOSS, reason="the library has no losses over operators")
 @pytest.mark.parametrize("loss,extra", [("logistic", ["--intercept"]),
                                         ("huber", ["--huber-delta", "0.05"])])
 def test_mnist7_losses_python_equals_cli(root, gsfw_bin, tmp_path, loss, extra):

@@ -14,11 +14,8 @@ def test_docs_python_blocks(root):
     with open(os.path.join(root, "docs", "python.md")) as f:
         blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
     assert len(blocks) >= 6
-    from gsfw import _gsfw
     namespace = {}
     for code in blocks:
-        if "loss=" in code and not _gsfw.HAVE_LOSS:
-            continue  # needs the library's losses over operators
         exec(compile(code, "docs/python.md", "exec"), namespace)
 
 

@@ -35,9 +35,8 @@ def small_calls(k, rng_state):
     gsfw.Graph(12, edges, costs)
     op = gsfw.Operator.dense(A, copy=(k % 2 == 0))
     op.adjoint(op @ y)
-    if gsfw._gsfw.HAVE_LOSS:
-        gsfw.solve(op, y, s=3, max_iter=2, method="fw")
-        gsfw.solve(A, np.sign(y), s=3, max_iter=2, method="fw", loss="logistic")
+    gsfw.solve(op, y, s=3, max_iter=2, method="fw")
+    gsfw.solve(A, np.sign(y), s=3, max_iter=2, method="fw", loss="logistic")
     for bad in (lambda: gsfw.solve(A, y[:-1], s=3),
                 lambda: gsfw.Graph(3, [[0, 7]]),
                 lambda: gsfw.Operator.hadamard(12, 3),
