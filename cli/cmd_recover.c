@@ -13,12 +13,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fw_flags.h"
 #include "interrupt.h"
 #include "memory.h"
 #include "outdir.h"
 #include "png_io.h"
-#include "models.h"
+#include "recover_args.h"
 #include "recover_checks.h"
 #include "recover_metrics.h"
 #include "recover_plot.h"
@@ -104,18 +103,6 @@ static const char usage[] =
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
-#define RECOVER_TOL_ITER_CAP 20000
-#define RECOVER_MAX_PIXELS 100000000
-
-static int default_iters(int method)
-{
-    switch (method) {
-    case GSFW_METHOD_FW: return 500;
-    case GSFW_METHOD_COSAMP:
-    case GSFW_METHOD_GRAPH_COSAMP: return 50;
-    default: return 300;
-    }
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -134,192 +121,102 @@ static int ends_with(const char *s, const char *suffix)
  * doubles and converted, 1.5 copies at the peak; implicit operators hold none), the
  * vectors, the grid, two PCSF projections and the trace. An n beyond int is refused
  * later with its own message. */
-static int check_memory(const char *cmd, int H, int W, double n, const char *sensing,
-                        int float32, int iters, double ratio)
+static int check_memory(const char *cmd, const recover_args *a, int H, int W, double n)
 {
     const double d = (double)H * W;
-    const double copies = strcmp(sensing, "gaussian") ? 0.0 : float32 ? 1.5 : 1.0;
+    const double copies = strcmp(a->sensing, "gaussian") ? 0.0 : a->float32 ? 1.5 : 1.0;
     const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(5.0 * n + 9.0 * d, 1) +
                         cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
-                        cli_mem_trace(iters);
+                        cli_mem_trace(a->iters);
     if (n > 2147483647.0) return CLI_OK;
     char what[160];
     snprintf(what, sizeof what, "recovering a %d x %d image from %.6g measurements (--ratio "
-             "%.6g, --sensing %s)", H, W, n, ratio, sensing);
+             "%.6g, --sensing %s)", H, W, n, a->ratio, a->sensing);
     return cli_mem_check(cmd, need, what);
 }
 
-int cmd_recover(int argc, char **argv)
-{
-    const char *cmd = "recover";
-    const char *image = NULL, *ratio_text = NULL, *noise_text = NULL, *seed_text = NULL,
-               *method_text = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
-               *c_text = NULL, *iters_text = NULL, *out_dir = NULL, *l_text = NULL,
-               *compat_text = NULL, *noplot_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *polish_text = NULL, *tol_rel_text = NULL, *sensing_text = NULL,
-               *f32_text = NULL, *basis_text = NULL, *mem_text = NULL, *pixels_text = NULL;
-    cli_opt opts[] = {
-        {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--noise", 0, &noise_text},
-        {"--seed", 0, &seed_text}, {"--method", 0, &method_text}, {"--model", 0, &model},
-        {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--C", 0, &c_text},
-        {"--iters", 0, &iters_text}, {"--out-dir", 0, &out_dir}, {"--L", 0, &l_text},
-        {"--reference-compat", 1, &compat_text}, {"--no-plot", 1, &noplot_text},
-        {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--polish", 0, &polish_text},
-        {"--tol-rel", 0, &tol_rel_text}, {"--sensing", 0, &sensing_text},
-        {"--float32", 1, &f32_text}, {"--basis", 0, &basis_text},
-        {"--max-memory", 0, &mem_text}, {"--max-pixels", 0, &pixels_text},
-    };
-    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
-    if (rc) return rc;
-
-    /* ---- flags (usage errors, exit 2) */
-    if ((rc = cli_require(cmd, "--image", image))) return rc;
-    if ((rc = cli_require(cmd, "--ratio", ratio_text))) return rc;
-    if ((rc = cli_require(cmd, "--out-dir", out_dir))) return rc;
-    double ratio, noise = 0.0, C = 1.0, L = 0.0;
-    int seed = 0, iters = 0, s_given = 0, g_given = 0;
-    if ((rc = cli_parse_double(cmd, "--ratio", ratio_text, &ratio))) return rc;
-    if (!(ratio > 0)) return cli_usage_error(cmd, "--ratio must be > 0, got %s", ratio_text);
-    if (noise_text) {
-        if ((rc = cli_parse_double(cmd, "--noise", noise_text, &noise))) return rc;
-        if (noise < 0) return cli_usage_error(cmd, "--noise must be >= 0, got %s", noise_text);
-    }
-    if (seed_text && (rc = cli_parse_int(cmd, "--seed", seed_text, 0, 2147483647L, &seed)))
-        return rc;
-    int method = gsfw_method_parse(method_text ? method_text : "accfw");
-    if (method < 0)
-        return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, afw, pfw, bpcg, "
-                               "graph-iht, graph-cosamp, cosamp, gen-mp, iht)", method_text);
-    const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    cli_fw_flags fw;
-    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, !baseline,
-                                 &fw)))
-        return rc;
-    const int step = fw.step, polish = fw.polish;
-    const double tol = fw.tol;
-    double tol_rel = fw.tol_rel;
-    if (polish && !tol_text && !tol_rel_text && !iters_text) tol_rel = 1e-3;
-    if (baseline && (step_text || tol_text || tol_rel_text || polish))
-        return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
-                               "methods, not to %s", gsfw_method_name((gsfw_method)method));
-    recover_warn_ignored(cmd, method, model, g_text, l_text, compat_text != NULL);
-    const char *sensing = sensing_text ? sensing_text : "gaussian";
-    if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
-        strcmp(sensing, "dct") && strcmp(sensing, "hadamard") &&
-        strcmp(sensing, "dct-signs") && strcmp(sensing, "hadamard-signs"))
-        return cli_usage_error(cmd, "--sensing: unknown kind '%s' (known: gaussian, "
-                               "implicit-gaussian, dct, hadamard, dct-signs, hadamard-signs)",
-                               sensing);
-    if (f32_text && strcmp(sensing, "gaussian"))
-        return cli_usage_error(cmd, "--float32 applies to --sensing gaussian only");
-    const char *basis = basis_text ? basis_text : "pixel";
-    if (strcmp(basis, "pixel") && strcmp(basis, "haar") && strcmp(basis, "db4"))
-        return cli_usage_error(cmd, "--basis: unknown basis '%s' (known: pixel, haar, db4)",
-                               basis);
-    const int wavelet = strcmp(basis, "pixel") != 0;
-    if (!model) model = wavelet ? "tree" : cli_model_available("head") ? "head" : "subgraph";
-    if (!wavelet && strcmp(model, "head") && strcmp(model, "subgraph") && strcmp(model, "topk"))
-        return cli_usage_error(cmd, "unknown model '%s' (recover knows head, subgraph, topk; "
-                               "tree with a wavelet --basis)", model);
-    if (wavelet && strcmp(model, "tree") && strcmp(model, "topk"))
-        return cli_usage_error(cmd, "--basis %s takes --model tree or topk, not '%s'", basis,
-                               model);
-    if (!cli_model_available(model))
-        return cli_fail(cmd, "--model %s is not available in this build", model);
-    if (s_text) {
-        if ((rc = cli_parse_int(cmd, "--s", s_text, 1, 2147483647L, &s_given))) return rc;
-    }
-    if (g_text) {
-        if ((rc = cli_parse_int(cmd, "--g", g_text, 1, 2147483647L, &g_given))) return rc;
-    }
-    if (c_text) {
-        if ((rc = cli_parse_double(cmd, "--C", c_text, &C))) return rc;
-        if (!(C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
-    }
-    /* DMO-AccFW's default L is the curvature along its first atom (GSFW_L_ATOM): on the
-     * paper's images it beats both L = 1 and ||A||_2^2 (docs/recover.md); the baselines'
-     * 1/L steps keep the spectral bound. */
-    gsfw_lipschitz_rule l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (l_text && (rc = cli_parse_L(cmd, l_text, &L, &l_rule))) return rc;
-    if (l_rule == GSFW_L_ATOM && baseline)
-        return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe methods; %s takes a "
-                               "number or 'spectral'", method_text);
-    iters = default_iters(method);
-    /* a tolerance asked for explicitly decides the stop: the default count becomes a cap
-     * that only guards against a bound that never gets there */
-    if (tol_text || tol_rel_text) iters = RECOVER_TOL_ITER_CAP;
-    if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &iters)))
-        return rc;
-    const int compat = compat_text != NULL;
-    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
-    int max_pixels = RECOVER_MAX_PIXELS;
-    if (pixels_text &&
-        (rc = cli_parse_int(cmd, "--max-pixels", pixels_text, 1, 2147483647L, &max_pixels)))
-        return rc;
-    cli_interrupt_install();
-
-    /* ---- the image (run-time errors, exit 1) */
-    double *img = NULL, *x_best = NULL, *x_last = NULL, *x_pol = NULL, *theta = NULL,
-           *x_img = NULL, *support_ref = NULL;
-    gsfw_operator *psi = NULL;
-    gsfw_tree *tree = NULL;
+/* Everything one run holds, freed by run_free. */
+typedef struct {
+    double *xs;                 /* x*: the image scaled to unit norm (H x W) */
+    int H, W, d, nnz;
+    /* the unknowns: x* itself, or its coefficients theta in the wavelet basis psi */
+    gsfw_operator *psi;
+    gsfw_tree *tree;
+    gsfw_graph *graph;
+    double *theta, *support_ref; /* wavelet: coefficients and the s largest of them */
+    unsigned char *mask;
+    int *work;
+    const double *truth;        /* xs or theta */
+    int s, g, n;
     recover_problem prob;
-    memset(&prob, 0, sizeof prob);
-    gsfw_iterate *trace = NULL;
-    gsfw_graph *graph = NULL;
-    gsfw_dmo *head = NULL, *tail = NULL;
-    unsigned char *mask = NULL;
-    int *work = NULL;
-    cli_outdir od;
-    memset(&od, 0, sizeof od);
-    char **staged = od.staged; /* written first, moved into place at the end */
-    int H = 0, W = 0;
+    double L;                   /* the spectral estimate or --L; 0 for the solver's rule */
+    int needs_L;
+    gsfw_dmo *head, *tail;
+    double setup_s;
+    double *x_best, *x_last, *x_pol, *x_img;
+    gsfw_iterate *trace;
+    gsfw_result res;
+    gsfw_info info;
+    const double *x_ret, *img_ret; /* the answer: coefficients and image */
+} recover_run;
+
+static void run_free(recover_run *r)
+{
+    gsfw_free(r->xs);
+    recover_problem_free(&r->prob);
+    gsfw_operator_free(r->psi);
+    gsfw_tree_free(r->tree);
+    free(r->theta);
+    free(r->support_ref);
+    free(r->x_img);
+    free(r->x_best);
+    free(r->x_pol);
+    free(r->x_last);
+    free(r->trace);
+    free(r->mask);
+    free(r->work);
+    gsfw_dmo_free(r->head);
+    gsfw_dmo_free(r->tail);
+    gsfw_graph_free(r->graph);
+}
+
+/* Read --image (.npy of any numeric type, or PNG), check it and scale it to unit norm. */
+static int load_image(const char *cmd, const recover_args *a, recover_run *r)
+{
+    const char *image = a->image;
     gsfw_err err;
-    gsfw_error e;
+    double *img = NULL;
     if (ends_with(image, ".npy")) {
         int ndim, shape[2];
-        e = gsfw_npy_read_numeric(image, &img, &ndim, shape, &err);
-        if (e) {
-            rc = cli_fail(cmd, "--image: %s", err.message);
-            goto done;
-        }
-        if (ndim != 2) {
-            rc = cli_fail(cmd, "--image: '%s' is a 1-D array of %d entries; an image must be "
-                          "a 2-D array", image, shape[0]);
-            goto done;
-        }
-        H = shape[0];
-        W = shape[1];
+        if (gsfw_npy_read_numeric(image, &img, &ndim, shape, &err))
+            return cli_fail(cmd, "--image: %s", err.message);
+        r->xs = img;
+        if (ndim != 2)
+            return cli_fail(cmd, "--image: '%s' is a 1-D array of %d entries; an image must "
+                            "be a 2-D array", image, shape[0]);
+        r->H = shape[0];
+        r->W = shape[1];
     } else if (ends_with(image, ".png")) {
-        e = gsfw_png_read_gray_limited(image, max_pixels, &img, &H, &W, &err);
-        if (e) {
-            rc = cli_fail(cmd, "--image: %s", err.message);
-            goto done;
-        }
+        if (gsfw_png_read_gray_limited(image, a->max_pixels, &img, &r->H, &r->W, &err))
+            return cli_fail(cmd, "--image: %s", err.message);
+        r->xs = img;
     } else {
-        rc = cli_fail(cmd, "--image: '%s' is neither a .npy nor a .png file", image);
-        goto done;
+        return cli_fail(cmd, "--image: '%s' is neither a .npy nor a .png file", image);
     }
-    const int d = H * W;
-    if (d < 1) {
-        rc = cli_fail(cmd, "--image: '%s' is empty (%d x %d)", image, H, W);
-        goto done;
-    }
+    const int d = r->d = r->H * r->W, W = r->W;
+    if (d < 1) return cli_fail(cmd, "--image: '%s' is empty (%d x %d)", image, r->H, W);
     double amax = 0.0;
     int nnz = 0;
     for (int i = 0; i < d; i++) {
-        if (!isfinite(img[i])) {
-            rc = cli_fail(cmd, "--image: pixel (%d, %d) of '%s' is %g; pixels must be finite",
-                          i / W, i % W, image, img[i]);
-            goto done;
-        }
+        if (!isfinite(img[i]))
+            return cli_fail(cmd, "--image: pixel (%d, %d) of '%s' is %g; pixels must be "
+                            "finite", i / W, i % W, image, img[i]);
         amax = fmax(amax, fabs(img[i]));
         nnz += img[i] != 0.0;
     }
-    if (nnz == 0) {
-        rc = cli_fail(cmd, "--image: '%s' is all zero: there is nothing to recover", image);
-        goto done;
-    }
+    if (nnz == 0)
+        return cli_fail(cmd, "--image: '%s' is all zero: there is nothing to recover", image);
+    r->nnz = nnz;
     /* x* = img / ||img||, computed on img / max|img| so that neither huge pixels (whose
      * squares overflow) nor tiny ones (whose squares underflow) break the norm */
     double nrm = 0.0;
@@ -328,262 +225,252 @@ int cmd_recover(int argc, char **argv)
         nrm += img[i] * img[i];
     }
     nrm = sqrt(nrm); /* in [1, sqrt(d)] */
-    for (int i = 0; i < d; i++) img[i] /= nrm; /* img is x* from here on */
-    const double *xs = img;
+    for (int i = 0; i < d; i++) img[i] /= nrm;
+    return CLI_OK;
+}
 
-    /* the memory of the run, checked before the grid or tree is built; for a wavelet
-     * basis s (hence n) is known only from the coefficients */
-    if (!wavelet && (rc = check_memory(cmd, H, W, floor(ratio * (s_given ? s_given : nnz)),
-                                       sensing, f32_text != NULL, iters, ratio)))
-        goto done;
+/* The wavelet coefficients theta* = Psi^T x*, their quadtree, and s (the fewest
+ * coefficients holding 99.9% of the energy unless --s) and g (1 unless --g). */
+static int wavelet_target(const char *cmd, const recover_args *a, recover_run *r)
+{
+    const int d = r->d;
+    gsfw_err err;
+    if (r->H != r->W)
+        return cli_fail(cmd, "--basis %s needs a square image, got %d x %d", a->basis, r->H,
+                        r->W);
+    if (gsfw_operator_wavelet2d(r->H, a->basis, &r->psi, &err) ||
+        gsfw_tree_quadtree(r->H, r->W, &r->tree, &err))
+        return cli_fail(cmd, "--basis %s: %s", a->basis, err.message);
+    r->theta = malloc((size_t)d * sizeof(double));
+    r->support_ref = calloc((size_t)d, sizeof(double));
+    r->work = malloc((size_t)d * sizeof(int));
+    if (!r->theta || !r->support_ref || !r->work) return cli_fail(cmd, "out of memory");
+    if (r->psi->adjoint(r->psi->ctx, r->xs, r->theta))
+        return cli_fail(cmd, "--basis %s: the transform failed", a->basis);
+    r->truth = r->theta;
+    int K = recover_energy_count(r->theta, d, 0.999, r->work);
+    r->s = a->s_given ? a->s_given : K;
+    r->g = a->g_given ? a->g_given : 1;
+    if (r->s > d) r->s = d;
+    /* the support the recovery is scored against: the s largest coefficients */
+    for (int k = 0; k < r->s; k++) r->support_ref[r->work[k]] = r->theta[r->work[k]];
+    return CLI_OK;
+}
 
-    /* the unknowns (x* itself, or its wavelet coefficients), s, g, n */
-    const double *truth = xs;
-    int s = 0, g = 1;
-    if (wavelet) {
-        if (H != W) {
-            rc = cli_fail(cmd, "--basis %s needs a square image, got %d x %d", basis, H, W);
-            goto done;
-        }
-        if ((e = gsfw_operator_wavelet2d(H, basis, &psi, &err)) ||
-            (e = gsfw_tree_quadtree(H, W, &tree, &err))) {
-            rc = cli_fail(cmd, "--basis %s: %s", basis, err.message);
-            goto done;
-        }
-        theta = malloc((size_t)d * sizeof(double));
-        support_ref = calloc((size_t)d, sizeof(double));
-        work = malloc((size_t)d * sizeof(int));
-        if (!theta || !support_ref || !work) {
-            rc = cli_fail(cmd, "out of memory");
-            goto done;
-        }
-        if (psi->adjoint(psi->ctx, xs, theta)) {
-            rc = cli_fail(cmd, "--basis %s: the transform failed", basis);
-            goto done;
-        }
-        truth = theta;
-        /* K: the fewest coefficients holding 99.9% of the energy */
-        int K = recover_energy_count(theta, d, 0.999, work);
-        s = s_given ? s_given : K;
-        g = g_given ? g_given : 1;
-        if (s > d) s = d;
-        /* the support the recovery is scored against: the s largest coefficients */
-        for (int k = 0; k < s; k++) support_ref[work[k]] = theta[work[k]];
-    } else {
-        e = gsfw_graph_grid(H, W, &graph, &err);
-        if (e) {
-            rc = cli_fail_err(cmd, e, &err);
-            goto done;
-        }
-        mask = malloc((size_t)d);
-        work = malloc(2 * (size_t)d * sizeof(int));
-        if (!mask || !work) {
-            rc = cli_fail(cmd, "out of memory");
-            goto done;
-        }
-        for (int i = 0; i < d; i++) mask[i] = xs[i] != 0.0;
-        const int g_true = gsfw_graph_induced_components(graph, mask, work);
-        s = s_given ? s_given : nnz;
-        g = g_given ? g_given : g_true;
-    }
-    if (s > d) {
-        rc = cli_fail(cmd, "--s %d exceeds the number of pixels %d", s, d);
-        goto done;
-    }
+/* The pixels themselves on the 4-neighbour grid: s = nnz(x*) and g = the components of
+ * supp(x*) unless given. */
+static int pixel_target(const char *cmd, const recover_args *a, recover_run *r)
+{
+    const int d = r->d;
+    gsfw_err err;
+    gsfw_error e = gsfw_graph_grid(r->H, r->W, &r->graph, &err);
+    if (e) return cli_fail_err(cmd, e, &err);
+    r->mask = malloc((size_t)d);
+    r->work = malloc(2 * (size_t)d * sizeof(int));
+    if (!r->mask || !r->work) return cli_fail(cmd, "out of memory");
+    for (int i = 0; i < d; i++) r->mask[i] = r->xs[i] != 0.0;
+    const int g_true = gsfw_graph_induced_components(r->graph, r->mask, r->work);
+    r->truth = r->xs;
+    r->s = a->s_given ? a->s_given : r->nnz;
+    r->g = a->g_given ? a->g_given : g_true;
+    return CLI_OK;
+}
+
+/* The unknowns, s, g and n = floor(ratio s), with the memory the run needs checked before
+ * the grid or tree is built (for a wavelet basis s, hence n, is known only from the
+ * coefficients). */
+static int choose_target(const char *cmd, const recover_args *a, recover_run *r)
+{
+    int rc;
+    const int d = r->d;
+    if (!a->wavelet &&
+        (rc = check_memory(cmd, a, r->H, r->W, floor(a->ratio * (a->s_given ? a->s_given
+                                                                          : r->nnz)))))
+        return rc;
+    if ((rc = a->wavelet ? wavelet_target(cmd, a, r) : pixel_target(cmd, a, r))) return rc;
+    const int s = r->s, g = r->g;
+    if (s > d) return cli_fail(cmd, "--s %d exceeds the number of pixels %d", s, d);
     if (g > s) {
-        if (g_given)
-            rc = cli_fail(cmd, "--g %d exceeds s = %d", g, s);
-        else
-            rc = cli_fail(cmd, "the image's support has %d connected components, more than "
-                          "s = %d: pass a larger --s or --g <= s", g, s);
-        goto done;
+        if (a->g_given) return cli_fail(cmd, "--g %d exceeds s = %d", g, s);
+        return cli_fail(cmd, "the image's support has %d connected components, more than "
+                        "s = %d: pass a larger --s or --g <= s", g, s);
     }
-    if (wavelet && (rc = check_memory(cmd, H, W, floor(ratio * s), sensing, f32_text != NULL,
-                                      iters, ratio)))
-        goto done;
-    const double n_real = floor(ratio * s);
-    if (!(n_real >= 1)) {
-        rc = cli_fail(cmd, "--ratio %s gives n = floor(%g * %d) = %.0f measurements; need at "
-                      "least 1", ratio_text, ratio, s, n_real);
-        goto done;
-    }
-    if (n_real > 2147483647.0 || (!strcmp(sensing, "gaussian") && n_real * d > 4e9)) {
-        rc = cli_fail(cmd, "--ratio %.6g gives a %.6g x %d matrix, too large", ratio, n_real, d);
-        goto done;
-    }
-    const int n = (int)n_real;
-    if (!wavelet) recover_warn_dense(cmd, nnz, d, s, n); /* pixels; a basis has its own */
+    if (a->wavelet && (rc = check_memory(cmd, a, r->H, r->W, floor(a->ratio * s)))) return rc;
+    const double n_real = floor(a->ratio * s);
+    if (!(n_real >= 1))
+        return cli_fail(cmd, "--ratio %s gives n = floor(%g * %d) = %.0f measurements; need "
+                        "at least 1", a->ratio_text, a->ratio, s, n_real);
+    if (n_real > 2147483647.0 || (!strcmp(a->sensing, "gaussian") && n_real * d > 4e9))
+        return cli_fail(cmd, "--ratio %.6g gives a %.6g x %d matrix, too large", a->ratio,
+                        n_real, d);
+    r->n = (int)n_real;
+    if (!a->wavelet) recover_warn_dense(cmd, r->nnz, d, s, r->n); /* a basis has its own */
+    return CLI_OK;
+}
 
-    /* ---- output directory (created now so that a bad --out-dir fails before the work) */
-    static const char *const names[6] = {"recovered.npy", "recovered.png", "truth.png",
-                                         "trace.csv", "convergence.png", "panel.png"};
-    const int n_out = noplot_text ? 4 : 6;
-    if ((rc = cli_outdir_open(&od, cmd, out_dir))) goto done;
-    if ((rc = cli_outdir_files(&od, names, n_out))) goto done;
+/* L of AccFW's step point (by default the library's atom rule) and of the baselines' 1/L
+ * steps: ||A||_2^2 by at most RECOVER_POWER_ITERS power iterations (Rayleigh quotient,
+ * from below), inflated by RECOVER_L_MARGIN: on angio (n = 1555) 50 iterations take
+ * 0.3 s and land 1.4% below the converged value, which 500 iterations (3.6 s) would
+ * reach. */
+static int estimate_L(const char *cmd, const recover_args *a, recover_run *r)
+{
+    const int m = a->method;
+    r->needs_L = m == GSFW_METHOD_ACCFW || m == GSFW_METHOD_IHT ||
+                 m == GSFW_METHOD_GRAPH_IHT || m == GSFW_METHOD_GEN_MP;
+    r->L = a->L;
+    if (!r->needs_L || r->L > 0 || a->l_rule != GSFW_L_SPECTRAL) return CLI_OK;
+    const int n = r->n, d = r->d;
+    const double *A = gsfw_dense_col_major_data(r->prob.op);
+    if (A) { /* the explicit Gaussian matrix: the estimate recover always made */
+        double *pw = malloc(((size_t)n + 2 * (size_t)d) * sizeof(double));
+        if (!pw) return cli_fail(cmd, "out of memory");
+        r->L = RECOVER_L_MARGIN *
+               gsfw_power_iteration_col_major(n, d, A, RECOVER_POWER_ITERS, 1e-6, pw);
+        free(pw);
+    } else {
+        r->L = recover_problem_norm2(&r->prob, RECOVER_POWER_ITERS, RECOVER_L_MARGIN);
+    }
+    if (!(r->L > 0) || !isfinite(r->L))
+        return cli_fail(cmd, "could not estimate L (got %g); pass --L", r->L);
+    return CLI_OK;
+}
 
-    /* ---- setup: A, y, objective, L, oracles */
-    double t_setup = gsfw_now();
-    recover_problem_spec pspec = {.sensing = sensing, .float32 = f32_text != NULL, .psi = psi,
-                                  .n = n, .height = H, .width = W, .seed = (uint64_t)seed,
-                                  .noise = noise};
-    if ((rc = recover_problem_build(cmd, &pspec, truth, &prob))) goto done;
-    gsfw_objective *obj = prob.obj;
-    const double f_star = prob.f_star;
-    if (cli_interrupted()) {
-        rc = cli_interrupted_exit(cmd, "no output was changed");
-        goto done;
-    }
-    /* L of AccFW's step point (by default the library's atom rule) and of the baselines'
-     * 1/L steps (the spectral estimate below) */
-    const int needs_L = method == GSFW_METHOD_ACCFW || method == GSFW_METHOD_IHT ||
-                        method == GSFW_METHOD_GRAPH_IHT || method == GSFW_METHOD_GEN_MP;
-    if (needs_L && !(L > 0) && l_rule == GSFW_L_SPECTRAL) {
-        /* ||A||_2^2 by at most RECOVER_POWER_ITERS power iterations (Rayleigh quotient,
-         * from below), inflated by RECOVER_L_MARGIN: on angio (n = 1555) 50 iterations take
-         * 0.3 s and land 1.4% below the converged value, which 500 iterations (3.6 s)
-         * would reach. */
-        const double *A = gsfw_dense_col_major_data(prob.op);
-        if (A) { /* the explicit Gaussian matrix: the estimate recover always made */
-            double *pw = malloc(((size_t)n + 2 * (size_t)d) * sizeof(double));
-            if (!pw) {
-                rc = cli_fail(cmd, "out of memory");
-                goto done;
-            }
-            L = RECOVER_L_MARGIN * gsfw_power_iteration_col_major(n, d, A, RECOVER_POWER_ITERS,
-                                                                  1e-6, pw);
-            free(pw);
-        } else {
-            L = recover_problem_norm2(&prob, RECOVER_POWER_ITERS, RECOVER_L_MARGIN);
-        }
-        if (!(L > 0) || !isfinite(L)) {
-            rc = cli_fail(cmd, "could not estimate L (got %g); pass --L", L);
-            goto done;
-        }
-    }
-    /* oracles: the baselines' head/tail recipes, or the model's DMO */
-    const char *tail_model =
-        method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP ? "topk" : model;
-    gsfw_model_spec mspec = {.model = model, .d = d, .s = s, .g = g, .graph = graph,
-                             .tree = tree, .delta = 1.0};
-    if (gsfw_method_is_baseline((gsfw_method)method))
-        e = gsfw_baseline_oracles((gsfw_method)method, &mspec, compat, &head, &tail, &err);
-    else
-        e = gsfw_dmo_from_model(&mspec, &head, &err);
-    if (e) rc = cli_fail(cmd, "--model %s: %s", model, err.message);
-    if (rc) goto done;
-    double setup_s = gsfw_now() - t_setup;
+/* The sensing problem, L and the oracles (the baselines' head/tail recipes, or the
+ * model's DMO); their time is setup_s. */
+static int setup(const char *cmd, const recover_args *a, recover_run *r)
+{
+    double t0 = gsfw_now();
+    recover_problem_spec pspec = {.sensing = a->sensing, .float32 = a->float32,
+                                  .psi = r->psi, .n = r->n, .height = r->H, .width = r->W,
+                                  .seed = (uint64_t)a->seed, .noise = a->noise};
+    int rc = recover_problem_build(cmd, &pspec, r->truth, &r->prob);
+    if (rc) return rc;
+    if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
+    if ((rc = estimate_L(cmd, a, r))) return rc;
+    gsfw_model_spec mspec = {.model = a->model, .d = r->d, .s = r->s, .g = r->g,
+                             .graph = r->graph, .tree = r->tree, .delta = 1.0};
+    gsfw_err err;
+    gsfw_error e = a->baseline ? gsfw_baseline_oracles((gsfw_method)a->method, &mspec,
+                                                       a->compat, &r->head, &r->tail, &err)
+                               : gsfw_dmo_from_model(&mspec, &r->head, &err);
+    if (e) return cli_fail(cmd, "--model %s: %s", a->model, err.message);
+    r->setup_s = gsfw_now() - t0;
+    return CLI_OK;
+}
 
-    /* ---- solve */
-    x_best = malloc((size_t)d * sizeof(double));
-    x_last = malloc((size_t)d * sizeof(double));
-    trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
-    if (polish) x_pol = malloc((size_t)d * sizeof(double));
-    if (!x_best || !x_last || !trace || (polish && !x_pol)) {
-        rc = cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
-        goto done;
-    }
-    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace,
-                       .trace_capacity = iters + 1, .x_polished = x_pol};
-    gsfw_info info;
-    if (gsfw_method_is_baseline((gsfw_method)method)) {
+/* The chosen method from x_0 = 0, stopped between iterations by SIGINT / SIGTERM. */
+static int solve(const char *cmd, const recover_args *a, recover_run *r)
+{
+    const int d = r->d, iters = a->iters;
+    r->x_best = malloc((size_t)d * sizeof(double));
+    r->x_last = malloc((size_t)d * sizeof(double));
+    r->trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
+    if (a->polish) r->x_pol = malloc((size_t)d * sizeof(double));
+    if (!r->x_best || !r->x_last || !r->trace || (a->polish && !r->x_pol))
+        return cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
+    r->res = (gsfw_result){.x_best = r->x_best, .x_last = r->x_last, .trace = r->trace,
+                           .trace_capacity = iters + 1, .x_polished = r->x_pol};
+    gsfw_err err;
+    gsfw_error e;
+    if (a->baseline) {
         gsfw_baseline_settings bset;
         gsfw_baseline_settings_default(&bset);
-        bset.method = (gsfw_method)method;
-        bset.C = C;
-        bset.L = needs_L ? L : 0.0;
+        bset.method = (gsfw_method)a->method;
+        bset.C = a->C;
+        bset.L = r->needs_L ? r->L : 0.0;
         bset.max_iter = iters;
-        bset.x_true = truth;
-        bset.reference_compat = compat;
-        bset.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
-        e = gsfw_baseline_solve(obj, head, tail, &bset, &res, &info, &err);
+        bset.x_true = r->truth;
+        bset.reference_compat = a->compat;
+        bset.callback = cli_interrupt_callback;
+        e = gsfw_baseline_solve(r->prob.obj, r->head, r->tail, &bset, &r->res, &r->info, &err);
     } else {
         gsfw_settings set;
         gsfw_settings_default(&set);
-        set.method = (gsfw_method)method;
-        set.C = C;
-        set.L = needs_L ? L : 0.0;
-        set.L_rule = l_rule;
-        set.step = (gsfw_step)step;
-        set.tol = tol;
-        set.tol_rel = tol_rel;
-        set.polish = polish;
+        set.method = (gsfw_method)a->method;
+        set.C = a->C;
+        set.L = r->needs_L ? r->L : 0.0;
+        set.L_rule = a->l_rule;
+        set.step = a->step;
+        set.tol = a->tol;
+        set.tol_rel = a->tol_rel;
+        set.polish = a->polish;
         set.max_iter = iters;
-        set.x_true = truth;
-        set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
-        e = gsfw_solve(obj, head, &set, &res, &info, &err);
+        set.x_true = r->truth;
+        set.callback = cli_interrupt_callback;
+        e = gsfw_solve(r->prob.obj, r->head, &set, &r->res, &r->info, &err);
     }
-    if (cli_interrupted()) {
-        rc = cli_interrupted_exit(cmd, "no output was changed");
-        goto done;
-    }
-    if (e) {
-        rc = cli_fail_err(cmd, e, &err);
-        goto done;
-    }
-    setup_s += info.setup_time;
-
-    /* ---- outputs */
-    int shape[2] = {H, W};
-    double peak = 0.0;
-    for (int i = 0; i < d; i++) peak = fmax(peak, xs[i]);
-    if (!(peak > 0)) peak = 1.0;
+    if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
+    if (e) return cli_fail_err(cmd, e, &err);
+    r->setup_s += r->info.setup_time;
     /* the returned answer: the polished point, else the best iterate; as an image: itself,
      * or Psi theta with a wavelet basis */
-    const double *x_ret = polish ? x_pol : x_best;
-    const double *img_ret = x_ret;
-    if (wavelet) {
-        x_img = malloc((size_t)d * sizeof(double));
-        if (!x_img || psi->apply(psi->ctx, x_ret, x_img)) {
-            rc = cli_fail(cmd, "--basis %s: the inverse transform failed", basis);
-            goto done;
-        }
-        img_ret = x_img;
+    r->x_ret = r->img_ret = a->polish ? r->x_pol : r->x_best;
+    if (a->wavelet) {
+        r->x_img = malloc((size_t)d * sizeof(double));
+        if (!r->x_img || r->psi->apply(r->psi->ctx, r->x_ret, r->x_img))
+            return cli_fail(cmd, "--basis %s: the inverse transform failed", a->basis);
+        r->img_ret = r->x_img;
     }
-    if (gsfw_npy_write(staged[0], img_ret, 2, shape, &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
-        goto done;
-    }
-    if (gsfw_png_write_gray(staged[1], img_ret, H, W, 0.0, peak, &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
-        goto done;
-    }
-    if (gsfw_png_write_gray(staged[2], xs, H, W, 0.0, peak, &err)) {
-        rc = cli_fail(cmd, "%s", err.message);
-        goto done;
-    }
-    if ((rc = cli_write_trace(cmd, staged[3], trace, res.trace_len, 1))) goto done;
-    if (!noplot_text) {
-        char title[256];
-        snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
-                 gsfw_method_name((gsfw_method)method), tail_model, n, d, s, g, seed);
-        if ((rc = recover_plot_convergence(cmd, staged[4], staged[3], f_star, title)) ||
-            (rc = recover_plot_panel(cmd, staged[5], xs, img_ret, H, W, title)))
-            goto done;
-    }
+    return CLI_OK;
+}
 
-    /* every output is written: move them into place together, so that a failure here
-     * or above leaves the directory as it was (existing files untouched, new ones
-     * removed) */
-    if ((rc = cli_outdir_commit(&od, n_out))) goto done;
+/* The model the oracles of the run project on. */
+static const char *model_used(const recover_args *a)
+{
+    return a->method == GSFW_METHOD_IHT || a->method == GSFW_METHOD_COSAMP ? "topk" : a->model;
+}
 
+/* recovered.npy, recovered.png, truth.png, trace.csv (and the two plots) into the
+ * staging directory. */
+static int write_outputs(const char *cmd, const recover_args *a, const recover_run *r,
+                         char **staged)
+{
+    const int H = r->H, W = r->W, d = r->d;
+    int shape[2] = {H, W};
+    double peak = 0.0;
+    for (int i = 0; i < d; i++) peak = fmax(peak, r->xs[i]);
+    if (!(peak > 0)) peak = 1.0;
+    gsfw_err err;
+    if (gsfw_npy_write(staged[0], r->img_ret, 2, shape, &err) ||
+        gsfw_png_write_gray(staged[1], r->img_ret, H, W, 0.0, peak, &err) ||
+        gsfw_png_write_gray(staged[2], r->xs, H, W, 0.0, peak, &err))
+        return cli_fail(cmd, "%s", err.message);
+    int rc = cli_write_trace(cmd, staged[3], r->trace, r->res.trace_len, 1);
+    if (rc || a->no_plot) return rc;
+    char title[256];
+    snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
+             gsfw_method_name((gsfw_method)a->method), model_used(a), r->n, d, r->s, r->g,
+             a->seed);
+    if ((rc = recover_plot_convergence(cmd, staged[4], staged[3], r->prob.f_star, title)))
+        return rc;
+    return recover_plot_panel(cmd, staged[5], r->xs, r->img_ret, H, W, title);
+}
+
+/* The one summary line (usage above lists its fields). */
+static void print_summary(const recover_args *a, const recover_run *r)
+{
+    const int d = r->d;
+    const gsfw_info *info = &r->info;
+    const double *xs = r->xs, *x_ret = r->x_ret, *img_ret = r->img_ret;
     double pre, rec;
     /* supports are scored against supp(x*), or against the s largest coefficients with a
      * wavelet basis (natural images have no exactly sparse expansion); errors and PSNR in
      * pixels, which equal those of the coefficients (Psi is orthonormal) */
-    const double *supp_ref = wavelet ? support_ref : xs;
+    const double *supp_ref = a->wavelet ? r->support_ref : xs;
     const double f1 = rec_support_f1(x_ret, supp_ref, d, &pre, &rec);
-    const double raw_f1 = rec_support_f1(x_best, supp_ref, d, NULL, NULL);
+    const double raw_f1 = rec_support_f1(r->x_best, supp_ref, d, NULL, NULL);
     int nnz_ret = 0, nnz_raw = 0;
     for (int i = 0; i < d; i++) {
         nnz_ret += x_ret[i] != 0.0;
-        nnz_raw += x_best[i] != 0.0;
+        nnz_raw += r->x_best[i] != 0.0;
     }
     /* where L came from: a number given with --L, the spectral estimate (made here for
      * the baselines, or the solver's fallback), or the first atom's curvature */
-    const int L_given = l_text && strcmp(l_text, "spectral") && strcmp(l_text, "atom");
-    const char *L_source = !needs_L ? "unused"
+    const int L_given = a->l_text && strcmp(a->l_text, "spectral") && strcmp(a->l_text, "atom");
+    const char *L_source = !r->needs_L ? "unused"
                            : L_given ? "given"
-                           : info.L_source == GSFW_L_ATOM ? "atom" : "spectral";
+                           : info->L_source == GSFW_L_ATOM ? "atom" : "spectral";
     printf("method=%s model=%s sensing=%s basis=%s status=%s iters=%d returned=%s best_iter=%d n=%d d=%d s=%d "
            "g=%d C=%.17g seed=%d ratio=%.17g noise=%.17g time_s=%.6f setup_s=%.6f "
            "polish_s=%.6f f=%.17g "
@@ -592,39 +479,53 @@ int cmd_recover(int argc, char **argv)
            "raw_support_f1=%.6f raw_nnz=%d gap_bound=%.6g step=%s window_missed=%ld "
            "oracle_calls=%ld pcsf_calls=%ld L=%.17g L_source=%s "
            "oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name((gsfw_method)method),
-           method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP ? "topk" : tail_model,
-           sensing, basis,
-           gsfw_status_name(info.status), info.iterations, polish ? "polished" : "best",
-           info.best_iter, n, d, s, g, C, seed, ratio, noise, info.solve_time, setup_s,
-           info.polish_time, polish ? info.f_polished : info.f_best, info.f_last, f_star,
+           gsfw_method_name((gsfw_method)a->method), model_used(a), a->sensing, a->basis,
+           gsfw_status_name(info->status), info->iterations, a->polish ? "polished" : "best",
+           info->best_iter, r->n, d, r->s, r->g, a->C, a->seed, a->ratio, a->noise,
+           info->solve_time, r->setup_s, info->polish_time,
+           a->polish ? info->f_polished : info->f_best, info->f_last, r->prob.f_star,
            rec_dist(img_ret, xs, d), rec_rel_err(img_ret, xs, d), rec_psnr(img_ret, xs, d), f1,
-           pre, rec, nnz_ret, info.f_best, rec_rel_err(x_best, truth, d), raw_f1, nnz_raw,
-           info.gap_bound, baseline ? "none" : gsfw_step_name(info.step), info.window_missed,
-           info.oracle_calls, info.pcsf_calls, info.L > 0 ? info.L : (needs_L ? L : 0.0),
-           L_source, info.oracle_time, info.gradient_time);
-    rc = CLI_OK;
+           pre, rec, nnz_ret, info->f_best, rec_rel_err(r->x_best, r->truth, d), raw_f1,
+           nnz_raw, info->gap_bound, a->baseline ? "none" : gsfw_step_name(info->step),
+           info->window_missed, info->oracle_calls, info->pcsf_calls,
+           info->L > 0 ? info->L : (r->needs_L ? r->L : 0.0), L_source, info->oracle_time,
+           info->gradient_time);
+}
+
+int cmd_recover(int argc, char **argv)
+{
+    const char *cmd = "recover";
+    recover_args a;
+    int rc = recover_args_parse(argc, argv, usage, &a);
+    if (rc) return rc;
+    cli_interrupt_install();
+
+    recover_run r;
+    memset(&r, 0, sizeof r);
+    cli_outdir od;
+    memset(&od, 0, sizeof od);
+    static const char *const names[6] = {"recovered.npy", "recovered.png", "truth.png",
+                                         "trace.csv", "convergence.png", "panel.png"};
+    const int n_out = a.no_plot ? 4 : 6;
+    if ((rc = load_image(cmd, &a, &r)) || (rc = choose_target(cmd, &a, &r))) goto done;
+    /* the output directory, opened now so that a bad --out-dir fails before the work */
+    if ((rc = cli_outdir_open(&od, cmd, a.out_dir)) ||
+        (rc = cli_outdir_files(&od, names, n_out)))
+        goto done;
+    if ((rc = setup(cmd, &a, &r)) || (rc = solve(cmd, &a, &r)) ||
+        (rc = write_outputs(cmd, &a, &r, od.staged)))
+        goto done;
+    /* every output is written: move them into place together, so that a failure here
+     * or above leaves the directory as it was (existing files untouched, new ones
+     * removed) */
+    if ((rc = cli_outdir_commit(&od, n_out))) goto done;
+    print_summary(&a, &r);
 
 done:
     /* a failure the signal caused (a killed gnuplot, say; its message was held back) */
     if (rc == CLI_FAIL && cli_interrupted()) rc = cli_interrupted_exit(cmd, "no output was changed");
     /* what is left of the staging directory (everything, after a failure) goes */
     cli_outdir_close(&od, rc != CLI_OK);
-    gsfw_free(img);
-    recover_problem_free(&prob);
-    gsfw_operator_free(psi);
-    gsfw_tree_free(tree);
-    free(theta);
-    free(support_ref);
-    free(x_img);
-    free(x_best);
-    free(x_pol);
-    free(x_last);
-    free(trace);
-    free(mask);
-    free(work);
-    gsfw_dmo_free(head);
-    gsfw_dmo_free(tail);
-    gsfw_graph_free(graph);
+    run_free(&r);
     return rc;
 }
