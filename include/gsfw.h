@@ -389,13 +389,16 @@ typedef int (*gsfw_line_eval)(void *line, double gamma, double *f, double *slope
  * state_size bytes of zeroed per-run state are allocated by the solver (so one rule may
  * serve concurrent solves); choose sets *gamma in [0, gamma_max] and may evaluate the
  * objective along d through line(line_ctx, ...). *L_estimate (may be left alone) reports a
- * local smoothness estimate, which the adaptive rule keeps. Returns 0 on success. */
+ * smoothness estimate: a local curvature along d (the line rule), or, when the table sets
+ * estimates_L, the rule's running estimate of L itself (the adaptive rule), which then
+ * becomes info.L of a run that has no L of its own. Returns 0 on success. */
 typedef struct gsfw_step_rule {
     const char *name;
     size_t state_size;
     int needs_L;        /* 1: query.L must be known (the short step) */
     int (*choose)(void *state, const gsfw_step_query *query, gsfw_line_eval line,
                   void *line_ctx, double *gamma, double *L_estimate);
+    int estimates_L;    /* 1: *L_estimate is the rule's estimate of L (see above) */
 } gsfw_step_rule;
 
 /* The built-in rule behind a gsfw_step value (NULL for GSFW_STEP_AUTO or unknown values). */

@@ -523,7 +523,8 @@ static void test_custom_step_rule(void **state)
     fixture fx = sparse_fixture(40, 60, 4, 41);
     gsfw_dmo *topk;
     assert_int_equal(gsfw_dmo_topk(60, 4, &topk, NULL), GSFW_OK);
-    static const gsfw_step_rule half = {"half", sizeof(half_state), 0, half_choose};
+    static const gsfw_step_rule half = {.name = "half", .state_size = sizeof(half_state),
+                                         .choose = half_choose};
     gsfw_settings set;
     gsfw_settings_default(&set);
     set.method = GSFW_METHOD_FW;

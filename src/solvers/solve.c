@@ -187,7 +187,7 @@ gsfw_error gsfw_fw_choose_step(gsfw_run *run, gsfw_fw_plan *plan, int t, double 
         return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the step rule '%s' returned gamma = %g, "
                          "outside [0, %g]", plan->rule->name ? plan->rule->name : "?", *gamma,
                          gamma_max);
-    if (plan->rule == &gsfw_step_rule_adaptive && L_est > 0 && !plan->needs_L)
+    if (plan->rule->estimates_L && L_est > 0 && !plan->needs_L)
         run->info->L = L_est;
     return GSFW_OK;
 }

@@ -61,5 +61,7 @@ static int adaptive_choose(void *state, const gsfw_step_query *q, gsfw_line_eval
     return 0;
 }
 
-const gsfw_step_rule gsfw_step_rule_adaptive = {"adaptive", sizeof(adaptive_state), 0,
-                                                adaptive_choose};
+const gsfw_step_rule gsfw_step_rule_adaptive = {.name = "adaptive",
+                                                .state_size = sizeof(adaptive_state),
+                                                .choose = adaptive_choose,
+                                                .estimates_L = 1};

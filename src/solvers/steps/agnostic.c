@@ -13,4 +13,4 @@ static int agnostic_choose(void *state, const gsfw_step_query *q, gsfw_line_eval
     return 0;
 }
 
-const gsfw_step_rule gsfw_step_rule_agnostic = {"agnostic", 0, 0, agnostic_choose};
+const gsfw_step_rule gsfw_step_rule_agnostic = {.name = "agnostic", .choose = agnostic_choose};

@@ -60,4 +60,4 @@ static int line_choose(void *state, const gsfw_step_query *q, gsfw_line_eval lin
     return 0;
 }
 
-const gsfw_step_rule gsfw_step_rule_line = {"line", 0, 0, line_choose};
+const gsfw_step_rule gsfw_step_rule_line = {.name = "line", .choose = line_choose};

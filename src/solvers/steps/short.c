@@ -20,4 +20,4 @@ static int short_choose(void *state, const gsfw_step_query *q, gsfw_line_eval li
     return 0;
 }
 
-const gsfw_step_rule gsfw_step_rule_short = {"short", 0, 1, short_choose};
+const gsfw_step_rule gsfw_step_rule_short = {.name = "short", .needs_L = 1, .choose = short_choose};
