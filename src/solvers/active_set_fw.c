@@ -55,56 +55,207 @@ static gsfw_error check_invariants(gsfw_run *run, const gsfw_active_set *as, con
     return GSFW_OK;
 }
 
-gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
-{
-    const gsfw_settings *set = plan->set;
-    const int d = run->d;
-    const gsfw_method method = set->method;
-    const int ms = run->dmo->max_support;
+/* The loop's arrays, allocated once. */
+typedef struct {
     gsfw_active_set as;
+    double *grad;
+    int *support;        /* the FW atom's ids (size of them) ... */
+    double *atom;        /* ... and values */
+    int size;
+    double *dense;       /* d zeros: merging two atoms */
+    int *u_idx;          /* the sparse part u of a direction */
+    double *u_val;
+    unsigned char *in_u; /* d zeros */
+    double *dense_check; /* d, when the invariants are checked */
+} asfw_work;
+
+static void work_free(asfw_work *w)
+{
+    gsfw_active_set_free(&w->as);
+    free(w->grad);
+    free(w->support);
+    free(w->atom);
+    free(w->dense);
+    free(w->u_idx);
+    free(w->u_val);
+    free(w->in_u);
+    free(w->dense_check);
+}
+
+/* The arrays, and the active set holding x_0 as its one atom. */
+static gsfw_error work_init(asfw_work *w, gsfw_run *run, const gsfw_settings *set,
+                            const double *x)
+{
+    const int d = run->d, ms = run->dmo->max_support;
+    memset(w, 0, sizeof *w);
     long nnz0 = 0;
     for (int i = 0; i < d; i++) nnz0 += x[i] != 0.0;
     /* room for a full active set of the oracle's largest atoms, so that the arena does not
      * grow inside the loop, unless that is unreasonable (then it grows geometrically) */
     long arena = (long)set->max_active * ms;
     if (arena > (1L << 22)) arena = 16L * ms > (1L << 22) ? 16L * ms : (1L << 22);
-    gsfw_error rc = gsfw_active_set_init(&as, set->max_active, nnz0 + arena, run->err);
+    gsfw_error rc = gsfw_active_set_init(&w->as, set->max_active, nnz0 + arena, run->err);
     if (rc) return rc;
-    double *grad = gsfw_malloc_array((size_t)d, sizeof(double));
-    int *support = gsfw_malloc_array((size_t)ms, sizeof(int));
-    double *atom = gsfw_malloc_array((size_t)ms, sizeof(double));
-    double *dense = calloc((size_t)d, sizeof(double)); /* merging two atoms */
-    int *u_idx = gsfw_malloc_array((size_t)d, sizeof(int));
-    double *u_val = gsfw_malloc_array((size_t)d, sizeof(double));
-    unsigned char *in_u = calloc((size_t)d, 1);
-    double *dense_check = run->check_invariants ? gsfw_malloc_array((size_t)d, sizeof(double))
-                                                : NULL;
-    if (!grad || !support || !atom || !dense || !u_idx || !u_val || !in_u ||
-        (run->check_invariants && !dense_check)) {
-        rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
-        goto done;
+    w->grad = gsfw_malloc_array((size_t)d, sizeof(double));
+    w->support = gsfw_malloc_array((size_t)ms, sizeof(int));
+    w->atom = gsfw_malloc_array((size_t)ms, sizeof(double));
+    w->dense = calloc((size_t)d, sizeof(double));
+    w->u_idx = gsfw_malloc_array((size_t)d, sizeof(int));
+    w->u_val = gsfw_malloc_array((size_t)d, sizeof(double));
+    w->in_u = calloc((size_t)d, 1);
+    if (run->check_invariants) w->dense_check = gsfw_malloc_array((size_t)d, sizeof(double));
+    if (!w->grad || !w->support || !w->atom || !w->dense || !w->u_idx || !w->u_val ||
+        !w->in_u || (run->check_invariants && !w->dense_check))
+        return gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d",
+                         d);
+    if (gsfw_active_set_add_dense(&w->as, x, d, 1.0) < 0)
+        return gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for the active set");
+    return GSFW_OK;
+}
+
+/* One step: its kind, the atoms it moves weight between, and the direction
+ * d = cx x + u with its slope <g, d>, ||d||^2 and largest feasible gamma. */
+typedef struct {
+    step_kind kind;
+    int away;        /* the active atom losing weight (AWAY, PAIR) */
+    int pair_from;   /* PAIR: the active atom receiving weight (-1: the new FW atom) */
+    double cx, slope, d2, gamma_max;
+    int nnz;
+    const int *uid;
+    const double *uval;
+} asfw_step;
+
+/* The away direction d = x - a (u = -a), gamma_max = w_a / (1 - w_a). */
+static void away_direction(asfw_work *w, const double *x, double gx, double g_away, double xx,
+                           asfw_step *st)
+{
+    const gsfw_active_set *as = &w->as;
+    const int a = st->away;
+    const int *aid = as->ids + as->start[a];
+    const double *aval = as->vals + as->start[a];
+    double xa = 0.0;
+    st->cx = 1.0;
+    st->nnz = as->size[a];
+    for (int k = 0; k < st->nnz; k++) {
+        w->u_idx[k] = aid[k];
+        w->u_val[k] = -aval[k];
+        xa += x[aid[k]] * aval[k];
     }
-    if (gsfw_active_set_add_dense(&as, x, d, 1.0) < 0) {
-        rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for the active set");
-        goto done;
+    st->uid = w->u_idx;
+    st->uval = w->u_val;
+    st->slope = gx - g_away;
+    st->d2 = xx - 2.0 * xa + gsfw_active_set_norm2(as, a);
+    st->gamma_max = as->weight[a] / (1.0 - as->weight[a]);
+}
+
+/* The pairwise direction d = p - a with p the new FW atom (PFW) or the local FW atom
+ * (BPCG), gamma_max = w_a; dense and in_u are left zero. */
+static void pair_direction(asfw_work *w, asfw_step *st)
+{
+    const gsfw_active_set *as = &w->as;
+    const int from = st->pair_from, a = st->away;
+    const int *pid = from < 0 ? w->support : as->ids + as->start[from];
+    const double *pval = from < 0 ? w->atom : as->vals + as->start[from];
+    const int psize = from < 0 ? w->size : as->size[from];
+    const int *aid = as->ids + as->start[a];
+    const double *aval = as->vals + as->start[a];
+    int nnz = 0;
+    for (int k = 0; k < psize; k++) {
+        int i = pid[k];
+        if (!w->in_u[i]) {
+            w->in_u[i] = 1;
+            w->u_idx[nnz++] = i;
+        }
+        w->dense[i] += pval[k];
     }
+    for (int k = 0; k < as->size[a]; k++) {
+        int i = aid[k];
+        if (!w->in_u[i]) {
+            w->in_u[i] = 1;
+            w->u_idx[nnz++] = i;
+        }
+        w->dense[i] -= aval[k];
+    }
+    double d2 = 0.0, slope = 0.0;
+    for (int k = 0; k < nnz; k++) {
+        int i = w->u_idx[k];
+        w->u_val[k] = w->dense[i];
+        w->dense[i] = 0.0;
+        w->in_u[i] = 0;
+        d2 += w->u_val[k] * w->u_val[k];
+        slope += w->grad[i] * w->u_val[k];
+    }
+    st->cx = 0.0;
+    st->nnz = nnz;
+    st->uid = w->u_idx;
+    st->uval = w->u_val;
+    st->d2 = d2;
+    st->slope = slope;
+    st->gamma_max = as->weight[a];
+}
+
+/* The weights follow a step of length gamma > 0; an atom whose weight reaches 0 is
+ * dropped. When the active set is full the atoms are folded into one equal to x. */
+static gsfw_error update_weights(gsfw_run *run, asfw_work *w, const asfw_step *st,
+                                 double gamma, const double *x)
+{
+    gsfw_active_set *as = &w->as;
+    int add_fw = 0;
+    if (st->kind == STEP_FW) {
+        if (gamma >= 1.0) {
+            gsfw_active_set_clear(as);
+        } else {
+            for (int a = 0; a < as->count; a++) as->weight[a] *= 1.0 - gamma;
+        }
+        add_fw = 1;
+    } else {
+        if (st->kind == STEP_AWAY)
+            for (int a = 0; a < as->count; a++) as->weight[a] *= 1.0 + gamma;
+        else if (st->pair_from >= 0)
+            as->weight[st->pair_from] += gamma;
+        else
+            add_fw = 1;
+        as->weight[st->away] -= gamma;
+        if (gamma >= st->gamma_max) {
+            gsfw_active_set_drop(as, st->away);
+            run->info->drop_steps++;
+        }
+    }
+    if (add_fw && gsfw_active_set_add(as, w->support, w->atom, w->size, gamma) < 0) {
+        gsfw_active_set_clear(as);
+        if (gsfw_active_set_add_dense(as, x, run->d, 1.0) < 0)
+            return gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for the active set");
+    }
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
+{
+    const gsfw_settings *set = plan->set;
+    const int d = run->d;
+    const gsfw_method method = set->method;
+    asfw_work w;
+    gsfw_active_set *as = &w.as;
+    gsfw_error rc = work_init(&w, run, set, x);
+    if (rc) goto done;
+    double *grad = w.grad;
     if (plan->L < 0) {
-        rc = gsfw_fw_atom_curvature(run, plan, x, grad, support, atom, &plan->L);
+        rc = gsfw_fw_atom_curvature(run, plan, x, grad, w.support, w.atom, &plan->L);
         if (rc) goto done;
     }
     gsfw_run_start_clock(run);
 
     gsfw_status status = GSFW_STATUS_MAX_ITER;
     double f = 0.0, phi = INFINITY; /* phi: the last FW gap seen (lazy BPCG) */
-    int t = 0, size = 0;
+    int t = 0;
     for (;; t++) {
         if (t > 0 && t % RECOMPOSE == 0) {
-            gsfw_active_set_renormalize(&as);
-            gsfw_active_set_compose(&as, x, d);
+            gsfw_active_set_renormalize(as);
+            gsfw_active_set_compose(as, x, d);
             if ((rc = gsfw_run_reset(run, x))) goto done;
         }
         if (run->check_invariants &&
-            (rc = check_invariants(run, &as, x, plan->C * plan->scale, dense_check)))
+            (rc = check_invariants(run, as, x, plan->C * plan->scale, w.dense_check)))
             goto done;
         if (gsfw_run_begin_iteration(run, t, x, &f, grad, &status, &rc)) {
             if (rc) goto done;
@@ -114,8 +265,8 @@ gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
          * minimises it */
         int away = 0, local = 0;
         double g_away = -INFINITY, g_local = INFINITY;
-        for (int a = 0; a < as.count; a++) {
-            double ga = gsfw_active_set_dot(&as, a, grad);
+        for (int a = 0; a < as->count; a++) {
+            double ga = gsfw_active_set_dot(as, a, grad);
             if (ga > g_away) {
                 g_away = ga;
                 away = a;
@@ -135,23 +286,23 @@ gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
                          local_gap >= phi / BPCG_K && away != local);
         double gap = NAN, gv = 0.0, xv = 0.0, vv = 0.0, bound;
         if (call_dmo) {
-            rc = gsfw_run_oracle(run, run->dmo, grad, support, &size);
+            rc = gsfw_run_oracle(run, run->dmo, grad, w.support, &w.size);
             if (rc) goto done;
             double nrm2 = 0.0;
-            for (int k = 0; k < size; k++) nrm2 += grad[support[k]] * grad[support[k]];
+            for (int k = 0; k < w.size; k++) nrm2 += grad[w.support[k]] * grad[w.support[k]];
             bound = gsfw_run_bound(run, x, grad, plan->C, sqrt(nrm2), plan->delta);
             if (!(nrm2 > 0)) {
                 status = GSFW_STATUS_ZERO_DIRECTION;
-                gsfw_run_record(run, t, f, NAN, bound, NAN, as.count, x);
+                gsfw_run_record(run, t, f, NAN, bound, NAN, as->count, x);
                 break;
             }
             const double coef = -plan->C / sqrt(nrm2) * plan->scale;
-            for (int k = 0; k < size; k++) {
-                int i = support[k];
-                atom[k] = coef * grad[i];
-                gv += grad[i] * atom[k];
-                xv += x[i] * atom[k];
-                vv += atom[k] * atom[k];
+            for (int k = 0; k < w.size; k++) {
+                int i = w.support[k];
+                w.atom[k] = coef * grad[i];
+                gv += grad[i] * w.atom[k];
+                xv += x[i] * w.atom[k];
+                vv += w.atom[k] * w.atom[k];
             }
             gap = gx - gv;
             phi = gap;
@@ -160,147 +311,47 @@ gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
         }
         if (gsfw_run_converged(run, f, bound)) {
             status = GSFW_STATUS_CONVERGED;
-            gsfw_run_record(run, t, f, gap, bound, NAN, as.count, x);
+            gsfw_run_record(run, t, f, gap, bound, NAN, as->count, x);
             break;
         }
         /* which step */
-        step_kind kind = STEP_FW;
-        int pair_from = -1; /* PAIR: the active atom receiving weight (-1: the new FW atom) */
+        asfw_step st = {.kind = STEP_FW, .away = away, .pair_from = -1};
         if (method == GSFW_METHOD_AFW) {
             const double away_gap = g_away - gx;
-            if (!(gap >= away_gap) && as.weight[away] < 1.0) kind = STEP_AWAY;
+            if (!(gap >= away_gap) && as->weight[away] < 1.0) st.kind = STEP_AWAY;
         } else if (method == GSFW_METHOD_PFW) {
-            kind = STEP_PAIR;
+            st.kind = STEP_PAIR;
         } else if (away != local && (!call_dmo || local_gap >= gap / BPCG_K)) {
-            kind = STEP_PAIR;
-            pair_from = local;
+            st.kind = STEP_PAIR;
+            st.pair_from = local;
         }
-        double cx = -1.0, slope = 0.0, d2 = 0.0, gamma_max = 1.0;
-        int nnz = 0;
-        const int *uid = support;
-        const double *uval = atom;
-        const double wa = as.weight[away];
-        if (kind == STEP_FW) {
-            nnz = size;
-            slope = -gap;
-            d2 = xx - 2.0 * xv + vv;
-        } else if (kind == STEP_AWAY) {
-            /* d = x - a: u = -a */
-            cx = 1.0;
-            nnz = as.size[away];
-            const int *aid = as.ids + as.start[away];
-            const double *aval = as.vals + as.start[away];
-            double xa = 0.0;
-            for (int k = 0; k < nnz; k++) {
-                u_idx[k] = aid[k];
-                u_val[k] = -aval[k];
-                xa += x[aid[k]] * aval[k];
-            }
-            uid = u_idx;
-            uval = u_val;
-            slope = gx - g_away;
-            d2 = xx - 2.0 * xa + gsfw_active_set_norm2(&as, away);
-            gamma_max = wa / (1.0 - wa);
+        if (st.kind == STEP_FW) {
+            st = (asfw_step){.kind = STEP_FW, .away = away, .pair_from = -1, .cx = -1.0,
+                             .slope = -gap, .d2 = xx - 2.0 * xv + vv, .gamma_max = 1.0,
+                             .nnz = w.size, .uid = w.support, .uval = w.atom};
+        } else if (st.kind == STEP_AWAY) {
+            away_direction(&w, x, gx, g_away, xx, &st);
         } else {
-            /* d = p - a with p the new FW atom (PFW) or the local FW atom (BPCG) */
-            cx = 0.0;
-            const int *pid = pair_from < 0 ? support : as.ids + as.start[pair_from];
-            const double *pval = pair_from < 0 ? atom : as.vals + as.start[pair_from];
-            int psize = pair_from < 0 ? size : as.size[pair_from];
-            const int *aid = as.ids + as.start[away];
-            const double *aval = as.vals + as.start[away];
-            for (int k = 0; k < psize; k++) {
-                int i = pid[k];
-                if (!in_u[i]) {
-                    in_u[i] = 1;
-                    u_idx[nnz++] = i;
-                }
-                dense[i] += pval[k];
-            }
-            for (int k = 0; k < as.size[away]; k++) {
-                int i = aid[k];
-                if (!in_u[i]) {
-                    in_u[i] = 1;
-                    u_idx[nnz++] = i;
-                }
-                dense[i] -= aval[k];
-            }
-            for (int k = 0; k < nnz; k++) {
-                int i = u_idx[k];
-                u_val[k] = dense[i];
-                dense[i] = 0.0;
-                in_u[i] = 0;
-                d2 += u_val[k] * u_val[k];
-                slope += grad[i] * u_val[k];
-            }
-            uid = u_idx;
-            uval = u_val;
-            gamma_max = wa;
+            pair_direction(&w, &st);
         }
-        rc = gsfw_run_direction(run, x, cx, nnz, uid, uval);
+        rc = gsfw_run_direction(run, x, st.cx, st.nnz, st.uid, st.uval);
         if (rc) goto done;
         double gamma;
-        rc = gsfw_fw_choose_step(run, plan, t, f, slope, d2, gamma_max, &gamma);
+        rc = gsfw_fw_choose_step(run, plan, t, f, st.slope, st.d2, st.gamma_max, &gamma);
         if (rc) goto done;
-        if (gsfw_run_record(run, t, f, gap, bound, gamma, as.count, x)) {
+        if (gsfw_run_record(run, t, f, gap, bound, gamma, as->count, x)) {
             status = GSFW_STATUS_CALLBACK_STOP;
             break;
         }
         rc = gsfw_run_step(run, x, gamma);
         if (rc) goto done;
         if (gamma == 0.0) continue;
-        /* the weights follow the step */
-        int add_fw = 0;
-        double add_w = 0.0;
-        if (kind == STEP_FW) {
-            if (gamma >= 1.0) {
-                gsfw_active_set_clear(&as);
-            } else {
-                for (int a = 0; a < as.count; a++) as.weight[a] *= 1.0 - gamma;
-            }
-            add_fw = 1;
-            add_w = gamma;
-        } else if (kind == STEP_AWAY) {
-            for (int a = 0; a < as.count; a++) as.weight[a] *= 1.0 + gamma;
-            as.weight[away] -= gamma;
-            if (gamma >= gamma_max) {
-                gsfw_active_set_drop(&as, away);
-                run->info->drop_steps++;
-            }
-        } else {
-            if (pair_from >= 0) {
-                as.weight[pair_from] += gamma;
-            } else {
-                add_fw = 1;
-                add_w = gamma;
-            }
-            as.weight[away] -= gamma;
-            if (gamma >= gamma_max) {
-                gsfw_active_set_drop(&as, away);
-                run->info->drop_steps++;
-            }
-        }
-        if (add_fw && gsfw_active_set_add(&as, support, atom, size, add_w) < 0) {
-            /* full (or out of memory): fold everything into one atom equal to x */
-            gsfw_active_set_clear(&as);
-            if (gsfw_active_set_add_dense(&as, x, d, 1.0) < 0) {
-                rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for the active set");
-                goto done;
-            }
-        }
+        if ((rc = update_weights(run, &w, &st, gamma, x))) goto done;
     }
     gsfw_run_finish(run, t, f, x, status);
-    run->info->active_size = as.count;
+    run->info->active_size = as->count;
 
 done:
-    gsfw_active_set_free(&as);
-    free(grad);
-    free(support);
-    free(atom);
-    free(dense);
-    free(u_idx);
-    free(u_val);
-    free(in_u);
-    free(dense_check);
+    work_free(&w);
     return rc;
 }
