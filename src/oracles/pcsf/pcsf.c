@@ -355,8 +355,11 @@ static inline void refresh_queue(gsfw_pcsf *ws, int id)
         gsfw_pq_set_aux(&ws->q, id, td, -1);
 }
 
-static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root, int target,
-                       gsfw_err *err)
+/* Every node a cluster of its own (active unless it is the root; an active cluster's
+ * end is its deactivation time), and both parts of every edge in their endpoint's heap
+ * with the time at which that endpoint's moat reaches its share of the edge. Returns the
+ * number of active clusters. */
+static int grow_init(run_ctx *c, int n, int m, const double *prizes, int root)
 {
     gsfw_pcsf *ws = c->ws;
     pc_cluster *cl = ws->cl;
@@ -365,13 +368,6 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     gsfw_ph *H = &ws->ph;
     pc_edge *E = ws->edge;
     const int *eu = c->eu, *ev = c->ev;
-    const double *cost = c->cost;
-    gsfw_pcsf_stats *st = &ws->stats;
-
-    gsfw_pq_clear(&ws->q, 0);
-    H->nd = nd;
-    gsfw_ph_reset(H);
-    const long visits0 = H->visits;
     int count = 0;
     for (int i = 0; i < n; i++) {
         pc_cluster *x = &cl[i];
@@ -388,11 +384,10 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             count++;
         }
     }
-    uint64_t *dropped = ws->dropped;
-    if (m > 0) memset(dropped, 0, ((size_t)m / 32 + 1) * sizeof(uint64_t));
+    if (m > 0) memset(ws->dropped, 0, ((size_t)m / 32 + 1) * sizeof(uint64_t));
     for (int e = 0; e < m; e++) {
         int a = eu[e], b = ev[e];
-        double ce = edge_cost(cost, e), ta, tb;
+        double ce = edge_cost(c->cost, e), ta, tb;
         if (cl[a].u.t.active && cl[b].u.t.active) {
             ta = tb = ce / 2.0;
         } else if (cl[a].u.t.active) {
@@ -414,7 +409,163 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
     }
     for (int i = 0; i < n; i++)
         if (cl[i].u.t.active) refresh_queue(ws, i);
+    return count;
+}
 
+/* Clusters A (active, whose edge part p is due) and B (holding the other part q) merge
+ * into a new cluster at time ts: A and B stop, an inactive B's heap catches up with the
+ * time it sat still, and the new cluster grows unless it holds the root. */
+static void merge_clusters(run_ctx *c, int A, int B, int p, int q, double ts, int *ncl,
+                           int *count)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    pc_info *ci = ws->ci;
+    gsfw_ph *H = &ws->ph;
+    int N = (*ncl)++;
+    ws->stats.merges++;
+    ws->l1_part[ws->n_l1] = p;
+    ws->l1_rec[ws->n_l1] = -1;
+    drop_part(ws->dropped, q);
+    pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
+    pc_info *ia = &ci[A], *ib = &ci[B], *in = &ci[N];
+    in->prize = ia->prize + ib->prize;
+    in->inner = ia->inner + ib->inner;
+    cn->u.t.has_root = (unsigned char)(ca->u.t.has_root || cb->u.t.has_root);
+    cn->u.t.active = (unsigned char)!cn->u.t.has_root;
+    cn->parent = cn->skip = -1;
+    ca->u.t.active = 0;
+    ca->end = ts;
+    gsfw_pq_remove(&ws->q, A);
+    (*count)--;
+    if (cb->u.t.active) {
+        cb->u.t.active = 0;
+        cb->end = ts;
+        gsfw_pq_remove(&ws->q, B);
+        (*count)--;
+    } else if (!cb->u.t.has_root) {
+        ws->stats.active_inactive++;
+        gsfw_ph_add_all(H, cb->u.t.heap, ts - cb->end);
+        ws->l1_rec[ws->n_l1] = B;
+    }
+    ws->n_l1++;
+    ca->parent = N;
+    cb->parent = N;
+    cn->u.t.heap = gsfw_ph_link(H, ca->u.t.heap, cb->u.t.heap);
+    in->inner += ca->end - ca->start;
+    in->inner += cb->end - cb->start;
+    if (cn->u.t.active) {
+        cn->start = ts;
+        cn->end = ts + in->prize - in->inner; /* deactivation time */
+        refresh_queue(ws, N);
+        (*count)++;
+    } else {
+        cn->start = cn->end = 0.0; /* root cluster: moat 0 */
+    }
+}
+
+/* Edge e (parts p in A, q in B) is not yet tight, r of its cost left uncovered at time
+ * now: both parts get the time at which it will be, given whether B grows too. */
+static void reschedule_edge(run_ctx *c, int A, int B, int p, int q, double now, double r,
+                            double ce, double cp, double cq, double dq)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    gsfw_ph *H = &ws->ph;
+    pc_edge *ed = &ws->edge[p >> 1];
+    if (cl[B].u.t.active) {
+        double meet = now + r / 2.0;
+        ed->target[p & 1] = cp + r / 2.0;
+        cl[A].u.t.heap = gsfw_ph_insert(H, cl[A].u.t.heap, p, meet);
+        refresh_queue(ws, A);
+        double old = cl[B].start + ed->target[q & 1] - dq;
+        cl[B].u.t.heap = gsfw_ph_decrease_key(H, cl[B].u.t.heap, q, old, meet);
+        refresh_queue(ws, B);
+        ed->target[q & 1] = cq + r / 2.0;
+    } else {
+        double t = now + r;
+        ed->target[p & 1] = ce - dq;
+        cl[A].u.t.heap = gsfw_ph_insert(H, cl[A].u.t.heap, p, t);
+        refresh_queue(ws, A);
+        if (!cl[B].u.t.has_root) {
+            /* root clusters never grow again: their heaps are never read */
+            double old = cl[B].end + ed->target[q & 1] - dq;
+            cl[B].u.t.heap = gsfw_ph_decrease_key(H, cl[B].u.t.heap, q, old, cl[B].end);
+        }
+        ed->target[q & 1] = dq;
+    }
+}
+
+/* The edge event of part p, due at time te in the heap of active cluster A: a dropped
+ * part or an edge inside one cluster is discarded, a tight edge merges its clusters,
+ * any other is rescheduled. */
+static gsfw_error edge_event(run_ctx *c, int A, int p, double te, int *ncl, int *count,
+                             long guard, gsfw_err *err)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    gsfw_pcsf_stats *st = &ws->stats;
+    st->edge_events++;
+    double now = c->now = te;
+    const int is_dropped = part_dropped(ws->dropped, p);
+#if defined(__GNUC__)
+    if (!is_dropped) {
+        /* the edge record and the first clusters of both coverage walks are needed right
+         * after delete_min, which spends its time waiting for memory: fetch them
+         * meanwhile (the endpoints are in the cache line of nd[p], which delete_min reads
+         * first) */
+        __builtin_prefetch(&ws->edge[p >> 1]);
+        if (c->cost) __builtin_prefetch(&c->cost[p >> 1]);
+        __builtin_prefetch(&cl[ws->nd[p].owner]);
+        __builtin_prefetch(&cl[ws->nd[p ^ 1].owner]);
+        __builtin_prefetch(&cl[A]);
+    }
+#endif
+    cl[A].u.t.heap = gsfw_ph_delete_min(&ws->ph, p);
+    if (is_dropped) {
+        st->dropped_events++;
+        refresh_queue(ws, A);
+        return GSFW_OK;
+    }
+    int q = p ^ 1, e = p >> 1;
+    double ce = edge_cost(c->cost, e);
+    double cp, dp, cq, dq;
+    cover(c, p, &cp, &dp); /* == A */
+    int B = cover(c, q, &cq, &dq);
+    double r = ce - cp - cq;
+    if (A == B) {
+        st->dropped_events++;
+        drop_part(ws->dropped, q);
+        refresh_queue(ws, A);
+        return GSFW_OK;
+    }
+    if (r < GSFW_PCSF_EPS * ce || r == 0.0 || r <= GSFW_PCSF_TIME_EPS * now ||
+        now + r == now || (cl[B].u.t.active && now + r / 2.0 == now)) {
+        merge_clusters(c, A, B, p, q, now + r, ncl, count);
+        return GSFW_OK;
+    }
+    st->growth_events++;
+    if (st->growth_events > guard)
+        return gsfw_fail(err, GSFW_ERR_INTERNAL, "pcsf: the growth phase stopped making "
+                         "progress after %ld events (numerical breakdown)",
+                         st->growth_events);
+    reschedule_edge(c, A, B, p, q, now, r, ce, cp, cq, dq);
+    return GSFW_OK;
+}
+
+static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root, int target,
+                       gsfw_err *err)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    gsfw_ph *H = &ws->ph;
+    gsfw_pcsf_stats *st = &ws->stats;
+
+    gsfw_pq_clear(&ws->q, 0);
+    H->nd = ws->nd;
+    gsfw_ph_reset(H);
+    const long visits0 = H->visits;
+    int count = grow_init(c, n, m, prizes, root);
     int ncl = n;
     ws->n_l1 = 0;
     /* Safety net on top of the progress-aware merge rule: a run needs about 2-3 edge
@@ -428,122 +579,14 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
         const double te = ws->q.heap[0].key;
         const int p = ws->q.heap[0].aux; /* == the heap root of A for an edge event */
         if (p >= 0) {
-            st->edge_events++;
-            double now = c->now = te;
-            const int is_dropped = part_dropped(dropped, p);
-#if defined(__GNUC__)
-            if (!is_dropped) {
-                /* the edge record and the first clusters of both coverage walks are
-                 * needed right after delete_min, which spends its time waiting for
-                 * memory: fetch them meanwhile (the endpoints are in the cache line
-                 * of nd[p], which delete_min reads first) */
-                __builtin_prefetch(&E[p >> 1]);
-                if (cost) __builtin_prefetch(&cost[p >> 1]);
-                __builtin_prefetch(&cl[nd[p].owner]);
-                __builtin_prefetch(&cl[nd[p ^ 1].owner]);
-                __builtin_prefetch(&cl[A]);
-            }
-#endif
-            cl[A].u.t.heap = gsfw_ph_delete_min(H, p);
-            if (is_dropped) {
-                st->dropped_events++;
-                refresh_queue(ws, A);
-                continue;
-            }
-            int q = p ^ 1, e = p >> 1;
-            pc_edge *ed = &E[e];
-            double ce = edge_cost(cost, e);
-            double cp, dp, cq, dq;
-            cover(c, p, &cp, &dp); /* == A */
-            int B = cover(c, q, &cq, &dq);
-            double r = ce - cp - cq;
-            if (A == B) {
-                st->dropped_events++;
-                drop_part(dropped, q);
-                refresh_queue(ws, A);
-                continue;
-            }
-            int b_active = cl[B].u.t.active;
-            if (r < GSFW_PCSF_EPS * ce || r == 0.0 || r <= GSFW_PCSF_TIME_EPS * now ||
-                now + r == now || (b_active && now + r / 2.0 == now)) {
-                /* ---- merge A and B along e at t* = now + r */
-                double ts = now + r;
-                int N = ncl++;
-                st->merges++;
-                ws->l1_part[ws->n_l1] = p;
-                ws->l1_rec[ws->n_l1] = -1;
-                drop_part(dropped, q);
-                pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
-                pc_info *ia = &ci[A], *ib = &ci[B], *in = &ci[N];
-                in->prize = ia->prize + ib->prize;
-                in->inner = ia->inner + ib->inner;
-                cn->u.t.has_root = (unsigned char)(ca->u.t.has_root || cb->u.t.has_root);
-                cn->u.t.active = (unsigned char)!cn->u.t.has_root;
-                cn->parent = cn->skip = -1;
-                ca->u.t.active = 0;
-                ca->end = ts;
-                gsfw_pq_remove(&ws->q, A);
-                count--;
-                if (cb->u.t.active) {
-                    cb->u.t.active = 0;
-                    cb->end = ts;
-                    gsfw_pq_remove(&ws->q, B);
-                    count--;
-                } else if (!cb->u.t.has_root) {
-                    st->active_inactive++;
-                    gsfw_ph_add_all(H, cb->u.t.heap, ts - cb->end);
-                    ws->l1_rec[ws->n_l1] = B;
-                }
-                ws->n_l1++;
-                ca->parent = N;
-                cb->parent = N;
-                cn->u.t.heap = gsfw_ph_link(H, ca->u.t.heap, cb->u.t.heap);
-                in->inner += ca->end - ca->start;
-                in->inner += cb->end - cb->start;
-                if (cn->u.t.active) {
-                    cn->start = ts;
-                    cn->end = ts + in->prize - in->inner; /* deactivation time */
-                    refresh_queue(ws, N);
-                    count++;
-                } else {
-                    cn->start = cn->end = 0.0; /* root cluster: moat 0 */
-                }
-            } else {
-                st->growth_events++;
-                if (st->growth_events > guard)
-                    return gsfw_fail(err, GSFW_ERR_INTERNAL,
-                                     "pcsf: the growth phase stopped making progress after "
-                                     "%ld events (numerical breakdown)", st->growth_events);
-                if (b_active) {
-                    double meet = now + r / 2.0;
-                    ed->target[p & 1] = cp + r / 2.0;
-                    cl[A].u.t.heap = gsfw_ph_insert(H, cl[A].u.t.heap, p, meet);
-                    refresh_queue(ws, A);
-                    double old = cl[B].start + ed->target[q & 1] - dq;
-                    cl[B].u.t.heap = gsfw_ph_decrease_key(H, cl[B].u.t.heap, q, old, meet);
-                    refresh_queue(ws, B);
-                    ed->target[q & 1] = cq + r / 2.0;
-                } else {
-                    double t = now + r;
-                    ed->target[p & 1] = ce - dq;
-                    cl[A].u.t.heap = gsfw_ph_insert(H, cl[A].u.t.heap, p, t);
-                    refresh_queue(ws, A);
-                    if (!cl[B].u.t.has_root) {
-                        /* root clusters never grow again: their heaps are never read */
-                        double old = cl[B].end + ed->target[q & 1] - dq;
-                        cl[B].u.t.heap = gsfw_ph_decrease_key(H, cl[B].u.t.heap, q, old,
-                                                          cl[B].end);
-                    }
-                    ed->target[q & 1] = dq;
-                }
-            }
-        } else {
-            const int D = A;
+            gsfw_error rc = edge_event(c, A, p, te, &ncl, &count, guard, err);
+            if (rc) return rc;
+        } else { /* A deactivates */
             st->deactivations++;
             c->now = te;
-            gsfw_pq_remove(&ws->q, D);
-            cl[D].u.t.active = 0;
-            cl[D].end = te;
+            gsfw_pq_remove(&ws->q, A);
+            cl[A].u.t.active = 0;
+            cl[A].end = te;
             count--;
         }
     }
