@@ -118,16 +118,21 @@ static int ends_with(const char *s, const char *suffix)
 
 /* Refuse a run that cannot fit, before its large allocations (cli/memory.h): the
  * explicit Gaussian matrix (held once by the objective; in float32 it is drawn in
- * doubles and converted, 1.5 copies at the peak; implicit operators hold none), the
- * vectors, the grid, two PCSF projections and the trace. An n beyond int is refused
- * later with its own message. */
+ * doubles and converted, 1.5 copies at the peak; implicit operators hold none) with the
+ * copy of a support's columns that its restricted least squares keep (up to 3 s columns
+ * for CoSaMP, at most 2^25 doubles), the vectors, the grid, two PCSF projections and
+ * the trace. An n beyond int is refused later with its own message. */
 static int check_memory(const char *cmd, const recover_args *a, int H, int W, double n)
 {
     const double d = (double)H * W;
-    const double copies = strcmp(a->sensing, "gaussian") ? 0.0 : a->float32 ? 1.5 : 1.0;
-    const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(5.0 * n + 9.0 * d, 1) +
-                        cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d) +
-                        cli_mem_trace(a->iters);
+    const int explicit = !strcmp(a->sensing, "gaussian");
+    const double copies = !explicit ? 0.0 : a->float32 ? 1.5 : 1.0;
+    const double support_cols = explicit ? fmin(fmin(3.0 * n / a->ratio, d),
+                                                (double)(1L << 25) / fmax(n, 1.0))
+                                         : 0.0;
+    const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(n, support_cols) +
+                        cli_mem_dense(5.0 * n + 9.0 * d, 1) + cli_mem_graph(d, 2.0 * d) +
+                        2 * cli_mem_pcsf(d, 2.0 * d) + cli_mem_trace(a->iters);
     if (n > 2147483647.0) return CLI_OK;
     char what[160];
     snprintf(what, sizeof what, "recovering a %d x %d image from %.6g measurements (--ratio "

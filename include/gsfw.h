@@ -91,14 +91,17 @@ GSFW_API int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned c
  * minimize_on (optional): minimise f over the vectors supported on `support` (k distinct ids),
  * unconstrained within that span, starting from w (k entries, in/out), for at most max_iter
  * inner iterations or until the restricted gradient falls below tol times its initial norm;
- * *f receives the value at the result. Least squares over an operator solves supports
- * of few rows or columns exactly (a rank-revealing QR of their columns, when the operator
- * has cheap_columns and reserve made room) and runs CGLS (Craig's method when the
- * support is wider than the rows) otherwise. Used by CoSaMP-type baselines and by
- * polishing. reserve (optional): the solvers call it once, before their loop, with the
- * largest support they will pass to minimize_on, so that it can allocate its workspace
- * there rather than inside the loop; it returns 0, or nonzero when out of memory. quadratic = 1 declares f quadratic (a line search
- * is then exact from two slopes). */
+ * *f receives the value at the result. Least squares over an operator runs CGLS
+ * (Craig's method when the support is wider than the rows); after reserve, over an
+ * operator with cheap_columns, it does so on a copy of the support's columns, and solves
+ * supports of few rows or columns exactly (a rank-revealing QR of that copy). Used by
+ * CoSaMP-type baselines and by polishing.
+ * reserve (optional): the solvers call it once, before their loop, with the largest
+ * support they will pass to minimize_on, so that it can allocate its workspace there
+ * rather than inside the loop. It may be called again: a larger size grows the
+ * workspace, 0 frees it. Returns 0, or nonzero when out of memory (the linear objectives
+ * never fail for lack of memory here: they keep working without the copy).
+ * quadratic = 1 declares f quadratic (a line search is then exact from two slopes). */
 typedef struct gsfw_objective {
     int d;
     void *ctx;
@@ -128,8 +131,8 @@ typedef struct gsfw_objective {
  * can be freed afterwards). Rejects NaN/Inf in A or y. The gradient A^T (A x - y) costs
  * two gemv (one with the incremental interface); A^T A is never formed. The lipschitz
  * hook returns ||A||_2^2 estimated by power iteration (deterministic start vector);
- * minimize_on solves small supports by QR and larger ones by CGLS. It is the squared loss of gsfw_objective_linear over a dense
- * column-major copy of A that the objective owns. */
+ * minimize_on runs CGLS, or QR on small supports after reserve. It is the squared loss
+ * of gsfw_objective_linear over a dense column-major copy of A that the objective owns. */
 GSFW_API gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layout layout,
                                         const double *y, gsfw_objective **out,
                                         gsfw_err *err);

@@ -106,7 +106,7 @@ for ex in "$src"/examples/*.c; do
     name=$(basename "$ex" .c)
     [ "$name" = quickstart ] && continue
     exline=$(sed -n "s/^ \* *\(cc $name\.c .*\)\$/\1/p" "$ex")
-    [ -n "$exline" ] || continue
+    [ -n "$exline" ] || fail "examples/$name.c documents no 'cc $name.c ...' line"
     cp "$ex" "$work/"
     echo "shared: $exline"
     (cd "$work" && eval "$exline") || fail "the documented line does not build $name.c: $exline"

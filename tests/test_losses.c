@@ -672,6 +672,9 @@ static void test_reducer_failure_is_reported(void **state)
     gsfw_info info;
     gsfw_err err;
     assert_int_equal(gsfw_solve(obj, dmo, &set, NULL, &info, &err), GSFW_ERR_CALLBACK);
+    /* the message says what the objective's code means */
+    if (!strstr(err.message, "(code -2: the reducer (the sum over processes) failed)"))
+        fail_msg("message '%s' does not explain the code", err.message);
     gsfw_dmo_free(dmo);
     gsfw_objective_free(obj);
     ref_operator_free(op);

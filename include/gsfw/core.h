@@ -12,7 +12,9 @@
 extern "C" {
 #endif
 
-#define GSFW_VERSION "0.1.0"
+/* the library version (also the build's: CMakeLists.txt reads it here); the shared
+ * library's SONAME carries major.minor, since the ABI may change between 0.x releases */
+#define GSFW_VERSION "0.2.0"
 GSFW_API const char *gsfw_version(void);
 
 /* ------------------------------------------------------------------ errors */

@@ -10,11 +10,13 @@
  *  - adjoint_sparse: out[k] = (A^T r)[idx[k]] for k < nnz (the adjoint restricted to a
  *                    support; O(n nnz) for explicit matrices)
  *  - norm2 (optional, may be NULL): an upper estimate of ||A||_2^2 (1 for orthonormal rows)
- *  - cheap_columns:  1 when apply_sparse costs O(n) per nonzero (a stored or generated
- *                    matrix: dense, CSR, implicit Gaussian), 0 for fast transforms, whose
- *                    apply_sparse runs the whole transform. The squared loss then forms
- *                    the columns of small supports and solves their least squares
- *                    directly (gsfw_objective's minimize_on). Leave 0 when unsure.
+ *  - cheap_columns:  1 when the columns are stored dense, so that a copy of k of them
+ *                    (n k numbers, formed through apply_sparse) is worth making: the
+ *                    squared loss then solves a support's least squares on such a copy
+ *                    (gsfw_objective's minimize_on). The dense and float32 operators set
+ *                    it; sparse, generated and transform operators do not (a dense copy
+ *                    of sparse columns, or of generated ones, costs more time or memory
+ *                    than it saves). Leave 0 when unsure: it only affects speed.
  * Callbacks return 0 on success. An operator keeps scratch space in its context, so one
  * operator must not be used by two threads at the same time (build one per thread; the
  * implicit and transform operators are cheap to build). Inputs and outputs never alias.

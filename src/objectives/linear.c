@@ -10,10 +10,10 @@
  * of rows runs this same code. Sums over the d (replicated) coordinates do not.
  *
  * Callbacks return 0 or: -1 an operator product failed, -2 the reducer failed, -3 the
- * intercept has no minimiser (every label of one sign), -4 bad arguments to minimize_on,
- * -5 out of memory (reserve), -6 LAPACK failed. All memory is allocated by the
- * constructor, except the least-squares-on-a-support workspace, which reserve allocates once
- * before a solver's loop. */
+ * intercept has no minimiser (every label of one sign), -4 bad arguments to minimize_on
+ * or reserve, -5 LAPACK failed (gsfw_linear_code_text names them). All memory is
+ * allocated by the constructor, except the least-squares-on-a-support workspace, which
+ * reserve allocates once before a solver's loop. */
 #include "objectives/linear.h"
 #include "objectives/restricted_ls.h"
 
@@ -26,8 +26,7 @@ enum {
     REDUCER_FAILED = -2,
     NO_INTERCEPT = -3,
     BAD_ARGUMENT = -4,
-    OUT_OF_MEMORY = -5,
-    LAPACK_FAILED = -6
+    LAPACK_FAILED = -5
 };
 
 /* Power iteration (no norm2 hook): the Rayleigh quotient approaches ||A||_2^2 from below
@@ -267,7 +266,6 @@ static int lin_lipschitz(void *ctx, double *L)
     return 0;
 }
 
-/* CGLS on min_w 0.5 ||A_S w - y||^2 from the caller's w: r = y - A_S w, s = A_S^T r. */
 /* y += alpha A_S v and out = A_S^T r: dgemv on the gathered columns, else the operator's
  * sparse products. */
 static int sub_apply(const lin_ctx *c, int k, const int *S, const double *v, double alpha,
@@ -291,6 +289,7 @@ static int sub_adjoint(const lin_ctx *c, const double *r, int k, const int *S, d
     return c->A->adjoint_sparse(c->A->ctx, r, k, S, out) ? OP_FAILED : 0;
 }
 
+/* CGLS on min_w 0.5 ||A_S w - y||^2 from the caller's w: r = y - A_S w, s = A_S^T r. */
 static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double tol,
                 double *f)
 {
@@ -580,14 +579,18 @@ static int gathered_ls(lin_ctx *c, int k, const int *S, double *w, int max_iter,
 }
 
 /* Gathering needs the support's columns in one process and cheap to form; otherwise
- * minimize_on works through the operator's sparse products and nothing is reserved. */
+ * minimize_on works through the operator's sparse products and nothing is reserved. The
+ * workspace only saves time: when it cannot be had, minimize_on keeps working through
+ * the operator (with the workspace it had, if any), so this never fails for lack of
+ * memory. */
 static int lin_reserve(void *ctx, int max_support)
 {
     lin_ctx *c = ctx;
     if (max_support < 0) return BAD_ARGUMENT;
     if (c->loss != &gsfw_loss_squared || c->red.sum || !c->A->cheap_columns) return 0;
     int cap = gsfw_restricted_ls_cap(c->n, max_support < c->d ? max_support : c->d);
-    return gsfw_restricted_ls_reserve(&c->support_ls, c->n, cap) ? OUT_OF_MEMORY : 0;
+    (void)gsfw_restricted_ls_reserve(&c->support_ls, c->n, cap);
+    return 0;
 }
 
 static int lin_minimize_on(void *ctx, int k, const int *support, double *w, int max_iter,
@@ -840,4 +843,17 @@ gsfw_error gsfw_objective_intercept(gsfw_objective *obj, const double *x, double
                          "of one sign over all processes)");
     *b = *warm;
     return GSFW_OK;
+}
+
+const char *gsfw_linear_code_text(const gsfw_objective *obj, int code)
+{
+    if (!obj || obj->destroy != lin_destroy) return NULL;
+    switch (code) {
+    case OP_FAILED: return ": an operator product failed";
+    case REDUCER_FAILED: return ": the reducer (the sum over processes) failed";
+    case NO_INTERCEPT: return ": the intercept has no minimiser (every label of one sign)";
+    case BAD_ARGUMENT: return ": bad arguments (a support id out of range or repeated)";
+    case LAPACK_FAILED: return ": LAPACK's least-squares solve (dgelsy) failed";
+    default: return NULL;
+    }
 }

@@ -45,6 +45,10 @@ gsfw_error gsfw_objective_linear_owning(gsfw_operator *owned, int n, const doubl
  * built by gsfw_objective_linear*, nothing else). */
 const gsfw_operator *gsfw_linear_operator(const void *ctx, const double **y);
 
+/* What a failure code of a linear objective's callbacks means, as ": text" to append to
+ * a message, or NULL when obj is not a linear objective or the code is not its own. */
+const char *gsfw_linear_code_text(const gsfw_objective *obj, int code);
+
 /* The column-major dense operator behind gsfw_objective_least_squares (copies A). */
 /* The same over a column-major array the operator takes over (freed with it, also on
  * failure): no copy. */

@@ -187,7 +187,6 @@ gsfw_error gsfw_operator_csr(int n, int d, long nnz, const int *rows, const int 
     op->apply = csr_apply;
     op->adjoint = csr_adjoint;
     op->apply_sparse = csr_apply_sparse;
-    op->cheap_columns = 1;
     op->adjoint_sparse = csr_adjoint_sparse;
     op->destroy = csr_destroy;
     *out = op;

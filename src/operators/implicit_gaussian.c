@@ -107,7 +107,6 @@ gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, do
     op->apply = ig_apply;
     op->adjoint = ig_adjoint;
     op->apply_sparse = ig_apply_sparse;
-    op->cheap_columns = 1;
     op->adjoint_sparse = ig_adjoint_sparse;
     op->destroy = ig_destroy;
     *out = op;

@@ -101,8 +101,9 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
             hr = descend_on(o, k, support, w, set->polish_iters, plan->L, x_out, g, w_try, &f);
         }
         if (hr) {
-            rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "polish: the objective failed (code %d) "
-                           "minimising on the %d selected coordinates", hr, k);
+            rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "polish: the objective failed (code %d%s) "
+                           "minimising on the %d selected coordinates", hr,
+                           gsfw_run_code_text(run, hr), k);
             goto done;
         }
     }
@@ -121,7 +122,8 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
     }
     int vr = o->value(o->ctx, x_out, &f);
     if (vr) {
-        rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "polish: the objective failed (code %d)", vr);
+        rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "polish: the objective failed (code %d%s)",
+                       vr, gsfw_run_code_text(run, vr));
         goto done;
     }
     run->info->f_polished = f;

@@ -1,4 +1,5 @@
 #include "solvers/run.h"
+#include "objectives/linear.h"
 #include "util/select.h"
 
 #include <math.h>
@@ -131,7 +132,9 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
     }
     run->info->gradient_time += gsfw_now() - t0;
     run->info->gradient_calls++;
-    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d)", rc);
+    if (rc)
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d%s)", rc,
+                         gsfw_run_code_text(run, rc));
     if (!isfinite(*f))
         return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the objective value is %g", *f);
     for (int i = 0; i < run->d; i++)
@@ -147,8 +150,16 @@ gsfw_error gsfw_run_reset(gsfw_run *run, const double *x)
     double t0 = gsfw_now();
     int rc = run->obj->reset(run->obj->ctx, x);
     run->info->gradient_time += gsfw_now() - t0;
-    if (rc) return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective reset failed (code %d)", rc);
+    if (rc)
+        return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective reset failed (code %d%s)",
+                         rc, gsfw_run_code_text(run, rc));
     return GSFW_OK;
+}
+
+const char *gsfw_run_code_text(const gsfw_run *run, int code)
+{
+    const char *text = gsfw_linear_code_text(run->obj, code);
+    return text ? text : "";
 }
 
 gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support)
@@ -209,7 +220,8 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
 
 static gsfw_error objective_failed(gsfw_run *run, const char *what, int rc)
 {
-    return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective %s failed (code %d)", what, rc);
+    return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective %s failed (code %d%s)", what,
+                     rc, gsfw_run_code_text(run, rc));
 }
 
 gsfw_error gsfw_run_direction(gsfw_run *run, const double *x, double cx, int nnz,

@@ -60,6 +60,10 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
 /* Tell the objective the iterate was replaced by x (incremental objectives recompute). */
 gsfw_error gsfw_run_reset(gsfw_run *run, const double *x);
 
+/* ": what the code means" for a failure code of the library's own objectives, "" for
+ * any other (a constant string). */
+const char *gsfw_run_code_text(const gsfw_run *run, int code);
+
 /* Let the objective prepare minimize_on for supports of up to max_support ids (its
  * reserve hook, when it has one): once, before a loop that calls minimize_on. */
 gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support);

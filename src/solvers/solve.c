@@ -224,8 +224,8 @@ gsfw_error gsfw_fw_atom_curvature(gsfw_run *run, gsfw_fw_plan *plan, double *x, 
         if (rc) return rc;
         int lr = gsfw_run_line(run, 1.0, &f1, NULL);
         if (lr)
-            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d) "
-                             "evaluating the first atom", lr);
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d%s) "
+                             "evaluating the first atom", lr, gsfw_run_code_text(run, lr));
         double curv = dir2 > 0 ? 2.0 * (f1 - f0 - slope) / dir2 : NAN;
         if (curv > 0 && isfinite(curv)) {
             *L = curv;

@@ -101,7 +101,7 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
                    : 0;
         if (hr)
             rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective's minimize_on failed "
-                           "(code %d)", hr);
+                           "(code %d%s)", hr, gsfw_run_code_text(run, hr));
         if (rc) goto done;
         for (int j = 0; j < k; j++) b[T[j]] = w[j];
         /* prune */
