@@ -106,6 +106,11 @@ void cli_warn(const char *cmd, const char *fmt, ...)
  * output writers write in place). */
 const char *cli_output_path(const char *path);
 
+/* 1 when path ends with suffix, 0 otherwise; the _nocase form compares ASCII letters of
+ * path without case (suffix in lower case: ".png" matches "x.PNG"). */
+int cli_ends_with(const char *path, const char *suffix);
+int cli_ends_with_nocase(const char *path, const char *suffix);
+
 /* Print node ids on one line separated by spaces. */
 void cli_print_ids(const int *ids, int count);
 

@@ -1,23 +1,18 @@
 /* gsfw solve: minimise a loss of A x (least squares, logistic, Huber) over D(C, M) with
  * DMO-FW / DMO-AccFW. */
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
-#include "fw_flags.h"
 #include "interrupt.h"
 #include "memory.h"
 #include "models.h"
-#include "outdir.h"
+#include "solve_args.h"
+#include "solve_outputs.h"
 #include "tree_load.h"
-#include "atomic_group.h"
-#include "io/npy.h"
-#include "trace_csv.h"
 
 static const char usage[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
@@ -90,80 +85,6 @@ static const char usage[] =
     "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
     "is written then.\n";
 
-/* Two outputs naming one file (however spelt) would overwrite each other: refused before
- * any work. Special files such as /dev/null may be given more than once. */
-static int distinct_outputs(const char *cmd, const char *out_path, const char *best_path,
-                            const char *trace_path, const char *pol_path)
-{
-    const char *flags[4] = {"--out", "--best-out", "--trace", "--polished-out"};
-    const char *paths[4] = {out_path, best_path, trace_path, pol_path};
-    for (int i = 0; i < 4; i++) {
-        for (int j = 0; j < i; j++) {
-            if (!paths[i] || !paths[j]) continue;
-            /* written in place (/dev/null may repeat), or a directory (refused at open) */
-            struct stat a;
-            if (gsfw_atomic_in_place(paths[i]) ||
-                (stat(paths[i], &a) == 0 && S_ISDIR(a.st_mode)))
-                continue;
-            if (gsfw_same_output(paths[i], paths[j]))
-                return cli_usage_error(cmd, "%s and %s name the same file '%s'", flags[j],
-                                       flags[i], paths[i]);
-        }
-    }
-    return CLI_OK;
-}
-
-/* How long a run waits for another that is moving its outputs into the same directory
- * (a recover run holds its directory for its whole run) */
-#define SOLVE_LOCK_WAIT_S 30
-
-/* Write the requested outputs together: every file goes to a temporary first and they
- * are renamed into place only when all were written, so a failure leaves neither a
- * partial file nor a mix of old and new outputs, and never deletes a file that existed. */
-static int write_outputs(const char *cmd, const char *out_path, const char *best_path,
-                         const char *trace_path, const char *pol_path, const double *x_last,
-                         const double *x_best, const double *x_pol, int d,
-                         const gsfw_iterate *trace, int trace_len, int with_est_err)
-{
-    const char *flags[4] = {"--out", "--best-out", "--trace", "--polished-out"};
-    const char *paths[4] = {out_path, best_path, trace_path, pol_path};
-    const double *vecs[4] = {x_last, x_best, NULL, x_pol};
-    gsfw_atomic_file files[4];
-    memset(files, 0, sizeof files);
-    gsfw_err err;
-    int shape[2] = {d, 1};
-    int rc = CLI_OK, k;
-    /* open every output before writing any: an output written in place (/dev/stdout)
-     * cannot be taken back when a later one turns out unusable */
-    for (k = 0; k < 4 && rc == CLI_OK; k++) {
-        if (paths[k] && gsfw_atomic_open(&files[k], paths[k], &err))
-            rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
-    }
-    for (k = 0; k < 4 && rc == CLI_OK; k++) {
-        if (!paths[k]) continue;
-        if (k != 2) {
-            if (gsfw_npy_write_stream(files[k].fp, paths[k], vecs[k], 1, shape, &err))
-                rc = cli_fail(cmd, "%s: %s", flags[k], err.message);
-        } else if (cli_write_trace_stream(files[k].fp, trace, trace_len, with_est_err)) {
-            rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
-        }
-    }
-    /* the move into place: one run at a time per directory, and with SIGINT / SIGTERM
-     * held until it is complete or rolled back */
-    int locks[4], nlocks = 0;
-    if (rc == CLI_OK)
-        rc = cli_outdir_lock_paths(cmd, paths, 4, locks, &nlocks, SOLVE_LOCK_WAIT_S);
-    if (rc != CLI_OK) {
-        for (k = 0; k < 4; k++) gsfw_atomic_abort(&files[k]);
-        return rc;
-    }
-    cli_interrupt_block(1);
-    if (gsfw_atomic_commit_group(files, 4, &err)) rc = cli_fail(cmd, "%s", err.message);
-    cli_interrupt_block(0);
-    cli_outdir_unlock_paths(locks, nlocks);
-    return rc;
-}
-
 /* The methods that estimate L (the curvature of f along a direction, at most ||A||_F^2)
  * when it is not given: when ||A||_F^2 itself underflows, so does that estimate, and the
  * steps 1/L overflow. Refused here, naming the cause, rather than where the infinities
@@ -181,49 +102,13 @@ static int check_curvature(const char *cmd, const double *A, int n, int d)
                     "small to estimate; rescale A or pass --L", fro2);
 }
 
-/* --loss, --huber-delta, --intercept: usage errors for values and for flags that do not
- * belong to the chosen loss. */
-static int parse_loss_flags(const char *cmd, const char *loss_text, const char *huber_text,
-                            const char *intercept_flag, gsfw_loss_options *opt)
-{
-    gsfw_loss_options_default(opt);
-    if (loss_text) {
-        int kind = gsfw_loss_parse(loss_text);
-        if (kind < 0)
-            return cli_usage_error(cmd, "--loss must be ls, logistic or huber, got '%s'",
-                                   loss_text);
-        opt->loss = (gsfw_loss)kind;
-    }
-    if (huber_text) {
-        if (opt->loss != GSFW_LOSS_HUBER)
-            return cli_usage_error(cmd, "--huber-delta needs --loss huber");
-        int rc = cli_parse_double(cmd, "--huber-delta", huber_text, &opt->huber_delta);
-        if (rc) return rc;
-        if (!(opt->huber_delta > 0) || !isfinite(opt->huber_delta))
-            return cli_usage_error(cmd, "--huber-delta must be finite and > 0, got %s",
-                                   huber_text);
-    }
-    if (intercept_flag) {
-        if (opt->loss != GSFW_LOSS_LOGISTIC)
-            return cli_usage_error(cmd, "--intercept needs --loss logistic");
-        opt->intercept = 1;
-    }
-    return CLI_OK;
-}
-
-static int has_suffix(const char *path, const char *suffix)
-{
-    size_t lp = strlen(path), ls = strlen(suffix);
-    return lp >= ls && !strcmp(path + lp - ls, suffix);
-}
-
 /* --A: a Matrix Market file becomes a CSR operator (*op); an .npy of any numeric dtype a
  * row-major array (*A) for the dense constructors. */
 static int load_operator(const char *cmd, const char *path, double **A, gsfw_operator **op,
                          int *n, int *d)
 {
     gsfw_err err;
-    if (has_suffix(path, ".mtx")) {
+    if (cli_ends_with(path, ".mtx")) {
         long nnz;
         int *rows = NULL, *cols = NULL;
         double *vals = NULL;
@@ -297,292 +182,288 @@ static int solve_warnings(const char *cmd, int method, int step, gsfw_option opt
     return CLI_OK;
 }
 
-int cmd_solve(int argc, char **argv)
+static const char CMD[] = "solve";
+
+/* The command line: the flags shared with gsfw-mpi solve and gsfw solve's own. */
+typedef struct {
+    cli_solve_args a;
+    const char *tree_spec, *mem_text, *nodes_text;
+    FILE *summary; /* stdout, or stderr when an output goes to standard output */
+} solve_flags;
+
+/* What one run holds; everything is freed by free_run. */
+typedef struct {
+    double *A; /* --A as read, dense (NULL once the objective has its copy) */
+    gsfw_operator *op;
+    double *y, *x_true, *x0;
+    int n, d;
+    gsfw_graph *graph;
+    gsfw_tree *tree;
+    gsfw_objective *obj;
+    gsfw_dmo *dmo, *tail;
+    double *x_last, *x_best, *x_pol;
+    gsfw_iterate *trace;
+    gsfw_result res;
+    gsfw_info info;
+} solve_run;
+
+/* The outputs: which stream the summary takes, the paths spelt as the writers take
+ * them, and no two naming one file. */
+static int plan_outputs(solve_flags *f)
 {
-    const char *cmd = "solve";
-    const char *a_path = NULL, *y_path = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
-               *grid = NULL, *edges = NULL, *c_text = NULL, *method_text = NULL,
-               *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
-               *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
-               *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *x0_path = NULL, *polish_text = NULL, *pol_path = NULL, *tol_rel_text = NULL,
-               *loss_text = NULL, *huber_text = NULL, *intercept_flag = NULL,
-               *tree_spec = NULL, *mem_text = NULL, *nodes_text = NULL;
-    cli_opt opts[] = {
-        {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
-        {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
-        {"--edges", 0, &edges}, {"--C", 0, &c_text}, {"--method", 0, &method_text},
-        {"--option", 0, &option_text}, {"--delta", 0, &delta_text}, {"--L", 0, &l_text},
-        {"--iters", 0, &iters_text}, {"--trace", 0, &trace_path}, {"--out", 0, &out_path},
-        {"--best-out", 0, &best_path}, {"--x-true", 0, &xtrue_path}, {"--seed", 0, &seed_text},
-        {"--time-limit", 0, &time_text}, {"--step", 0, &step_text}, {"--tol", 0, &tol_text},
-        {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text},
-        {"--polished-out", 0, &pol_path}, {"--tol-rel", 0, &tol_rel_text},
-        {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
-        {"--intercept", 1, &intercept_flag}, {"--tree", 0, &tree_spec},
-        {"--max-memory", 0, &mem_text},
-        {"--nodes", 0, &nodes_text},
-    };
-    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
-    if (rc) return rc;
-
-    /* Flags first (usage errors, exit 2), files second (exit 1). */
-    const char *required[][2] = {{"--A", a_path}, {"--y", y_path}, {"--model", model},
-                                 {"--s", s_text}, {"--C", c_text}, {"--method", method_text},
-                                 {"--iters", iters_text}};
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if ((rc = cli_require(cmd, required[i][0], required[i][1]))) return rc;
-    double C, L = 0.0, time_limit = 0.0;
-    int iters;
-    if ((rc = cli_parse_double(cmd, "--C", c_text, &C))) return rc;
-    if (!(C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
-    int method = gsfw_method_parse(method_text);
-    if (method < 0)
-        return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, bpcg, "
-                               "iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_text);
-    const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    cli_fw_flags fw;
-    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, 0,
-                                 &fw)))
-        return rc;
-    const int step = fw.step, polish = fw.polish;
-    const double tol = fw.tol;
-    double tol_rel = fw.tol_rel;
-    if (pol_path && !polish)
-        return cli_usage_error(cmd, "--polished-out needs --polish on");
-    if (baseline && (step_text || tol_text || tol_rel_text || x0_path || polish || option_text))
-        return cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
-                               "Frank-Wolfe methods, not to %s", method_text);
-    gsfw_option option = GSFW_OPTION_I;
-    if (option_text) {
-        if (!strcmp(option_text, "I") || !strcmp(option_text, "1"))
-            option = GSFW_OPTION_I;
-        else if (!strcmp(option_text, "II") || !strcmp(option_text, "2"))
-            option = GSFW_OPTION_II;
-        else
-            return cli_usage_error(cmd, "--option must be I or II, got '%s'", option_text);
-    }
-    gsfw_lipschitz_rule l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (l_text && (rc = cli_parse_L(cmd, l_text, &L, &l_rule))) return rc;
-    if ((rc = cli_parse_int(cmd, "--iters", iters_text, 0, 100000000L, &iters))) return rc;
-    if (time_text) {
-        if ((rc = cli_parse_double(cmd, "--time-limit", time_text, &time_limit))) return rc;
-        if (!(time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
-    }
-    gsfw_loss_options loss;
-    if ((rc = parse_loss_flags(cmd, loss_text, huber_text, intercept_flag, &loss))) return rc;
-    cli_model_spec spec;
-    if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
-        return rc;
-    if (baseline && l_rule == GSFW_L_ATOM)
-        return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
-                               "number or 'spectral'", method_text);
-    if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
-    if ((rc = cli_parse_nodes(cmd, nodes_text, &spec.nodes))) return rc;
-    const char *outputs[4] = {out_path, best_path, trace_path, pol_path};
-    if ((rc = solve_warnings(cmd, method, step, option, l_text, delta_text, model, outputs)))
-        return rc;
-    FILE *summary = stdout;
+    cli_solve_args *a = &f->a;
+    const char **paths[4] = {&a->out_path, &a->best_path, &a->trace_path, &a->pol_path};
+    f->summary = stdout;
     for (int k = 0; k < 4; k++)
-        if (outputs[k] && !strcmp(outputs[k], "-")) summary = stderr; /* stdout is taken */
-    out_path = cli_output_path(out_path);
-    best_path = cli_output_path(best_path);
-    trace_path = cli_output_path(trace_path);
-    pol_path = cli_output_path(pol_path);
-    if ((rc = distinct_outputs(cmd, out_path, best_path, trace_path, pol_path))) return rc;
-    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
-    {
-        /* A as read, the objective's copy of it, and the trace; the graph and oracle are
-         * checked where the graph is loaded */
-        char what[64];
-        snprintf(what, sizeof what, "--A and %d iterations", iters);
-        double need = 2 * cli_mem_file_size(a_path) + (trace_path ? cli_mem_trace(iters) : 0);
-        if ((rc = cli_mem_check(cmd, need, what))) return rc;
-    }
-    cli_interrupt_install();
+        if (*paths[k] && !strcmp(*paths[k], "-")) f->summary = stderr; /* stdout is taken */
+    for (int k = 0; k < 4; k++) *paths[k] = cli_output_path(*paths[k]);
+    return cli_solve_distinct_outputs(CMD, a->out_path, a->best_path, a->trace_path,
+                                      a->pol_path);
+}
 
-    double *A = NULL, *y = NULL, *x_true = NULL, *x_last = NULL, *x_best = NULL, *x0 = NULL,
-           *x_pol = NULL;
-    gsfw_iterate *trace = NULL;
-    gsfw_graph *graph = NULL;
-    gsfw_tree *tree = NULL;
-    gsfw_objective *obj = NULL;
-    gsfw_operator *op = NULL;
-    gsfw_dmo *dmo = NULL, *tail = NULL;
-    int n, d, ny, nx;
-    if ((rc = load_operator(cmd, a_path, &A, &op, &n, &d))) goto done;
-    if ((rc = load_targets(cmd, y_path, &y, &ny))) goto done;
-    if (ny != n) {
-        rc = cli_fail(cmd, "--y: '%s' has %d entries but A ('%s') has %d rows", y_path, ny,
-                      a_path, n);
-        goto done;
+/* --max-memory, and what the run is known to need before anything is read */
+static int check_memory(const solve_flags *f)
+{
+    int rc = cli_mem_set_limit(CMD, f->mem_text);
+    if (rc) return rc;
+    /* A as read, the objective's copy of it, and the trace; the graph and oracle are
+     * checked where the graph is loaded */
+    char what[64];
+    snprintf(what, sizeof what, "--A and %d iterations", f->a.iters);
+    double need = 2 * cli_mem_file_size(f->a.a_path) +
+                  (f->a.trace_path ? cli_mem_trace(f->a.iters) : 0);
+    return cli_mem_check(CMD, need, what);
+}
+
+/* Every check that needs no file but --A's size: usage errors (exit 2) come before any
+ * file is read (exit 1). */
+static int parse_flags(int argc, char **argv, solve_flags *f)
+{
+    cli_solve_args *a = &f->a;
+    cli_opt opts[CLI_SOLVE_NOPTS + 4];
+    cli_solve_opts(a, opts);
+    f->tree_spec = f->mem_text = f->nodes_text = NULL;
+    const cli_opt own[4] = {{"--polished-out", 0, &a->pol_path}, {"--tree", 0, &f->tree_spec},
+                            {"--max-memory", 0, &f->mem_text}, {"--nodes", 0, &f->nodes_text}};
+    memcpy(opts + CLI_SOLVE_NOPTS, own, sizeof own);
+    int rc = cli_parse(CMD, argc, argv, opts, CLI_SOLVE_NOPTS + 4, usage);
+    if (rc) return rc;
+    if ((rc = cli_solve_check(CMD, a))) return rc;
+    if ((rc = cli_check_tree_flag(CMD, a->model, f->tree_spec))) return rc;
+    if ((rc = cli_parse_nodes(CMD, f->nodes_text, &a->spec.nodes))) return rc;
+    const char *outputs[4] = {a->out_path, a->best_path, a->trace_path, a->pol_path};
+    if ((rc = solve_warnings(CMD, a->method, a->step, a->option, a->l_text, a->delta_text,
+                             a->model, outputs)))
+        return rc;
+    if ((rc = plan_outputs(f))) return rc;
+    return check_memory(f);
+}
+
+/* --x-true (d finite entries) and --x0 (d entries), once d is known */
+static int load_x_true_and_x0(const cli_solve_args *a, solve_run *r)
+{
+    int rc, nx;
+    if (a->xtrue_path) {
+        if ((rc = cli_load_vector(CMD, "--x-true", a->xtrue_path, &r->x_true, &nx))) return rc;
+        if (nx != r->d)
+            return cli_fail(CMD, "--x-true: '%s' has %d entries but A has %d columns",
+                            a->xtrue_path, nx, r->d);
+        for (int i = 0; i < r->d; i++)
+            if (!isfinite(r->x_true[i]))
+                return cli_fail(CMD, "--x-true: '%s' entry %d is %g; it must be finite",
+                                a->xtrue_path, i, r->x_true[i]);
     }
+    if (a->x0_path) {
+        if ((rc = cli_load_vector(CMD, "--x0", a->x0_path, &r->x0, &nx))) return rc;
+        if (nx != r->d)
+            return cli_fail(CMD, "--x0: '%s' has %d entries but A has %d columns", a->x0_path,
+                            nx, r->d);
+    }
+    return CLI_OK;
+}
+
+/* The files: A, y, x_true, x0, the graph and the tree. */
+static int load_problem(solve_flags *f, solve_run *r)
+{
+    cli_solve_args *a = &f->a;
+    int rc, ny;
+    if ((rc = load_operator(CMD, a->a_path, &r->A, &r->op, &r->n, &r->d))) return rc;
+    if ((rc = load_targets(CMD, a->y_path, &r->y, &ny))) return rc;
+    if (ny != r->n)
+        return cli_fail(CMD, "--y: '%s' has %d entries but A ('%s') has %d rows", a->y_path, ny,
+                        a->a_path, r->n);
     /* the methods whose steps use L, when it is not given (a dense --A; a sparse .mtx
      * operator is not scanned) */
-    const int needs_L = method != GSFW_METHOD_FW && method != GSFW_METHOD_COSAMP &&
-                        method != GSFW_METHOD_GRAPH_COSAMP;
-    if (needs_L && !(L > 0) && A && (rc = check_curvature(cmd, A, n, d))) goto done;
-    if (xtrue_path) {
-        if ((rc = cli_load_vector(cmd, "--x-true", xtrue_path, &x_true, &nx))) goto done;
-        if (nx != d) {
-            rc = cli_fail(cmd, "--x-true: '%s' has %d entries but A has %d columns", xtrue_path,
-                          nx, d);
-            goto done;
-        }
-        for (int i = 0; i < d; i++) {
-            if (!isfinite(x_true[i])) {
-                rc = cli_fail(cmd, "--x-true: '%s' entry %d is %g; it must be finite",
-                              xtrue_path, i, x_true[i]);
-                goto done;
-            }
-        }
-    }
-    if (x0_path) {
-        int n0;
-        if ((rc = cli_load_vector(cmd, "--x0", x0_path, &x0, &n0))) goto done;
-        if (n0 != d) {
-            rc = cli_fail(cmd, "--x0: '%s' has %d entries but A has %d columns", x0_path, n0, d);
-            goto done;
-        }
-    }
-    if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
-    if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
+    const int needs_L = a->method != GSFW_METHOD_FW && a->method != GSFW_METHOD_COSAMP &&
+                        a->method != GSFW_METHOD_GRAPH_COSAMP;
+    if (needs_L && !(a->L > 0) && r->A && (rc = check_curvature(CMD, r->A, r->n, r->d)))
+        return rc;
+    if ((rc = load_x_true_and_x0(a, r))) return rc;
+    if ((rc = cli_bind_model(CMD, &a->spec, a->grid, a->edges, r->d,
+                             &r->graph)))
+        return rc;
+    return cli_bind_tree(CMD, &a->spec, f->tree_spec, r->d, &r->tree);
+}
 
+/* The objective over A and y, and the method's oracles. */
+static int build_objective(const cli_solve_args *a, solve_run *r)
+{
     gsfw_err err;
     gsfw_error e;
     /* least squares on a dense matrix: the dedicated constructor (BLAS on a column-major
      * copy); otherwise the loss over the operator */
-    if (A && loss.loss == GSFW_LOSS_SQUARED) {
-        e = gsfw_objective_least_squares(n, d, A, GSFW_ROW_MAJOR, y, &obj, &err);
+    if (r->A && a->loss.loss == GSFW_LOSS_SQUARED) {
+        e = gsfw_objective_least_squares(r->n, r->d, r->A, GSFW_ROW_MAJOR, r->y, &r->obj, &err);
     } else {
-        e = A ? gsfw_operator_dense(n, d, A, GSFW_ROW_MAJOR, GSFW_OP_COPY, &op, &err) : GSFW_OK;
-        if (!e) e = gsfw_objective_linear(op, n, y, &loss, &obj, &err);
+        e = r->A ? gsfw_operator_dense(r->n, r->d, r->A, GSFW_ROW_MAJOR, GSFW_OP_COPY, &r->op,
+                                       &err)
+                 : GSFW_OK;
+        if (!e) e = gsfw_objective_linear(r->op, r->n, r->y, &a->loss, &r->obj, &err);
     }
-    if (e) {
-        rc = cli_fail(cmd, "--A/--y: %s", err.message);
-        goto done;
-    }
-    gsfw_free(A);
-    A = NULL;
-    if (baseline) {
-        gsfw_model_spec m = {.model = spec.model, .d = spec.d, .s = spec.s, .g = spec.g,
-                             .graph = spec.graph, .tree = spec.tree, .delta = spec.delta,
-                             .seed = spec.seed};
-        if (gsfw_baseline_oracles((gsfw_method)method, &m, 0, &dmo, &tail, &err)) {
-            rc = cli_fail(cmd, "--model %s: %s", spec.model, err.message);
-            goto done;
-        }
-    } else if ((rc = cli_make_dmo(cmd, &spec, &dmo))) {
-        goto done;
-    }
+    if (e) return cli_fail(CMD, "--A/--y: %s", err.message);
+    gsfw_free(r->A);
+    r->A = NULL;
+    return cli_make_oracles(CMD, a->method, &a->spec, &r->dmo, &r->tail);
+}
 
-    x_last = malloc((size_t)d * sizeof(double));
-    x_best = malloc((size_t)d * sizeof(double));
-    if (polish) x_pol = malloc((size_t)d * sizeof(double));
-    if (trace_path) trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
-    if (!x_last || !x_best || (polish && !x_pol) || (trace_path && !trace)) {
-        rc = cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
-        goto done;
-    }
-    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace,
-                       .trace_capacity = trace ? iters + 1 : 0, .x_polished = x_pol};
-    gsfw_info info;
-    if (baseline) {
+/* x_last, x_best, x_polished and the trace, as the solvers fill them */
+static int alloc_outputs(const cli_solve_args *a, solve_run *r)
+{
+    const size_t d = (size_t)r->d;
+    r->x_last = malloc(d * sizeof(double));
+    r->x_best = malloc(d * sizeof(double));
+    if (a->polish) r->x_pol = malloc(d * sizeof(double));
+    if (a->trace_path) r->trace = malloc(((size_t)a->iters + 1) * sizeof(gsfw_iterate));
+    if (!r->x_last || !r->x_best || (a->polish && !r->x_pol) || (a->trace_path && !r->trace))
+        return cli_fail(CMD, "out of memory for %d iterations of dimension %d", a->iters, r->d);
+    r->res = (gsfw_result){.x_best = r->x_best, .x_last = r->x_last, .trace = r->trace,
+                           .trace_capacity = r->trace ? a->iters + 1 : 0,
+                           .x_polished = r->x_pol};
+    return CLI_OK;
+}
+
+/* The solve itself: a baseline or a Frank-Wolfe method, stopped between iterations by
+ * SIGINT / SIGTERM. */
+static gsfw_error run_method(const cli_solve_args *a, solve_run *r, gsfw_err *err)
+{
+    if (a->baseline) {
         gsfw_baseline_settings bset;
         gsfw_baseline_settings_default(&bset);
-        bset.method = (gsfw_method)method;
-        bset.C = C;
-        bset.L = L;
-        bset.max_iter = iters;
-        bset.time_limit = time_limit;
-        bset.x_true = x_true;
-        bset.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
-        e = gsfw_baseline_solve(obj, dmo, tail, &bset, &res, &info, &err);
-    } else {
-        gsfw_settings set;
-        gsfw_settings_default(&set);
-        set.method = (gsfw_method)method;
-        set.option = option;
-        set.step = (gsfw_step)step;
-        set.C = C;
-        set.L = L;
-        set.L_rule = l_rule;
-        set.delta = delta_text ? spec.delta : 0.0;
-        set.max_iter = iters;
-        set.time_limit = time_limit;
-        set.tol = tol;
-        set.tol_rel = tol_rel;
-        set.x0 = x0;
-        set.polish = polish;
-        set.x_true = x_true;
-        set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
-        e = gsfw_solve(obj, dmo, &set, &res, &info, &err);
+        bset.method = (gsfw_method)a->method;
+        bset.C = a->C;
+        bset.L = a->L;
+        bset.max_iter = a->iters;
+        bset.time_limit = a->time_limit;
+        bset.x_true = r->x_true;
+        bset.callback = cli_interrupt_callback;
+        return gsfw_baseline_solve(r->obj, r->dmo, r->tail, &bset, &r->res, &r->info, err);
     }
-    if (cli_interrupted()) {
-        rc = cli_interrupted_exit(cmd, "no output was written");
-        goto done;
-    }
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = (gsfw_method)a->method;
+    set.option = a->option;
+    set.step = (gsfw_step)a->step;
+    set.C = a->C;
+    set.L = a->L;
+    set.L_rule = a->l_rule;
+    set.delta = a->delta_text ? a->spec.delta : 0.0;
+    set.max_iter = a->iters;
+    set.time_limit = a->time_limit;
+    set.tol = a->tol;
+    set.tol_rel = a->tol_rel;
+    set.x0 = r->x0;
+    set.polish = a->polish;
+    set.x_true = r->x_true;
+    set.callback = cli_interrupt_callback;
+    return gsfw_solve(r->obj, r->dmo, &set, &r->res, &r->info, err);
+}
+
+/* The run and its outputs: nothing is written when the run failed or was interrupted. */
+static int run_and_write(const cli_solve_args *a, solve_run *r)
+{
+    gsfw_err err;
+    gsfw_error e = run_method(a, r, &err);
+    if (cli_interrupted()) return cli_interrupted_exit(CMD, "no output was written");
     if (e) {
         const char *msg = err.message;
         if (!strncmp(msg, "solve: ", 7)) msg += 7; /* the command already says "solve" */
-        rc = cli_fail(cmd, "%s", msg[0] ? msg : gsfw_error_message(e));
-        goto done;
+        return cli_fail(CMD, "%s", msg[0] ? msg : gsfw_error_message(e));
     }
-    rc = write_outputs(cmd, out_path, best_path, trace_path, pol_path, x_last, x_best, x_pol, d,
-                       trace, res.trace_len, x_true != NULL);
-    if (cli_interrupted()) { /* during the wait for a lock, or the move */
-        rc = cli_interrupted_exit(cmd, rc == CLI_OK ? "it came during the final move, which "
-                                                      "was completed: the outputs are the new "
-                                                      "ones"
-                                                    : "no output was changed");
-        goto done;
-    }
-    if (rc) goto done;
-    char intercept[64] = "";
-    if (loss.intercept) {
-        double b;
-        if (gsfw_objective_intercept(obj, x_best, &b, &err)) {
-            rc = cli_fail(cmd, "%s", err.message);
-            goto done;
-        }
-        snprintf(intercept, sizeof intercept, " intercept=%.17g", b);
-    }
+    int rc = cli_solve_write_outputs(CMD, a->out_path, a->best_path, a->trace_path, a->pol_path,
+                                     r->x_last, r->x_best, r->x_pol, r->d, r->trace,
+                                     r->res.trace_len, r->x_true != NULL);
+    if (cli_interrupted()) /* during the wait for a lock, or the move */
+        return cli_interrupted_exit(CMD, rc == CLI_OK ? "it came during the final move, which "
+                                                        "was completed: the outputs are the new "
+                                                        "ones"
+                                                      : "no output was changed");
+    return rc;
+}
+
+static const char *l_source_name(const gsfw_info *info)
+{
+    if (!(info->L > 0)) return "unused";
+    if (info->L_source == GSFW_L_ATOM) return "atom";
+    return info->L_source == GSFW_L_SPECTRAL ? "spectral" : "given";
+}
+
+/* The key=value line. */
+static int print_summary(const solve_flags *f, solve_run *r)
+{
+    const cli_solve_args *a = &f->a;
+    const gsfw_info *info = &r->info;
+    gsfw_err err;
+    char intercept[64];
+    if (cli_intercept_field(&a->loss, r->obj, r->x_best, intercept, sizeof intercept, &err))
+        return cli_fail(CMD, "%s", err.message);
     char est[128] = "";
-    if (x_true)
+    if (r->x_true)
         snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
-                 distance(x_last, x_true, d), distance(x_best, x_true, d));
-    fprintf(summary, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
+                 distance(r->x_last, r->x_true, r->d), distance(r->x_best, r->x_true, r->d));
+    fprintf(f->summary, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
            "f_last=%.17g f_best=%.17g best_iter=%d %sgap_bound=%.6g f_polished=%.17g polished_nnz=%d "
            "window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld "
            "setup_s=%.6f time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name((gsfw_method)method), option == GSFW_OPTION_I ? "I" : "II",
-           baseline ? "none" : gsfw_step_name(info.step), model, gsfw_loss_name(loss.loss),
-           intercept, gsfw_status_name(info.status), info.iterations, info.f_last, info.f_best,
-           info.best_iter, est, info.gap_bound, info.f_polished, info.polished_size,
-           info.window_missed, info.L,
-           !(info.L > 0)                        ? "unused"
-           : info.L_source == GSFW_L_ATOM       ? "atom"
-           : info.L_source == GSFW_L_SPECTRAL   ? "spectral"
-                                                : "given",
-           info.delta,
-           info.oracle_calls, info.pcsf_calls, info.setup_time, info.solve_time,
-           info.polish_time, info.oracle_time, info.gradient_time);
-    rc = CLI_OK;
+           gsfw_method_name((gsfw_method)a->method), a->option == GSFW_OPTION_I ? "I" : "II",
+           a->baseline ? "none" : gsfw_step_name(info->step), a->model,
+           gsfw_loss_name(a->loss.loss), intercept, gsfw_status_name(info->status),
+           info->iterations, info->f_last, info->f_best, info->best_iter, est, info->gap_bound,
+           info->f_polished, info->polished_size, info->window_missed, info->L,
+           l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
+           info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
+           info->gradient_time);
+    return CLI_OK;
+}
 
-done:
-    gsfw_free(A);
-    gsfw_free(y);
-    gsfw_free(x_true);
-    gsfw_free(x0);
-    free(x_pol);
-    gsfw_dmo_free(tail);
-    free(x_last);
-    free(x_best);
-    free(trace);
-    gsfw_dmo_free(dmo);
-    gsfw_objective_free(obj);
-    gsfw_operator_free(op); /* after the objective, which borrows it */
-    gsfw_graph_free(graph);
-    gsfw_tree_free(tree);
+static void free_run(solve_run *r)
+{
+    gsfw_free(r->A);
+    gsfw_free(r->y);
+    gsfw_free(r->x_true);
+    gsfw_free(r->x0);
+    free(r->x_pol);
+    gsfw_dmo_free(r->tail);
+    free(r->x_last);
+    free(r->x_best);
+    free(r->trace);
+    gsfw_dmo_free(r->dmo);
+    gsfw_objective_free(r->obj);
+    gsfw_operator_free(r->op); /* after the objective, which borrows it */
+    gsfw_graph_free(r->graph);
+    gsfw_tree_free(r->tree);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    solve_flags f;
+    int rc = parse_flags(argc, argv, &f);
+    if (rc) return rc;
+    cli_interrupt_install();
+    solve_run r;
+    memset(&r, 0, sizeof r);
+    if (!(rc = load_problem(&f, &r)) && !(rc = build_objective(&f.a, &r)) &&
+        !(rc = alloc_outputs(&f.a, &r)) && !(rc = run_and_write(&f.a, &r)))
+        rc = print_summary(&f, &r);
+    free_run(&r);
     return rc;
 }

@@ -352,6 +352,24 @@ const char *cli_output_path(const char *path)
     return path && !strcmp(path, "-") ? "/dev/stdout" : path;
 }
 
+int cli_ends_with(const char *path, const char *suffix)
+{
+    size_t lp = strlen(path), ls = strlen(suffix);
+    return lp >= ls && !strcmp(path + lp - ls, suffix);
+}
+
+int cli_ends_with_nocase(const char *path, const char *suffix)
+{
+    size_t lp = strlen(path), ls = strlen(suffix);
+    if (lp < ls) return 0;
+    for (size_t i = 0; i < ls; i++) {
+        char c = path[lp - ls + i]; /* ASCII only: not the locale's idea of case */
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != suffix[i]) return 0;
+    }
+    return 1;
+}
+
 void cli_print_ids(const int *ids, int count)
 {
     for (int i = 0; i < count; i++) printf(i ? " %d" : "%d", ids[i]);

@@ -58,6 +58,20 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
     return CLI_OK;
 }
 
+int cli_make_oracles(const char *cmd, int method, const cli_model_spec *spec, gsfw_dmo **dmo,
+                     gsfw_dmo **tail)
+{
+    *tail = NULL;
+    if (!gsfw_method_is_baseline((gsfw_method)method)) return cli_make_dmo(cmd, spec, dmo);
+    gsfw_err err;
+    gsfw_model_spec m = {.model = spec->model, .d = spec->d, .s = spec->s, .g = spec->g,
+                         .graph = spec->graph, .tree = spec->tree, .delta = spec->delta,
+                         .seed = spec->seed};
+    if (gsfw_baseline_oracles((gsfw_method)method, &m, 0, dmo, tail, &err))
+        return cli_fail(cmd, "--model %s: %s", spec->model, err.message);
+    return CLI_OK;
+}
+
 int cli_parse_model_flags(const char *cmd, const char *model, const char *s_text,
                           const char *g_text, const char *delta_text, const char *seed_text,
                           cli_model_spec *spec)

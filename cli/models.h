@@ -31,6 +31,11 @@ int cli_model_available(const char *model);
 const char *cli_model_names(void);
 /* Build the oracle; prints a message naming the problem and returns CLI_FAIL on error. */
 int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out);
+/* The oracles of a method: for a baseline its DMO and tail oracle (*tail may stay NULL)
+ * by the library's recipes for the model, for the Frank-Wolfe methods the model's DMO
+ * (cli_make_dmo). Returns CLI_OK or CLI_FAIL (message printed). */
+int cli_make_oracles(const char *cmd, int method, const cli_model_spec *spec, gsfw_dmo **dmo,
+                     gsfw_dmo **tail);
 
 
 
