@@ -229,9 +229,9 @@ static int check_memory(const solve_flags *f)
     /* A as read, the objective's copy of it, and the trace; the graph and oracle are
      * checked where the graph is loaded */
     char what[64];
-    snprintf(what, sizeof what, "--A and %d iterations", f->a.iters);
+    snprintf(what, sizeof what, "--A and %d iterations", f->a.run.iters);
     double need = 2 * cli_mem_file_size(f->a.a_path) +
-                  (f->a.trace_path ? cli_mem_trace(f->a.iters) : 0);
+                  (f->a.trace_path ? cli_mem_trace(f->a.run.iters) : 0);
     return cli_mem_check(CMD, need, what);
 }
 
@@ -252,34 +252,11 @@ static int parse_flags(int argc, char **argv, solve_flags *f)
     if ((rc = cli_check_tree_flag(CMD, a->model, f->tree_spec))) return rc;
     if ((rc = cli_parse_nodes(CMD, f->nodes_text, &a->spec.nodes))) return rc;
     const char *outputs[4] = {a->out_path, a->best_path, a->trace_path, a->pol_path};
-    if ((rc = solve_warnings(CMD, a->method, a->step, a->option, a->l_text, a->delta_text,
-                             a->model, outputs)))
+    if ((rc = solve_warnings(CMD, a->run.method, a->run.step, a->run.option, a->l_text,
+                             a->delta_text, a->model, outputs)))
         return rc;
     if ((rc = plan_outputs(f))) return rc;
     return check_memory(f);
-}
-
-/* --x-true (d finite entries) and --x0 (d entries), once d is known */
-static int load_x_true_and_x0(const cli_solve_args *a, solve_run *r)
-{
-    int rc, nx;
-    if (a->xtrue_path) {
-        if ((rc = cli_load_vector(CMD, "--x-true", a->xtrue_path, &r->x_true, &nx))) return rc;
-        if (nx != r->d)
-            return cli_fail(CMD, "--x-true: '%s' has %d entries but A has %d columns",
-                            a->xtrue_path, nx, r->d);
-        for (int i = 0; i < r->d; i++)
-            if (!isfinite(r->x_true[i]))
-                return cli_fail(CMD, "--x-true: '%s' entry %d is %g; it must be finite",
-                                a->xtrue_path, i, r->x_true[i]);
-    }
-    if (a->x0_path) {
-        if ((rc = cli_load_vector(CMD, "--x0", a->x0_path, &r->x0, &nx))) return rc;
-        if (nx != r->d)
-            return cli_fail(CMD, "--x0: '%s' has %d entries but A has %d columns", a->x0_path,
-                            nx, r->d);
-    }
-    return CLI_OK;
 }
 
 /* The files: A, y, x_true, x0, the graph and the tree. */
@@ -294,11 +271,11 @@ static int load_problem(solve_flags *f, solve_run *r)
                         a->a_path, r->n);
     /* the methods whose steps use L, when it is not given (a dense --A; a sparse .mtx
      * operator is not scanned) */
-    const int needs_L = a->method != GSFW_METHOD_FW && a->method != GSFW_METHOD_COSAMP &&
-                        a->method != GSFW_METHOD_GRAPH_COSAMP;
-    if (needs_L && !(a->L > 0) && r->A && (rc = check_curvature(CMD, r->A, r->n, r->d)))
+    const int needs_L = a->run.method != GSFW_METHOD_FW && a->run.method != GSFW_METHOD_COSAMP &&
+                        a->run.method != GSFW_METHOD_GRAPH_COSAMP;
+    if (needs_L && !(a->run.L > 0) && r->A && (rc = check_curvature(CMD, r->A, r->n, r->d)))
         return rc;
-    if ((rc = load_x_true_and_x0(a, r))) return rc;
+    if ((rc = cli_solve_load_vectors(CMD, a, r->d, &r->x_true, &r->x0))) return rc;
     if ((rc = cli_bind_model(CMD, &a->spec, a->grid, a->edges, r->d,
                              &r->graph)))
         return rc;
@@ -323,7 +300,7 @@ static int build_objective(const cli_solve_args *a, solve_run *r)
     if (e) return cli_fail(CMD, "--A/--y: %s", err.message);
     gsfw_free(r->A);
     r->A = NULL;
-    return cli_make_oracles(CMD, a->method, &a->spec, &r->dmo, &r->tail);
+    return cli_make_oracles(CMD, a->run.method, &a->spec, &r->dmo, &r->tail);
 }
 
 /* x_last, x_best, x_polished and the trace, as the solvers fill them */
@@ -332,57 +309,26 @@ static int alloc_outputs(const cli_solve_args *a, solve_run *r)
     const size_t d = (size_t)r->d;
     r->x_last = malloc(d * sizeof(double));
     r->x_best = malloc(d * sizeof(double));
-    if (a->polish) r->x_pol = malloc(d * sizeof(double));
-    if (a->trace_path) r->trace = malloc(((size_t)a->iters + 1) * sizeof(gsfw_iterate));
-    if (!r->x_last || !r->x_best || (a->polish && !r->x_pol) || (a->trace_path && !r->trace))
-        return cli_fail(CMD, "out of memory for %d iterations of dimension %d", a->iters, r->d);
+    if (a->run.polish) r->x_pol = malloc(d * sizeof(double));
+    if (a->trace_path) r->trace = malloc(((size_t)a->run.iters + 1) * sizeof(gsfw_iterate));
+    if (!r->x_last || !r->x_best || (a->run.polish && !r->x_pol) || (a->trace_path && !r->trace))
+        return cli_fail(CMD, "out of memory for %d iterations of dimension %d", a->run.iters, r->d);
     r->res = (gsfw_result){.x_best = r->x_best, .x_last = r->x_last, .trace = r->trace,
-                           .trace_capacity = r->trace ? a->iters + 1 : 0,
+                           .trace_capacity = r->trace ? a->run.iters + 1 : 0,
                            .x_polished = r->x_pol};
     return CLI_OK;
-}
-
-/* The solve itself: a baseline or a Frank-Wolfe method, stopped between iterations by
- * SIGINT / SIGTERM. */
-static gsfw_error run_method(const cli_solve_args *a, solve_run *r, gsfw_err *err)
-{
-    if (a->baseline) {
-        gsfw_baseline_settings bset;
-        gsfw_baseline_settings_default(&bset);
-        bset.method = (gsfw_method)a->method;
-        bset.C = a->C;
-        bset.L = a->L;
-        bset.max_iter = a->iters;
-        bset.time_limit = a->time_limit;
-        bset.x_true = r->x_true;
-        bset.callback = cli_interrupt_callback;
-        return gsfw_baseline_solve(r->obj, r->dmo, r->tail, &bset, &r->res, &r->info, err);
-    }
-    gsfw_settings set;
-    gsfw_settings_default(&set);
-    set.method = (gsfw_method)a->method;
-    set.option = a->option;
-    set.step = (gsfw_step)a->step;
-    set.C = a->C;
-    set.L = a->L;
-    set.L_rule = a->l_rule;
-    set.delta = a->delta_text ? a->spec.delta : 0.0;
-    set.max_iter = a->iters;
-    set.time_limit = a->time_limit;
-    set.tol = a->tol;
-    set.tol_rel = a->tol_rel;
-    set.x0 = r->x0;
-    set.polish = a->polish;
-    set.x_true = r->x_true;
-    set.callback = cli_interrupt_callback;
-    return gsfw_solve(r->obj, r->dmo, &set, &r->res, &r->info, err);
 }
 
 /* The run and its outputs: nothing is written when the run failed or was interrupted. */
 static int run_and_write(const cli_solve_args *a, solve_run *r)
 {
     gsfw_err err;
-    gsfw_error e = run_method(a, r, &err);
+    cli_run_opts run = a->run;
+    run.x0 = r->x0;
+    run.x_true = r->x_true;
+    /* SIGINT / SIGTERM stop between iterations */
+    gsfw_error e = cli_run_method(&run, r->obj, r->dmo, r->tail, cli_interrupt_callback, NULL,
+                                  &r->res, &r->info, &err);
     if (cli_interrupted()) return cli_interrupted_exit(CMD, "no output was written");
     if (e) {
         const char *msg = err.message;
@@ -421,17 +367,19 @@ static int print_summary(const solve_flags *f, solve_run *r)
         snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
                  distance(r->x_last, r->x_true, r->d), distance(r->x_best, r->x_true, r->d));
     fprintf(f->summary, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
-           "f_last=%.17g f_best=%.17g best_iter=%d %sgap_bound=%.6g f_polished=%.17g polished_nnz=%d "
-           "window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld "
-           "setup_s=%.6f time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name((gsfw_method)a->method), a->option == GSFW_OPTION_I ? "I" : "II",
-           a->baseline ? "none" : gsfw_step_name(info->step), a->model,
-           gsfw_loss_name(a->loss.loss), intercept, gsfw_status_name(info->status),
-           info->iterations, info->f_last, info->f_best, info->best_iter, est, info->gap_bound,
-           info->f_polished, info->polished_size, info->window_missed, info->L,
-           l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
-           info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
-           info->gradient_time);
+            "f_last=%.17g f_best=%.17g best_iter=%d %sgap_bound=%.6g f_polished=%.17g "
+            "polished_nnz=%d window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld "
+            "pcsf_calls=%ld setup_s=%.6f time_s=%.6f polish_s=%.6f oracle_s=%.6f "
+            "gradient_s=%.6f\n",
+            gsfw_method_name((gsfw_method)a->run.method),
+            a->run.option == GSFW_OPTION_I ? "I" : "II",
+            a->baseline ? "none" : gsfw_step_name(info->step), a->model,
+            gsfw_loss_name(a->loss.loss), intercept, gsfw_status_name(info->status),
+            info->iterations, info->f_last, info->f_best, info->best_iter, est, info->gap_bound,
+            info->f_polished, info->polished_size, info->window_missed, info->L,
+            l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
+            info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
+            info->gradient_time);
     return CLI_OK;
 }
 

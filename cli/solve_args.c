@@ -60,14 +60,14 @@ static int parse_loss_flags(const char *cmd, const char *loss_text, const char *
 static int parse_radius_and_method(const char *cmd, cli_solve_args *a)
 {
     int rc;
-    if ((rc = cli_parse_double(cmd, "--C", a->c_text, &a->C))) return rc;
-    if (!(a->C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", a->c_text);
-    a->method = gsfw_method_parse(a->method_text);
-    if (a->method < 0)
+    if ((rc = cli_parse_double(cmd, "--C", a->c_text, &a->run.C))) return rc;
+    if (!(a->run.C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", a->c_text);
+    a->run.method = gsfw_method_parse(a->method_text);
+    if (a->run.method < 0)
         return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, "
                                "bpcg, iht, cosamp, graph-iht, graph-cosamp, gen-mp)",
                                a->method_text);
-    a->baseline = gsfw_method_is_baseline((gsfw_method)a->method);
+    a->baseline = gsfw_method_is_baseline((gsfw_method)a->run.method);
     return CLI_OK;
 }
 
@@ -79,22 +79,22 @@ static int parse_fw_method_flags(const char *cmd, cli_solve_args *a)
     int rc = cli_parse_fw_flags(cmd, a->step_text, a->tol_text, a->tol_rel_text,
                                 a->polish_text, 0, &fw);
     if (rc) return rc;
-    a->step = fw.step;
-    a->polish = fw.polish;
-    a->tol = fw.tol;
-    a->tol_rel = fw.tol_rel;
-    if (a->pol_path && !a->polish)
+    a->run.step = fw.step;
+    a->run.polish = fw.polish;
+    a->run.tol = fw.tol;
+    a->run.tol_rel = fw.tol_rel;
+    if (a->pol_path && !a->run.polish)
         return cli_usage_error(cmd, "--polished-out needs --polish on");
     if (a->baseline && (a->step_text || a->tol_text || a->tol_rel_text || a->x0_path ||
-                        a->polish || a->option_text))
+                        a->run.polish || a->option_text))
         return cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
                                "Frank-Wolfe methods, not to %s", a->method_text);
-    a->option = GSFW_OPTION_I;
+    a->run.option = GSFW_OPTION_I;
     if (a->option_text) {
         if (!strcmp(a->option_text, "I") || !strcmp(a->option_text, "1"))
-            a->option = GSFW_OPTION_I;
+            a->run.option = GSFW_OPTION_I;
         else if (!strcmp(a->option_text, "II") || !strcmp(a->option_text, "2"))
-            a->option = GSFW_OPTION_II;
+            a->run.option = GSFW_OPTION_II;
         else
             return cli_usage_error(cmd, "--option must be I or II, got '%s'", a->option_text);
     }
@@ -113,23 +113,47 @@ int cli_solve_check(const char *cmd, cli_solve_args *a)
         if ((rc = cli_require(cmd, required[i][0], required[i][1]))) return rc;
     if ((rc = parse_radius_and_method(cmd, a))) return rc;
     if ((rc = parse_fw_method_flags(cmd, a))) return rc;
-    a->l_rule = a->baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (a->l_text && (rc = cli_parse_L(cmd, a->l_text, &a->L, &a->l_rule))) return rc;
-    if ((rc = cli_parse_int(cmd, "--iters", a->iters_text, 0, 100000000L, &a->iters)))
+    a->run.l_rule = a->baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
+    if (a->l_text && (rc = cli_parse_L(cmd, a->l_text, &a->run.L, &a->run.l_rule))) return rc;
+    if ((rc = cli_parse_int(cmd, "--iters", a->iters_text, 0, 100000000L, &a->run.iters)))
         return rc;
     if (a->time_text) {
-        if ((rc = cli_parse_double(cmd, "--time-limit", a->time_text, &a->time_limit)))
+        if ((rc = cli_parse_double(cmd, "--time-limit", a->time_text, &a->run.time_limit)))
             return rc;
-        if (!(a->time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
+        if (!(a->run.time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
     }
     if ((rc = parse_loss_flags(cmd, a->loss_text, a->huber_text, a->intercept_flag, &a->loss)))
         return rc;
     if ((rc = cli_parse_model_flags(cmd, a->model, a->s_text, a->g_text, a->delta_text,
                                     a->seed_text, &a->spec)))
         return rc;
-    if (a->baseline && a->l_rule == GSFW_L_ATOM)
+    if (a->baseline && a->run.l_rule == GSFW_L_ATOM)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
                                "number or 'spectral'", a->method_text);
+    a->run.delta = a->delta_text ? a->spec.delta : 0.0; /* else the oracle's */
+    return CLI_OK;
+}
+
+int cli_solve_load_vectors(const char *cmd, const cli_solve_args *a, int d, double **x_true,
+                           double **x0)
+{
+    int rc, nx;
+    if (a->xtrue_path) {
+        if ((rc = cli_load_vector(cmd, "--x-true", a->xtrue_path, x_true, &nx))) return rc;
+        if (nx != d)
+            return cli_fail(cmd, "--x-true: '%s' has %d entries but A has %d columns",
+                            a->xtrue_path, nx, d);
+        for (int i = 0; i < d; i++)
+            if (!isfinite((*x_true)[i]))
+                return cli_fail(cmd, "--x-true: '%s' entry %d is %g; it must be finite",
+                                a->xtrue_path, i, (*x_true)[i]);
+    }
+    if (a->x0_path) {
+        if ((rc = cli_load_vector(cmd, "--x0", a->x0_path, x0, &nx))) return rc;
+        if (nx != d)
+            return cli_fail(cmd, "--x0: '%s' has %d entries but A has %d columns", a->x0_path,
+                            nx, d);
+    }
     return CLI_OK;
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "models.h"
+#include "run_method.h"
 
 typedef struct {
     /* the flags as given (NULL when absent) */
@@ -13,11 +14,9 @@ typedef struct {
         *out_path, *best_path, *xtrue_path, *seed_text, *time_text, *step_text, *tol_text,
         *x0_path, *polish_text, *tol_rel_text, *loss_text, *huber_text, *intercept_flag;
     const char *pol_path; /* --polished-out: in gsfw solve's table only */
-    /* the values, set by cli_solve_check */
-    int method, baseline, step, polish, iters;
-    gsfw_option option;
-    double C, L, time_limit, tol, tol_rel;
-    gsfw_lipschitz_rule l_rule;
+    /* the values, set by cli_solve_check (run.x0 and run.x_true: the caller's) */
+    cli_run_opts run;
+    int baseline;
     gsfw_loss_options loss;
     cli_model_spec spec;
 } cli_solve_args;
@@ -33,6 +32,12 @@ void cli_solve_opts(cli_solve_args *a, cli_opt *opts);
  * --method, the Frank-Wolfe flags, --option, --L, --iters, --time-limit, the loss flags,
  * the model flags. Returns CLI_OK or CLI_USAGE (message printed). */
 int cli_solve_check(const char *cmd, cli_solve_args *a);
+
+/* --x-true (d finite entries) and --x0 (d entries), read once d is known; each stays
+ * NULL when not given (free with gsfw_free, also after a failure). Returns CLI_OK or
+ * CLI_FAIL (message printed). */
+int cli_solve_load_vectors(const char *cmd, const cli_solve_args *a, int d, double **x_true,
+                           double **x0);
 
 /* " intercept=B" for a loss with an intercept (the one of the objective at x), "" for
  * the others. */

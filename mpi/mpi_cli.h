@@ -3,6 +3,7 @@
 #define GSFW_MPI_CLI_H
 
 #include "cli.h"
+#include "run_method.h"
 #include "mpi/gsfw_mpi.h"
 
 typedef struct {
@@ -42,6 +43,8 @@ typedef struct {
     double *y;            /* rows entries (1 zero entry on a rank without rows) */
     gsfw_objective *obj;
     gsfw_mpi_reducer_stats red;
+    gsfw_graph *graph;    /* the model's graph, or NULL */
+    gsfw_dmo *dmo, *tail; /* the method's oracles (tail: a baseline's, or NULL) */
 } mpi_problem;
 
 /* Build the objective over p->op and p->y (p->rows = 0 selects the zero stand-in here,
@@ -53,25 +56,31 @@ void mpi_problem_free(mpi_problem *p);
 
 /* One run of a Frank-Wolfe method or baseline with the collective stop rule. */
 typedef struct {
-    int method;
-    gsfw_option option;
-    int step;
-    double C, L;
-    gsfw_lipschitz_rule l_rule;
-    double delta;         /* <= 0: the oracle's */
-    int iters;
-    double time_limit, tol, tol_rel;
-    const double *x0;
-    int polish;
-    const double *x_true;
-    int oracle_on_root;   /* 1: the DMO runs on rank 0 and is broadcast */
+    cli_run_opts run;   /* run.time_limit: rank 0's clock decides, for every rank */
+    int oracle_on_root; /* 1: the DMO runs on rank 0 and is broadcast */
 } mpi_run_opts;
 
-/* Runs the solve; a failure inside it (which the ranks may not all see) ends every rank
- * through MPI_Abort after printing the message, so no rank waits for a peer. status is
- * the reported status name (time_limit when the collective clock stopped the run). */
-int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, gsfw_dmo *dmo, gsfw_dmo *tail,
-            const mpi_run_opts *o, gsfw_result *res, gsfw_info *info, const char **status);
+/* --oracle all|root (text may be NULL: all). Returns CLI_OK or CLI_USAGE. */
+int mpi_parse_oracle_flag(const char *cmd, const char *text, int *on_root);
+
+/* What a run returns, on every rank. */
+typedef struct {
+    double *x_last, *x_best, *x_pol; /* x_pol: with polish only */
+    gsfw_iterate *trace;             /* iters + 1 rows */
+    gsfw_result res;                 /* over the arrays above */
+    gsfw_info info;
+    const char *status; /* the reported status name (time_limit when the collective
+                           clock stopped the run) */
+} mpi_solution;
+
+void mpi_solution_free(mpi_solution *s);
+
+/* Allocates *s (free it with mpi_solution_free, also after a failure; collective:
+ * agreed) and runs the solve over p's objective and oracles. A failure inside the solve
+ * (which the ranks may not all see) ends every rank through MPI_Abort after printing the
+ * message, so no rank waits for a peer. */
+int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
+            mpi_solution *s);
 
 /* Rank 0: --out (x_last), --best-out (x_best), --trace (paths[0..2], NULL to skip),
  * written together through temporaries (none is left behind on failure). */

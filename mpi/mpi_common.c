@@ -99,6 +99,9 @@ int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p,
 
 void mpi_problem_free(mpi_problem *p)
 {
+    gsfw_dmo_free(p->tail);
+    gsfw_dmo_free(p->dmo);
+    gsfw_graph_free(p->graph);
     gsfw_objective_free(p->obj);
     gsfw_operator_free(p->op);
     gsfw_operator_free(p->base);
@@ -107,51 +110,65 @@ void mpi_problem_free(mpi_problem *p)
     memset(p, 0, sizeof *p);
 }
 
-int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, gsfw_dmo *dmo, gsfw_dmo *tail,
-            const mpi_run_opts *o, gsfw_result *res, gsfw_info *info, const char **status)
+int mpi_parse_oracle_flag(const char *cmd, const char *text, int *on_root)
 {
+    *on_root = 0;
+    if (!text || !strcmp(text, "all")) return CLI_OK;
+    if (!strcmp(text, "root")) {
+        *on_root = 1;
+        return CLI_OK;
+    }
+    return cli_usage_error(cmd, "--oracle must be all or root, got '%s'", text);
+}
+
+/* The arrays of *s for d unknowns and iters iterations; collective (agreed). */
+static int solution_alloc(mpi_ctx *m, const char *cmd, int d, int iters, int polish,
+                          mpi_solution *s)
+{
+    memset(s, 0, sizeof *s);
+    s->x_last = malloc((size_t)d * sizeof(double));
+    s->x_best = malloc((size_t)d * sizeof(double));
+    if (polish) s->x_pol = malloc((size_t)d * sizeof(double));
+    s->trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
+    int local = (!s->x_last || !s->x_best || (polish && !s->x_pol) || !s->trace)
+                    ? mpi_fail(m, cmd, "out of memory for %d iterations of dimension %d", iters,
+                               d)
+                    : CLI_OK;
+    s->res = (gsfw_result){.x_best = s->x_best, .x_last = s->x_last, .trace = s->trace,
+                           .trace_capacity = iters + 1, .x_polished = s->x_pol};
+    return mpi_agree(m, cmd, "allocating the outputs", local);
+}
+
+void mpi_solution_free(mpi_solution *s)
+{
+    free(s->x_last);
+    free(s->x_best);
+    free(s->x_pol);
+    free(s->trace);
+    memset(s, 0, sizeof *s);
+}
+
+int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
+            mpi_solution *s)
+{
+    int rc = solution_alloc(m, cmd, p->d, o->run.iters, o->run.polish, s);
+    if (rc) return rc;
+    gsfw_info *info = &s->info;
     gsfw_err err;
     gsfw_error e = GSFW_OK;
-    gsfw_dmo *dmo_run = dmo, *tail_run = tail, *dmo_root = NULL, *tail_root = NULL;
+    gsfw_dmo *dmo_run = p->dmo, *tail_run = p->tail, *dmo_root = NULL, *tail_root = NULL;
     if (o->oracle_on_root) {
-        e = gsfw_mpi_dmo_root(dmo, &m->comm, &dmo_root, &err);
-        if (!e && tail) e = gsfw_mpi_dmo_root(tail, &m->comm, &tail_root, &err);
+        e = gsfw_mpi_dmo_root(p->dmo, &m->comm, &dmo_root, &err);
+        if (!e && p->tail) e = gsfw_mpi_dmo_root(p->tail, &m->comm, &tail_root, &err);
         dmo_run = dmo_root;
-        tail_run = tail ? tail_root : NULL;
+        tail_run = p->tail ? tail_root : NULL;
     }
-    gsfw_mpi_stop stop = {m->comm, m->rank, o->time_limit, NULL, NULL, 0};
-    const int baseline = gsfw_method_is_baseline((gsfw_method)o->method);
-    if (!e && baseline) {
-        gsfw_baseline_settings bset;
-        gsfw_baseline_settings_default(&bset);
-        bset.method = (gsfw_method)o->method;
-        bset.C = o->C;
-        bset.L = o->L;
-        bset.max_iter = o->iters;
-        bset.x_true = o->x_true;
-        bset.callback = gsfw_mpi_stop_callback;
-        bset.callback_data = &stop;
-        e = gsfw_baseline_solve(p->obj, dmo_run, tail_run, &bset, res, info, &err);
-    } else if (!e) {
-        gsfw_settings set;
-        gsfw_settings_default(&set);
-        set.method = (gsfw_method)o->method;
-        set.option = o->option;
-        set.step = (gsfw_step)o->step;
-        set.C = o->C;
-        set.L = o->L;
-        set.L_rule = o->l_rule;
-        set.delta = o->delta;
-        set.max_iter = o->iters;
-        set.tol = o->tol;
-        set.tol_rel = o->tol_rel;
-        set.x0 = o->x0;
-        set.polish = o->polish;
-        set.x_true = o->x_true;
-        set.callback = gsfw_mpi_stop_callback;
-        set.callback_data = &stop;
-        e = gsfw_solve(p->obj, dmo_run, &set, res, info, &err);
-    }
+    gsfw_mpi_stop stop = {m->comm, m->rank, o->run.time_limit, NULL, NULL, 0};
+    cli_run_opts run = o->run;
+    run.time_limit = 0.0; /* each rank's own clock would stop the ranks at different iterates */
+    if (!e)
+        e = cli_run_method(&run, p->obj, dmo_run, tail_run, gsfw_mpi_stop_callback, &stop,
+                           &s->res, info, &err);
     gsfw_dmo_free(dmo_root);
     gsfw_dmo_free(tail_root);
     if (e) {
@@ -169,7 +186,7 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, gsfw_dmo *dmo, gsfw_dmo
         MPI_Abort(m->comm, CLI_FAIL);
         return CLI_FAIL;
     }
-    *status = stop.reason == 2 ? "time_limit" : gsfw_status_name(info->status);
+    s->status = stop.reason == 2 ? "time_limit" : gsfw_status_name(info->status);
     return CLI_OK;
 }
 

@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "mpi_cli.h"
+#include "fw_flags.h"
 #include "models.h"
 #include "png_io.h"
+#include "recover_defaults.h"
 #include "recover_metrics.h"
 #include "util/rng.h"
 
@@ -39,28 +41,12 @@ static const char usage[] =
     "Rank 0 prints one line: method, model, sensing, status, iters, n, d, s, g, f, f_star,\n"
     "rel_err, psnr, support_f1, ranks, time_s, reduce_s; --out receives the returned x.\n";
 
-static int default_iters(int method)
-{
-    switch (method) {
-    case GSFW_METHOD_FW: return 500;
-    case GSFW_METHOD_COSAMP:
-    case GSFW_METHOD_GRAPH_COSAMP: return 50;
-    default: return 300;
-    }
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
 /* x* from the image (every rank reads it: d values), unit norm. */
 static int load_image(mpi_ctx *m, const char *cmd, const char *path, double **xs, int *h,
                       int *w)
 {
     gsfw_err err;
-    if (ends_with(path, ".png") || ends_with(path, ".PNG")) {
+    if (cli_ends_with_nocase(path, ".png")) {
         if (gsfw_png_read_gray(path, xs, h, w, &err))
             return mpi_fail(m, cmd, "--image: %s", err.message);
     } else {
@@ -105,205 +91,228 @@ static int make_block(mpi_ctx *m, const char *cmd, const char *sensing, int h, i
     return CLI_OK;
 }
 
-int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
+static const char CMD[] = "recover";
+
+typedef struct {
+    /* as given (NULL when absent) */
+    const char *image, *ratio_text, *sensing, *method_text, *model_text, *s_text, *g_text,
+        *c_text, *iters_text, *step_text, *tol_text, *tol_rel_text, *polish_text,
+        *noise_text, *seed_text, *l_text, *time_text, *out_path, *trace_path, *oracle_text;
+    /* the problem's values (the run's go to an mpi_run_opts) */
+    const char *model;
+    double ratio, noise;
+    int seed, s_given, g_given;
+} recover_flags;
+
+/* --image, --ratio, --sensing, --model, --s, --g, --noise, --seed */
+static int check_problem_flags(recover_flags *f)
 {
-    const char *cmd = "recover";
-    const char *image = NULL, *ratio_text = NULL, *sensing = NULL, *method_text = NULL,
-               *model_text = NULL, *s_text = NULL, *g_text = NULL, *c_text = NULL,
-               *iters_text = NULL, *step_text = NULL, *tol_text = NULL, *tol_rel_text = NULL,
-               *polish_text = NULL, *noise_text = NULL, *seed_text = NULL, *l_text = NULL,
-               *time_text = NULL, *out_path = NULL, *trace_path = NULL, *oracle_text = NULL;
-    cli_opt opts[] = {
-        {"--image", 0, &image}, {"--ratio", 0, &ratio_text}, {"--sensing", 0, &sensing},
-        {"--method", 0, &method_text}, {"--model", 0, &model_text}, {"--s", 0, &s_text},
-        {"--g", 0, &g_text}, {"--C", 0, &c_text}, {"--iters", 0, &iters_text},
-        {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--tol-rel", 0, &tol_rel_text},
-        {"--polish", 0, &polish_text}, {"--noise", 0, &noise_text}, {"--seed", 0, &seed_text},
-        {"--L", 0, &l_text}, {"--time-limit", 0, &time_text}, {"--out", 0, &out_path},
-        {"--trace", 0, &trace_path}, {"--oracle", 0, &oracle_text},
-    };
-    mpi_run_opts o;
-    memset(&o, 0, sizeof o);
-    double ratio = 0.0, noise = 0.0;
-    int seed = 0, s_given = 0, g_given = 0;
-    mpi_quiet_begin(m);
-    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
-    if (!rc) rc = cli_require(cmd, "--image", image);
-    if (!rc) rc = cli_require(cmd, "--ratio", ratio_text);
-    if (!rc && !(rc = cli_parse_double(cmd, "--ratio", ratio_text, &ratio)) && !(ratio > 0))
-        rc = cli_usage_error(cmd, "--ratio must be > 0, got %s", ratio_text);
-    if (!sensing) sensing = "implicit-gaussian";
-    if (!rc && strcmp(sensing, "implicit-gaussian") && strcmp(sensing, "dct") &&
-        strcmp(sensing, "hadamard"))
-        rc = cli_usage_error(cmd, "--sensing must be implicit-gaussian, dct or hadamard (the "
+    int rc = cli_require(CMD, "--image", f->image);
+    if (!rc) rc = cli_require(CMD, "--ratio", f->ratio_text);
+    if (!rc && !(rc = cli_parse_double(CMD, "--ratio", f->ratio_text, &f->ratio)) &&
+        !(f->ratio > 0))
+        rc = cli_usage_error(CMD, "--ratio must be > 0, got %s", f->ratio_text);
+    if (!f->sensing) f->sensing = "implicit-gaussian";
+    if (!rc && strcmp(f->sensing, "implicit-gaussian") && strcmp(f->sensing, "dct") &&
+        strcmp(f->sensing, "hadamard"))
+        rc = cli_usage_error(CMD, "--sensing must be implicit-gaussian, dct or hadamard (the "
                              "explicit gaussian matrix would be drawn whole on every rank), "
-                             "got '%s'", sensing);
-    o.method = GSFW_METHOD_ACCFW;
-    o.option = GSFW_OPTION_I;
-    if (!rc && method_text && (o.method = gsfw_method_parse(method_text)) < 0)
-        rc = cli_usage_error(cmd, "--method: unknown method '%s'", method_text);
-    const int baseline = !rc && gsfw_method_is_baseline((gsfw_method)o.method);
-    const char *model = model_text ? model_text : "head";
-    if (!rc && strcmp(model, "head") && strcmp(model, "subgraph") && strcmp(model, "topk"))
-        rc = cli_usage_error(cmd, "--model must be head, subgraph or topk, got '%s'", model);
-    if (!rc && s_text) rc = cli_parse_int(cmd, "--s", s_text, 1, 1L << 30, &s_given);
-    if (!rc && g_text) rc = cli_parse_int(cmd, "--g", g_text, 1, 1L << 30, &g_given);
-    o.C = 1.0;
-    if (!rc && c_text && !(rc = cli_parse_double(cmd, "--C", c_text, &o.C)) && !(o.C > 0))
-        rc = cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
-    if (!rc) o.iters = default_iters(o.method);
-    if (!rc && iters_text) rc = cli_parse_int(cmd, "--iters", iters_text, 0, 100000000L, &o.iters);
-    o.step = GSFW_STEP_AUTO;
-    if (!rc && step_text && (o.step = gsfw_step_parse(step_text)) < 0)
-        rc = cli_usage_error(cmd, "unknown step rule '%s'", step_text);
-    if (!rc && tol_text && !(rc = cli_parse_double(cmd, "--tol", tol_text, &o.tol)) && !(o.tol > 0))
-        rc = cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    if (!rc && tol_rel_text && !(rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &o.tol_rel))
-        && !(o.tol_rel > 0 && o.tol_rel < 1))
-        rc = cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    o.polish = !baseline;
-    if (!rc && polish_text) {
-        if (!strcmp(polish_text, "on") || !strcmp(polish_text, "off"))
-            o.polish = !strcmp(polish_text, "on");
-        else
-            rc = cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
-    if (!rc && baseline && (step_text || tol_text || tol_rel_text || o.polish))
-        rc = cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe methods");
-    if (o.polish && !tol_text && !tol_rel_text && !iters_text) o.tol_rel = 1e-3;
-    if (!rc && noise_text && !(rc = cli_parse_double(cmd, "--noise", noise_text, &noise)) &&
-        !(noise >= 0 && isfinite(noise)))
-        rc = cli_usage_error(cmd, "--noise must be finite and >= 0, got %s", noise_text);
-    if (!rc && seed_text) rc = cli_parse_int(cmd, "--seed", seed_text, 0, 2147483647L, &seed);
-    o.l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (!rc && l_text) rc = cli_parse_L(cmd, l_text, &o.L, &o.l_rule);
-    if (!rc && baseline && o.l_rule == GSFW_L_ATOM)
-        rc = cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family");
-    if (!rc && time_text && !(rc = cli_parse_double(cmd, "--time-limit", time_text, &o.time_limit))
-        && !(o.time_limit > 0))
-        rc = cli_usage_error(cmd, "--time-limit must be > 0");
-    if (!rc && oracle_text) {
-        if (!strcmp(oracle_text, "root"))
-            o.oracle_on_root = 1;
-        else if (strcmp(oracle_text, "all"))
-            rc = cli_usage_error(cmd, "--oracle must be all or root, got '%s'", oracle_text);
-    }
-    mpi_quiet_end(m);
+                             "got '%s'", f->sensing);
+    f->model = f->model_text ? f->model_text : "head";
+    if (!rc && strcmp(f->model, "head") && strcmp(f->model, "subgraph") && strcmp(f->model, "topk"))
+        rc = cli_usage_error(CMD, "--model must be head, subgraph or topk, got '%s'", f->model);
+    if (!rc && f->s_text) rc = cli_parse_int(CMD, "--s", f->s_text, 1, 1L << 30, &f->s_given);
+    if (!rc && f->g_text) rc = cli_parse_int(CMD, "--g", f->g_text, 1, 1L << 30, &f->g_given);
+    if (!rc && f->noise_text &&
+        !(rc = cli_parse_double(CMD, "--noise", f->noise_text, &f->noise)) &&
+        !(f->noise >= 0 && isfinite(f->noise)))
+        rc = cli_usage_error(CMD, "--noise must be finite and >= 0, got %s", f->noise_text);
+    if (!rc && f->seed_text)
+        rc = cli_parse_int(CMD, "--seed", f->seed_text, 0, 2147483647L, &f->seed);
+    return rc;
+}
+
+/* --method, --C, --iters, the Frank-Wolfe flags, --L, --time-limit, --oracle; the
+ * defaults of gsfw recover */
+static int check_run_flags(const recover_flags *f, mpi_run_opts *o)
+{
+    cli_run_opts *run = &o->run;
+    int rc = CLI_OK;
+    run->method = GSFW_METHOD_ACCFW;
+    run->option = GSFW_OPTION_I;
+    if (f->method_text && (run->method = gsfw_method_parse(f->method_text)) < 0)
+        return cli_usage_error(CMD, "--method: unknown method '%s'", f->method_text);
+    const int baseline = gsfw_method_is_baseline((gsfw_method)run->method);
+    run->C = 1.0;
+    if (f->c_text && !(rc = cli_parse_double(CMD, "--C", f->c_text, &run->C)) && !(run->C > 0))
+        rc = cli_usage_error(CMD, "--C must be > 0, got %s", f->c_text);
+    run->iters = cli_recover_default_iters(run->method);
+    if (!rc && f->iters_text)
+        rc = cli_parse_int(CMD, "--iters", f->iters_text, 0, 100000000L, &run->iters);
+    cli_fw_flags fw;
+    if (!rc)
+        rc = cli_parse_fw_flags(CMD, f->step_text, f->tol_text, f->tol_rel_text, f->polish_text,
+                                !baseline, &fw);
     if (rc) return rc;
+    run->step = fw.step;
+    run->tol = fw.tol;
+    run->tol_rel = fw.tol_rel;
+    run->polish = fw.polish;
+    if (baseline && (f->step_text || f->tol_text || f->tol_rel_text || run->polish))
+        return cli_usage_error(CMD, "--step, --tol and --polish belong to the Frank-Wolfe "
+                               "methods");
+    if (run->polish && !f->tol_text && !f->tol_rel_text && !f->iters_text) run->tol_rel = 1e-3;
+    run->l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
+    if (f->l_text && (rc = cli_parse_L(CMD, f->l_text, &run->L, &run->l_rule))) return rc;
+    if (baseline && run->l_rule == GSFW_L_ATOM)
+        return cli_usage_error(CMD, "--L atom is a rule of the Frank-Wolfe family");
+    if (f->time_text && !(rc = cli_parse_double(CMD, "--time-limit", f->time_text,
+                                                &run->time_limit)) &&
+        !(run->time_limit > 0))
+        rc = cli_usage_error(CMD, "--time-limit must be > 0");
+    if (!rc) rc = mpi_parse_oracle_flag(CMD, f->oracle_text, &o->oracle_on_root);
+    return rc;
+}
 
-    mpi_problem p;
-    memset(&p, 0, sizeof p);
-    double *xs = NULL, *x_last = NULL, *x_best = NULL, *x_pol = NULL;
-    gsfw_iterate *trace = NULL;
-    gsfw_graph *graph = NULL;
-    gsfw_dmo *dmo = NULL, *tail = NULL;
-    gsfw_err err;
-    int h = 0, w = 0, s = 0, g = 0;
-    rc = mpi_agree(m, cmd, "reading --image", load_image(m, cmd, image, &xs, &h, &w));
-    if (rc) goto done;
-    p.d = h * w;
-    for (int i = 0; i < p.d; i++) s += xs[i] != 0.0;
-    int local = gsfw_graph_grid(h, w, &graph, &err) ? mpi_fail(m, cmd, "%s", err.message) : CLI_OK;
-    if (!local) {
-        unsigned char *mask = malloc((size_t)p.d);
-        int *work = malloc(2 * (size_t)p.d * sizeof(int));
-        if (mask && work) {
-            for (int i = 0; i < p.d; i++) mask[i] = xs[i] != 0.0;
-            g = gsfw_graph_induced_components(graph, mask, work);
-        }
-        free(mask);
-        free(work);
-        if (g < 1) local = mpi_fail(m, cmd, "out of memory");
+/* The checks give the same verdict on every rank: rank 0 alone speaks. */
+static int parse_flags(mpi_ctx *m, int argc, char **argv, recover_flags *f, mpi_run_opts *o)
+{
+    memset(f, 0, sizeof *f);
+    memset(o, 0, sizeof *o);
+    cli_opt opts[] = {
+        {"--image", 0, &f->image}, {"--ratio", 0, &f->ratio_text},
+        {"--sensing", 0, &f->sensing}, {"--method", 0, &f->method_text},
+        {"--model", 0, &f->model_text}, {"--s", 0, &f->s_text}, {"--g", 0, &f->g_text},
+        {"--C", 0, &f->c_text}, {"--iters", 0, &f->iters_text}, {"--step", 0, &f->step_text},
+        {"--tol", 0, &f->tol_text}, {"--tol-rel", 0, &f->tol_rel_text},
+        {"--polish", 0, &f->polish_text}, {"--noise", 0, &f->noise_text},
+        {"--seed", 0, &f->seed_text}, {"--L", 0, &f->l_text},
+        {"--time-limit", 0, &f->time_text}, {"--out", 0, &f->out_path},
+        {"--trace", 0, &f->trace_path}, {"--oracle", 0, &f->oracle_text},
+    };
+    mpi_quiet_begin(m);
+    int rc = cli_parse(CMD, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
+    if (!rc) rc = check_problem_flags(f);
+    if (!rc) rc = check_run_flags(f, o);
+    mpi_quiet_end(m);
+    return rc;
+}
+
+/* The components of supp(x*) on the grid graph, or 0 when out of memory. */
+static int support_components(const gsfw_graph *graph, const double *xs, int d)
+{
+    int g = 0;
+    unsigned char *mask = malloc((size_t)d);
+    int *work = malloc(2 * (size_t)d * sizeof(int));
+    if (mask && work) {
+        for (int i = 0; i < d; i++) mask[i] = xs[i] != 0.0;
+        g = gsfw_graph_induced_components(graph, mask, work);
     }
-    if (s_given) s = s_given;
-    if (g_given) g = g_given;
-    if (g > s) g = s;
-    double nd = floor(ratio * s);
-    p.n = nd > 2147483647.0 ? 0 : (int)nd;
-    if (!local && p.n < 1)
-        local = mpi_fail(m, cmd, "--ratio %g with s = %d gives n = %.0f measurements; at least 1 "
-                         "(and below 2^31) is needed", ratio, s, nd);
-    if (!local) local = make_block(m, cmd, sensing, h, w, (uint64_t)seed, &p);
-    if ((rc = mpi_agree(m, cmd, "building the sensing rows", local))) goto done;
+    free(mask);
+    free(work);
+    return g;
+}
 
-    /* y = A x* + SIGMA e on this rank's rows */
+/* x* from the image, s and g from its support (unless given), n = floor(R s), the grid
+ * graph and this rank's rows of A. Collective (agreed). */
+static int set_up_rows(mpi_ctx *m, const recover_flags *f, mpi_problem *p, double **xs,
+                       int *h, int *w, int *s, int *g)
+{
+    gsfw_err err;
+    int rc = mpi_agree(m, CMD, "reading --image", load_image(m, CMD, f->image, xs, h, w));
+    if (rc) return rc;
+    p->d = *h * *w;
+    *s = *g = 0;
+    for (int i = 0; i < p->d; i++) *s += (*xs)[i] != 0.0;
+    int local = gsfw_graph_grid(*h, *w, &p->graph, &err) ? mpi_fail(m, CMD, "%s", err.message)
+                                                         : CLI_OK;
+    if (!local && (*g = support_components(p->graph, *xs, p->d)) < 1)
+        local = mpi_fail(m, CMD, "out of memory");
+    if (f->s_given) *s = f->s_given;
+    if (f->g_given) *g = f->g_given;
+    if (*g > *s) *g = *s;
+    double nd = floor(f->ratio * *s);
+    p->n = nd > 2147483647.0 ? 0 : (int)nd;
+    if (!local && p->n < 1)
+        local = mpi_fail(m, CMD, "--ratio %g with s = %d gives n = %.0f measurements; at least "
+                         "1 (and below 2^31) is needed", f->ratio, *s, nd);
+    if (!local) local = make_block(m, CMD, f->sensing, *h, *w, (uint64_t)f->seed, p);
+    return mpi_agree(m, CMD, "building the sensing rows", local);
+}
+
+/* y = A x* + SIGMA e on this rank's rows and the least-squares objective over them;
+ * *f_star = f(x*) = ||SIGMA e||^2 / 2. Collective (agreed). */
+static int measure(mpi_ctx *m, const recover_flags *f, mpi_problem *p, const double *xs,
+                   double *f_star)
+{
     double noise_sq = 0.0;
-    p.y = calloc(p.rows > 0 ? (size_t)p.rows : 1, sizeof(double));
-    local = p.y && (p.rows == 0 || !p.op->apply(p.op->ctx, xs, p.y)) ? CLI_OK
-            : mpi_fail(m, cmd, "computing A x* failed");
-    if (!local && noise > 0) {
+    p->y = calloc(p->rows > 0 ? (size_t)p->rows : 1, sizeof(double));
+    int local = p->y && (p->rows == 0 || !p->op->apply(p->op->ctx, xs, p->y))
+                    ? CLI_OK
+                    : mpi_fail(m, CMD, "computing A x* failed");
+    if (!local && f->noise > 0) {
         gsfw_rng rng;
-        gsfw_rng_seed(&rng, (uint64_t)seed ^ 0x9e3779b97f4a7c15ULL);
-        for (int i = 0; i < p.n; i++) {
-            double e = noise * gsfw_rng_normal(&rng);
-            if (i >= p.row0 && i < p.row0 + p.rows) p.y[i - p.row0] += e;
+        gsfw_rng_seed(&rng, (uint64_t)f->seed ^ 0x9e3779b97f4a7c15ULL);
+        for (int i = 0; i < p->n; i++) {
+            double e = f->noise * gsfw_rng_normal(&rng);
+            if (i >= p->row0 && i < p->row0 + p->rows) p->y[i - p->row0] += e;
             noise_sq += e * e; /* the whole stream, in gsfw recover's order */
         }
     }
     gsfw_loss_options squared;
     gsfw_loss_options_default(&squared);
-    if (!local) local = mpi_problem_objective(m, cmd, &p, &squared);
-    if ((rc = mpi_agree(m, cmd, "building the objective", local))) goto done;
-    const double f_star = 0.5 * noise_sq;
+    if (!local) local = mpi_problem_objective(m, CMD, p, &squared);
+    *f_star = 0.5 * noise_sq;
+    return mpi_agree(m, CMD, "building the objective", local);
+}
 
-    cli_model_spec spec = {.model = model, .d = p.d, .s = s, .g = g, .graph = graph,
-                           .delta = 1.0, .seed = (uint64_t)seed};
-    mpi_quiet_begin(m);
-    local = CLI_OK;
-    if (baseline) {
-        gsfw_model_spec ms = {.model = !strcmp(model, "head") ? "head" : model, .d = p.d,
-                              .s = s, .g = g, .graph = graph, .delta = 1.0, .seed = (uint64_t)seed};
-        if (gsfw_baseline_oracles((gsfw_method)o.method, &ms, 0, &dmo, &tail, &err))
-            local = cli_fail(cmd, "--model %s: %s", model, err.message);
-    } else {
-        local = cli_make_dmo(cmd, &spec, &dmo);
+int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
+{
+    recover_flags f;
+    mpi_run_opts o;
+    int rc = parse_flags(m, argc, argv, &f, &o);
+    if (rc) return rc;
+    mpi_problem p;
+    memset(&p, 0, sizeof p);
+    mpi_solution sol;
+    memset(&sol, 0, sizeof sol);
+    double *xs = NULL, f_star = 0.0;
+    int h = 0, w = 0, s = 0, g = 0;
+    rc = set_up_rows(m, &f, &p, &xs, &h, &w, &s, &g);
+    if (!rc) rc = measure(m, &f, &p, xs, &f_star);
+    if (!rc) {
+        cli_model_spec spec = {.model = f.model, .d = p.d, .s = s, .g = g, .graph = p.graph,
+                               .delta = 1.0, .seed = (uint64_t)f.seed};
+        mpi_quiet_begin(m);
+        int local = cli_make_oracles(CMD, o.run.method, &spec, &p.dmo, &p.tail);
+        mpi_quiet_end(m);
+        rc = mpi_agree(m, CMD, "building the oracles", local);
     }
-    mpi_quiet_end(m);
-    if ((rc = mpi_agree(m, cmd, "building the oracles", local))) goto done;
-
-    x_last = malloc((size_t)p.d * sizeof(double));
-    x_best = malloc((size_t)p.d * sizeof(double));
-    if (o.polish) x_pol = malloc((size_t)p.d * sizeof(double));
-    trace = malloc(((size_t)o.iters + 1) * sizeof(gsfw_iterate));
-    local = (!x_last || !x_best || (o.polish && !x_pol) || !trace)
-                ? mpi_fail(m, cmd, "out of memory for %d iterations of dimension %d", o.iters, p.d)
-                : CLI_OK;
-    if ((rc = mpi_agree(m, cmd, "allocating the outputs", local))) goto done;
-    o.x_true = xs;
-    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace,
-                       .trace_capacity = o.iters + 1, .x_polished = x_pol};
-    gsfw_info info;
-    const char *status = NULL;
-    if ((rc = mpi_run(m, cmd, &p, dmo, tail, &o, &res, &info, &status))) goto done;
-    local = CLI_OK;
-    if (m->rank == 0) {
-        const double *x_ret = o.polish ? x_pol : x_best;
-        const char *paths[3] = {out_path, NULL, trace_path};
-        local = mpi_write_outputs(m, cmd, paths, x_ret, NULL, p.d, trace, res.trace_len, 1);
+    o.run.x_true = xs;
+    if (!rc) rc = mpi_run(m, CMD, &p, &o, &sol);
+    int local = CLI_OK;
+    if (!rc && m->rank == 0) {
+        const gsfw_info *info = &sol.info;
+        const double *x_ret = o.run.polish ? sol.x_pol : sol.x_best;
+        const char *paths[3] = {f.out_path, NULL, f.trace_path};
+        local = mpi_write_outputs(m, CMD, paths, x_ret, NULL, p.d, sol.trace,
+                                  sol.res.trace_len, 1);
         if (!local)
             printf("method=%s model=%s sensing=%s status=%s iters=%d returned=%s n=%d d=%d s=%d "
                    "g=%d f=%.17g f_star=%.17g rel_err=%.17g psnr=%.6f support_f1=%.6f "
                    "oracle_calls=%ld L=%.17g ranks=%d oracle=%s setup_s=%.6f time_s=%.6f "
                    "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f\n",
-                   gsfw_method_name((gsfw_method)o.method), model, sensing, status,
-                   info.iterations, o.polish ? "polished" : "best", p.n, p.d, s, g,
-                   o.polish ? info.f_polished : info.f_best, f_star, rec_rel_err(x_ret, xs, p.d),
-                   rec_psnr(x_ret, xs, p.d), rec_support_f1(x_ret, xs, p.d, NULL, NULL),
-                   info.oracle_calls, info.L, m->nprocs, o.oracle_on_root ? "root" : "all",
-                   info.setup_time, info.solve_time, info.oracle_time, info.gradient_time,
-                   p.red.seconds);
+                   gsfw_method_name((gsfw_method)o.run.method), f.model, f.sensing, sol.status,
+                   info->iterations, o.run.polish ? "polished" : "best", p.n, p.d, s, g,
+                   o.run.polish ? info->f_polished : info->f_best, f_star,
+                   rec_rel_err(x_ret, xs, p.d), rec_psnr(x_ret, xs, p.d),
+                   rec_support_f1(x_ret, xs, p.d, NULL, NULL), info->oracle_calls, info->L,
+                   m->nprocs, o.oracle_on_root ? "root" : "all", info->setup_time,
+                   info->solve_time, info->oracle_time, info->gradient_time, p.red.seconds);
     }
-    rc = mpi_agree(m, cmd, "writing the outputs", local);
-
-done:
+    if (!rc) rc = mpi_agree(m, CMD, "writing the outputs", local);
     gsfw_free(xs);
-    free(x_last);
-    free(x_best);
-    free(x_pol);
-    free(trace);
-    gsfw_dmo_free(tail);
-    gsfw_dmo_free(dmo);
+    mpi_solution_free(&sol);
     mpi_problem_free(&p);
-    gsfw_graph_free(graph);
     return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "mpi_cli.h"
 #include "models.h"
+#include "solve_args.h"
 
 static const char usage[] =
     "usage: mpirun -np K gsfw-mpi solve --A A.npy|A.mtx --y y.npy --model MODEL --s S\n"
@@ -32,17 +33,11 @@ static const char usage[] =
     "  --time-limit S  rank 0's clock decides; every rank stops at the same iterate\n"
     "  (the other flags: gsfw solve --help)\n";
 
-static int has_suffix(const char *path, const char *suffix)
-{
-    size_t lp = strlen(path), ls = strlen(suffix);
-    return lp >= ls && !strcmp(path + lp - ls, suffix);
-}
-
 /* This rank's rows of A: a dense block read from .npy, or a CSR block from .mtx. */
 static int load_block(mpi_ctx *m, const char *cmd, const char *path, mpi_problem *p)
 {
     gsfw_err err;
-    if (has_suffix(path, ".mtx")) {
+    if (cli_ends_with(path, ".mtx")) {
         long nnz;
         int *ri = NULL, *ci = NULL;
         double *v = NULL;
@@ -103,203 +98,102 @@ static int load_targets(mpi_ctx *m, const char *cmd, const char *path, mpi_probl
     return CLI_OK;
 }
 
-int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
+static const char CMD[] = "solve";
+
+/* The flags, checked as gsfw solve checks them, then --oracle; *o takes the run's
+ * settings. The checks give the same verdict on every rank: rank 0 alone speaks. */
+static int parse_flags(mpi_ctx *m, int argc, char **argv, cli_solve_args *a, mpi_run_opts *o)
 {
-    const char *cmd = "solve";
-    const char *a_path = NULL, *y_path = NULL, *model = NULL, *s_text = NULL, *g_text = NULL,
-               *grid = NULL, *edges = NULL, *c_text = NULL, *method_text = NULL,
-               *option_text = NULL, *delta_text = NULL, *l_text = NULL, *iters_text = NULL,
-               *trace_path = NULL, *out_path = NULL, *best_path = NULL, *xtrue_path = NULL,
-               *seed_text = NULL, *time_text = NULL, *step_text = NULL, *tol_text = NULL,
-               *x0_path = NULL, *polish_text = NULL, *tol_rel_text = NULL, *loss_text = NULL,
-               *huber_text = NULL, *oracle_text = NULL, *intercept_flag = NULL;
-    cli_opt opts[] = {
-        {"--A", 0, &a_path}, {"--y", 0, &y_path}, {"--model", 0, &model},
-        {"--s", 0, &s_text}, {"--g", 0, &g_text}, {"--graph", 0, &grid},
-        {"--edges", 0, &edges}, {"--C", 0, &c_text}, {"--method", 0, &method_text},
-        {"--option", 0, &option_text}, {"--delta", 0, &delta_text}, {"--L", 0, &l_text},
-        {"--iters", 0, &iters_text}, {"--trace", 0, &trace_path}, {"--out", 0, &out_path},
-        {"--best-out", 0, &best_path}, {"--x-true", 0, &xtrue_path}, {"--seed", 0, &seed_text},
-        {"--time-limit", 0, &time_text}, {"--step", 0, &step_text}, {"--tol", 0, &tol_text},
-        {"--x0", 0, &x0_path}, {"--polish", 0, &polish_text}, {"--tol-rel", 0, &tol_rel_text},
-        {"--loss", 0, &loss_text}, {"--huber-delta", 0, &huber_text},
-        {"--oracle", 0, &oracle_text}, {"--intercept", 1, &intercept_flag},
-    };
-    mpi_run_opts o;
-    memset(&o, 0, sizeof o);
-    gsfw_loss_options loss;
-    gsfw_loss_options_default(&loss);
-    cli_model_spec spec;
-    /* argument checks give the same verdict on every rank: rank 0 alone speaks */
+    cli_opt opts[CLI_SOLVE_NOPTS + 1];
+    const char *oracle_text = NULL;
+    cli_solve_opts(a, opts);
+    opts[CLI_SOLVE_NOPTS] = (cli_opt){"--oracle", 0, &oracle_text};
+    memset(o, 0, sizeof *o);
     mpi_quiet_begin(m);
-    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
-    const char *required[][2] = {{"--A", a_path}, {"--y", y_path}, {"--model", model},
-                                 {"--s", s_text}, {"--C", c_text}, {"--method", method_text},
-                                 {"--iters", iters_text}};
-    for (size_t i = 0; !rc && i < sizeof required / sizeof required[0]; i++)
-        rc = cli_require(cmd, required[i][0], required[i][1]);
-    if (!rc) rc = cli_parse_double(cmd, "--C", c_text, &o.C);
-    if (!rc && !(o.C > 0)) rc = cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
-    if (!rc && (o.method = gsfw_method_parse(method_text)) < 0)
-        rc = cli_usage_error(cmd, "--method: unknown method '%s'", method_text);
-    const int baseline = !rc && gsfw_method_is_baseline((gsfw_method)o.method);
-    o.step = GSFW_STEP_AUTO;
-    if (!rc && step_text && (o.step = gsfw_step_parse(step_text)) < 0)
-        rc = cli_usage_error(cmd, "unknown step rule '%s'", step_text);
-    if (!rc && tol_text && !(rc = cli_parse_double(cmd, "--tol", tol_text, &o.tol)) && !(o.tol > 0))
-        rc = cli_usage_error(cmd, "--tol must be > 0, got %s", tol_text);
-    if (!rc && tol_rel_text && !(rc = cli_parse_double(cmd, "--tol-rel", tol_rel_text, &o.tol_rel))
-        && !(o.tol_rel > 0 && o.tol_rel < 1))
-        rc = cli_usage_error(cmd, "--tol-rel must be in (0, 1), got %s", tol_rel_text);
-    if (!rc && polish_text) {
-        if (!strcmp(polish_text, "on"))
-            o.polish = 1;
-        else if (strcmp(polish_text, "off"))
-            rc = cli_usage_error(cmd, "--polish must be on or off, got '%s'", polish_text);
-    }
-    if (!rc && baseline &&
-        (step_text || tol_text || tol_rel_text || x0_path || o.polish || option_text))
-        rc = cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
-                             "Frank-Wolfe methods, not to %s", method_text);
-    o.option = GSFW_OPTION_I;
-    if (!rc && option_text) {
-        if (!strcmp(option_text, "II") || !strcmp(option_text, "2"))
-            o.option = GSFW_OPTION_II;
-        else if (strcmp(option_text, "I") && strcmp(option_text, "1"))
-            rc = cli_usage_error(cmd, "--option must be I or II, got '%s'", option_text);
-    }
-    o.l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (!rc && l_text) rc = cli_parse_L(cmd, l_text, &o.L, &o.l_rule);
-    if (!rc) rc = cli_parse_int(cmd, "--iters", iters_text, 0, 100000000L, &o.iters);
-    if (!rc && time_text && !(rc = cli_parse_double(cmd, "--time-limit", time_text, &o.time_limit))
-        && !(o.time_limit > 0))
-        rc = cli_usage_error(cmd, "--time-limit must be > 0");
-    if (!rc && loss_text) {
-        int kind = gsfw_loss_parse(loss_text);
-        if (kind < 0)
-            rc = cli_usage_error(cmd, "--loss must be ls, logistic or huber, got '%s'",
-                                 loss_text);
-        loss.loss = (gsfw_loss)kind;
-    }
-    if (!rc && huber_text) {
-        if (loss.loss != GSFW_LOSS_HUBER)
-            rc = cli_usage_error(cmd, "--huber-delta needs --loss huber");
-        else if (!(rc = cli_parse_double(cmd, "--huber-delta", huber_text, &loss.huber_delta)) &&
-                 !(loss.huber_delta > 0 && isfinite(loss.huber_delta)))
-            rc = cli_usage_error(cmd, "--huber-delta must be finite and > 0, got %s", huber_text);
-    }
-    if (!rc && intercept_flag) {
-        if (loss.loss != GSFW_LOSS_LOGISTIC)
-            rc = cli_usage_error(cmd, "--intercept needs --loss logistic");
-        loss.intercept = 1;
-    }
-    if (!rc && oracle_text) {
-        if (!strcmp(oracle_text, "root"))
-            o.oracle_on_root = 1;
-        else if (strcmp(oracle_text, "all"))
-            rc = cli_usage_error(cmd, "--oracle must be all or root, got '%s'", oracle_text);
-    }
-    if (!rc) rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec);
-    if (!rc && baseline && o.l_rule == GSFW_L_ATOM)
-        rc = cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family");
+    int rc = cli_parse(CMD, argc, argv, opts, CLI_SOLVE_NOPTS + 1, usage);
+    if (!rc) rc = cli_solve_check(CMD, a);
+    if (!rc) rc = mpi_parse_oracle_flag(CMD, oracle_text, &o->oracle_on_root);
     mpi_quiet_end(m);
-    if (rc) return rc == CLI_HELP ? CLI_HELP : rc;
-    o.delta = delta_text ? spec.delta : 0.0;
+    o->run = a->run;
+    return rc;
+}
 
-    mpi_problem p;
-    memset(&p, 0, sizeof p);
-    double *x_true = NULL, *x0 = NULL, *x_last = NULL, *x_best = NULL, *x_pol = NULL;
-    gsfw_iterate *trace = NULL;
-    gsfw_graph *graph = NULL;
-    gsfw_dmo *dmo = NULL, *tail = NULL;
+/* The replicated inputs, read by every rank (d entries each): --x-true, --x0, the graph;
+ * then the oracles. Collective (agreed). */
+static int set_up_model(mpi_ctx *m, cli_solve_args *a, mpi_problem *p, double **x_true,
+                        double **x0)
+{
+    mpi_quiet_begin(m);
+    int local = cli_solve_load_vectors(CMD, a, p->d, x_true, x0);
+    if (!local) local = cli_bind_model(CMD, &a->spec, a->grid, a->edges, p->d, &p->graph);
+    if (!local) local = cli_make_oracles(CMD, a->run.method, &a->spec, &p->dmo, &p->tail);
+    mpi_quiet_end(m);
+    return mpi_agree(m, CMD, "setting up the model", local);
+}
+
+/* The intercept (collective: its sums are reduced like the loss), then on rank 0 the
+ * outputs and the summary line. */
+static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mpi_problem *p,
+                  mpi_solution *s, double t_load)
+{
     gsfw_err err;
-    double t_load = MPI_Wtime();
-    rc = mpi_agree(m, cmd, "reading --A", load_block(m, cmd, a_path, &p));
-    if (!rc) rc = mpi_agree(m, cmd, "reading --y", load_targets(m, cmd, y_path, &p));
-    t_load = MPI_Wtime() - t_load;
-    if (rc) goto done;
-    /* the replicated inputs: read by every rank (d entries each) */
-    int local = CLI_OK, nx;
-    mpi_quiet_begin(m);
-    if (xtrue_path && !(local = cli_load_vector(cmd, "--x-true", xtrue_path, &x_true, &nx)) &&
-        nx != p.d)
-        local = cli_fail(cmd, "--x-true has %d entries but A has %d columns", nx, p.d);
-    if (!local && x0_path && !(local = cli_load_vector(cmd, "--x0", x0_path, &x0, &nx)) &&
-        nx != p.d)
-        local = cli_fail(cmd, "--x0 has %d entries but A has %d columns", nx, p.d);
-    if (!local) local = cli_bind_model(cmd, &spec, grid, edges, p.d, &graph);
-    if (!local) {
-        if (baseline) {
-            gsfw_model_spec ms = {.model = spec.model, .d = spec.d, .s = spec.s, .g = spec.g,
-                                  .graph = spec.graph, .delta = spec.delta, .seed = spec.seed};
-            if (gsfw_baseline_oracles((gsfw_method)o.method, &ms, 0, &dmo, &tail, &err))
-                local = cli_fail(cmd, "--model %s: %s", spec.model, err.message);
-        } else {
-            local = cli_make_dmo(cmd, &spec, &dmo);
-        }
-    }
-    mpi_quiet_end(m);
-    if ((rc = mpi_agree(m, cmd, "setting up the model", local))) goto done;
-    rc = mpi_problem_objective(m, cmd, &p, &loss);
-    if ((rc = mpi_agree(m, cmd, "building the objective", rc))) goto done;
-
-    x_last = malloc((size_t)p.d * sizeof(double));
-    x_best = malloc((size_t)p.d * sizeof(double));
-    if (o.polish) x_pol = malloc((size_t)p.d * sizeof(double));
-    trace = malloc(((size_t)o.iters + 1) * sizeof(gsfw_iterate));
-    local = (!x_last || !x_best || (o.polish && !x_pol) || !trace)
-                ? mpi_fail(m, cmd, "out of memory for %d iterations of dimension %d", o.iters, p.d)
-                : CLI_OK;
-    if ((rc = mpi_agree(m, cmd, "allocating the outputs", local))) goto done;
-    o.x0 = x0;
-    o.x_true = x_true;
-    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace,
-                       .trace_capacity = o.iters + 1, .x_polished = x_pol};
-    gsfw_info info;
-    const char *status = NULL;
-    if ((rc = mpi_run(m, cmd, &p, dmo, tail, &o, &res, &info, &status))) goto done;
-    local = CLI_OK;
-    char intercept[64] = "";
-    if (loss.intercept) {
-        /* collective: the intercept's sums are reduced like the loss */
-        double b;
-        if (gsfw_objective_intercept(p.obj, x_best, &b, &err))
-            local = mpi_fail(m, cmd, "%s", err.message);
-        else
-            snprintf(intercept, sizeof intercept, " intercept=%.17g", b);
-    }
-    if ((rc = mpi_agree(m, cmd, "computing the intercept", local))) goto done;
+    char intercept[64];
+    int local = cli_intercept_field(&a->loss, p->obj, s->x_best, intercept, sizeof intercept,
+                                    &err)
+                    ? mpi_fail(m, CMD, "%s", err.message)
+                    : CLI_OK;
+    int rc = mpi_agree(m, CMD, "computing the intercept", local);
+    if (rc) return rc;
     if (m->rank == 0) {
-        const char *paths[3] = {out_path, best_path, trace_path};
-        local = mpi_write_outputs(m, cmd, paths, x_last, x_best, p.d, trace, res.trace_len,
-                              x_true != NULL);
+        const char *paths[3] = {a->out_path, a->best_path, a->trace_path};
+        const gsfw_info *info = &s->info;
+        local = mpi_write_outputs(m, CMD, paths, s->x_last, s->x_best, p->d, s->trace,
+                                  s->res.trace_len, o->run.x_true != NULL);
         if (!local)
             printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
                    "f_last=%.17g f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g "
                    "L=%.17g oracle_calls=%ld pcsf_calls=%ld ranks=%d n=%d d=%d oracle=%s "
                    "load_s=%.6f setup_s=%.6f time_s=%.6f oracle_s=%.6f gradient_s=%.6f "
                    "reduce_s=%.6f reduce_calls=%ld\n",
-                   gsfw_method_name((gsfw_method)o.method), o.option == GSFW_OPTION_I ? "I" : "II",
-                   baseline ? "none" : gsfw_step_name(info.step), spec.model,
-                   gsfw_loss_name(loss.loss), intercept, status, info.iterations, info.f_last,
-                   info.f_best,
-                   info.best_iter, info.gap_bound, info.f_polished, info.L, info.oracle_calls,
-                   info.pcsf_calls, m->nprocs, p.n, p.d, o.oracle_on_root ? "root" : "all",
-                   t_load, info.setup_time, info.solve_time, info.oracle_time,
-                   info.gradient_time, p.red.seconds, p.red.calls);
+                   gsfw_method_name((gsfw_method)o->run.method),
+                   o->run.option == GSFW_OPTION_I ? "I" : "II",
+                   a->baseline ? "none" : gsfw_step_name(info->step), a->spec.model,
+                   gsfw_loss_name(a->loss.loss), intercept, s->status, info->iterations,
+                   info->f_last, info->f_best, info->best_iter, info->gap_bound,
+                   info->f_polished, info->L, info->oracle_calls, info->pcsf_calls,
+                   m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all", t_load,
+                   info->setup_time, info->solve_time, info->oracle_time,
+                   info->gradient_time, p->red.seconds, p->red.calls);
     }
-    rc = mpi_agree(m, cmd, "writing the outputs", local);
+    return mpi_agree(m, CMD, "writing the outputs", local);
+}
 
-done:
+int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
+{
+    cli_solve_args a;
+    mpi_run_opts o;
+    int rc = parse_flags(m, argc, argv, &a, &o);
+    if (rc) return rc;
+    mpi_problem p;
+    memset(&p, 0, sizeof p);
+    mpi_solution s;
+    memset(&s, 0, sizeof s);
+    double *x_true = NULL, *x0 = NULL;
+    double t_load = MPI_Wtime();
+    rc = mpi_agree(m, CMD, "reading --A", load_block(m, CMD, a.a_path, &p));
+    if (!rc) rc = mpi_agree(m, CMD, "reading --y", load_targets(m, CMD, a.y_path, &p));
+    t_load = MPI_Wtime() - t_load;
+    if (!rc) rc = set_up_model(m, &a, &p, &x_true, &x0);
+    if (!rc)
+        rc = mpi_agree(m, CMD, "building the objective",
+                       mpi_problem_objective(m, CMD, &p, &a.loss));
+    o.run.x0 = x0;
+    o.run.x_true = x_true;
+    if (!rc) rc = mpi_run(m, CMD, &p, &o, &s);
+    if (!rc) rc = report(m, &a, &o, &p, &s, t_load);
     gsfw_free(x_true);
     gsfw_free(x0);
-    free(x_last);
-    free(x_best);
-    free(x_pol);
-    free(trace);
-    gsfw_dmo_free(tail);
-    gsfw_dmo_free(dmo);
+    mpi_solution_free(&s);
     mpi_problem_free(&p);
-    gsfw_graph_free(graph);
     return rc;
 }
