@@ -366,18 +366,12 @@ static int print_summary(const solve_flags *f, solve_run *r)
     if (r->x_true)
         snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
                  distance(r->x_last, r->x_true, r->d), distance(r->x_best, r->x_true, r->d));
-    fprintf(f->summary, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
-            "f_last=%.17g f_best=%.17g best_iter=%d %sgap_bound=%.6g f_polished=%.17g "
-            "polished_nnz=%d window_missed=%ld L=%.17g L_source=%s delta=%.17g oracle_calls=%ld "
-            "pcsf_calls=%ld setup_s=%.6f time_s=%.6f polish_s=%.6f oracle_s=%.6f "
-            "gradient_s=%.6f\n",
-            gsfw_method_name((gsfw_method)a->run.method),
-            a->run.option == GSFW_OPTION_I ? "I" : "II",
-            a->baseline ? "none" : gsfw_step_name(info->step), a->model,
-            gsfw_loss_name(a->loss.loss), intercept, gsfw_status_name(info->status),
-            info->iterations, info->f_last, info->f_best, info->best_iter, est, info->gap_bound,
-            info->f_polished, info->polished_size, info->window_missed, info->L,
-            l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
+    cli_solve_print_head(f->summary, a, intercept, gsfw_status_name(info->status), info);
+    fprintf(f->summary, "%sgap_bound=%.6g f_polished=%.17g polished_nnz=%d window_missed=%ld "
+            "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
+            "time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
+            est, info->gap_bound, info->f_polished, info->polished_size, info->window_missed,
+            info->L, l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
             info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
             info->gradient_time);
     return CLI_OK;

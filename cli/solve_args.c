@@ -167,3 +167,15 @@ gsfw_error cli_intercept_field(const gsfw_loss_options *loss, gsfw_objective *ob
     if (!e) snprintf(out, cap, " intercept=%.17g", b);
     return e;
 }
+
+void cli_solve_print_head(FILE *fp, const cli_solve_args *a, const char *intercept,
+                          const char *status, const gsfw_info *info)
+{
+    fprintf(fp, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
+            "f_last=%.17g f_best=%.17g best_iter=%d ",
+            gsfw_method_name((gsfw_method)a->run.method),
+            a->run.option == GSFW_OPTION_I ? "I" : "II",
+            a->baseline ? "none" : gsfw_step_name(info->step), a->model,
+            gsfw_loss_name(a->loss.loss), intercept, status, info->iterations, info->f_last,
+            info->f_best, info->best_iter);
+}

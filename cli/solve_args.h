@@ -3,6 +3,8 @@
 #ifndef GSFW_CLI_SOLVE_ARGS_H
 #define GSFW_CLI_SOLVE_ARGS_H
 
+#include <stdio.h>
+
 #include "cli.h"
 #include "models.h"
 #include "run_method.h"
@@ -43,5 +45,11 @@ int cli_solve_load_vectors(const char *cmd, const cli_solve_args *a, int d, doub
  * the others. */
 gsfw_error cli_intercept_field(const gsfw_loss_options *loss, gsfw_objective *obj,
                                const double *x, char *out, size_t cap, gsfw_err *err);
+
+/* The fields the summary lines of gsfw solve and gsfw-mpi solve begin with, "method=..
+ * best_iter=N " (a space last); intercept as from cli_intercept_field, status the name
+ * reported. */
+void cli_solve_print_head(FILE *fp, const cli_solve_args *a, const char *intercept,
+                          const char *status, const gsfw_info *info);
 
 #endif

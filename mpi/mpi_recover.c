@@ -104,6 +104,14 @@ typedef struct {
     int seed, s_given, g_given;
 } recover_flags;
 
+/* x* and what the protocol derives from it */
+typedef struct {
+    double *xs;    /* the image flattened row-major, unit norm */
+    int h, w;      /* its shape */
+    int s, g;      /* nnz(x*) and the components of supp(x*), unless given */
+    double f_star; /* f(x*) = ||SIGMA e||^2 / 2 */
+} recover_truth;
+
 /* --image, --ratio, --sensing, --model, --s, --g, --noise, --seed */
 static int check_problem_flags(recover_flags *f)
 {
@@ -215,39 +223,37 @@ static int support_components(const gsfw_graph *graph, const double *xs, int d)
 
 /* x* from the image, s and g from its support (unless given), n = floor(R s), the grid
  * graph and this rank's rows of A. Collective (agreed). */
-static int set_up_rows(mpi_ctx *m, const recover_flags *f, mpi_problem *p, double **xs,
-                       int *h, int *w, int *s, int *g)
+static int set_up_rows(mpi_ctx *m, const recover_flags *f, mpi_problem *p, recover_truth *t)
 {
     gsfw_err err;
-    int rc = mpi_agree(m, CMD, "reading --image", load_image(m, CMD, f->image, xs, h, w));
+    int rc = mpi_agree(m, CMD, "reading --image", load_image(m, CMD, f->image, &t->xs, &t->h, &t->w));
     if (rc) return rc;
-    p->d = *h * *w;
-    *s = *g = 0;
-    for (int i = 0; i < p->d; i++) *s += (*xs)[i] != 0.0;
-    int local = gsfw_graph_grid(*h, *w, &p->graph, &err) ? mpi_fail(m, CMD, "%s", err.message)
+    p->d = t->h * t->w;
+    t->s = t->g = 0;
+    for (int i = 0; i < p->d; i++) t->s += t->xs[i] != 0.0;
+    int local = gsfw_graph_grid(t->h, t->w, &p->graph, &err) ? mpi_fail(m, CMD, "%s", err.message)
                                                          : CLI_OK;
-    if (!local && (*g = support_components(p->graph, *xs, p->d)) < 1)
+    if (!local && (t->g = support_components(p->graph, t->xs, p->d)) < 1)
         local = mpi_fail(m, CMD, "out of memory");
-    if (f->s_given) *s = f->s_given;
-    if (f->g_given) *g = f->g_given;
-    if (*g > *s) *g = *s;
-    double nd = floor(f->ratio * *s);
+    if (f->s_given) t->s = f->s_given;
+    if (f->g_given) t->g = f->g_given;
+    if (t->g > t->s) t->g = t->s;
+    double nd = floor(f->ratio * t->s);
     p->n = nd > 2147483647.0 ? 0 : (int)nd;
     if (!local && p->n < 1)
         local = mpi_fail(m, CMD, "--ratio %g with s = %d gives n = %.0f measurements; at least "
-                         "1 (and below 2^31) is needed", f->ratio, *s, nd);
-    if (!local) local = make_block(m, CMD, f->sensing, *h, *w, (uint64_t)f->seed, p);
+                         "1 (and below 2^31) is needed", f->ratio, t->s, nd);
+    if (!local) local = make_block(m, CMD, f->sensing, t->h, t->w, (uint64_t)f->seed, p);
     return mpi_agree(m, CMD, "building the sensing rows", local);
 }
 
 /* y = A x* + SIGMA e on this rank's rows and the least-squares objective over them;
  * *f_star = f(x*) = ||SIGMA e||^2 / 2. Collective (agreed). */
-static int measure(mpi_ctx *m, const recover_flags *f, mpi_problem *p, const double *xs,
-                   double *f_star)
+static int measure(mpi_ctx *m, const recover_flags *f, mpi_problem *p, recover_truth *t)
 {
     double noise_sq = 0.0;
     p->y = calloc(p->rows > 0 ? (size_t)p->rows : 1, sizeof(double));
-    int local = p->y && (p->rows == 0 || !p->op->apply(p->op->ctx, xs, p->y))
+    int local = p->y && (p->rows == 0 || !p->op->apply(p->op->ctx, t->xs, p->y))
                     ? CLI_OK
                     : mpi_fail(m, CMD, "computing A x* failed");
     if (!local && f->noise > 0) {
@@ -262,8 +268,48 @@ static int measure(mpi_ctx *m, const recover_flags *f, mpi_problem *p, const dou
     gsfw_loss_options squared;
     gsfw_loss_options_default(&squared);
     if (!local) local = mpi_problem_objective(m, CMD, p, &squared);
-    *f_star = 0.5 * noise_sq;
+    t->f_star = 0.5 * noise_sq;
     return mpi_agree(m, CMD, "building the objective", local);
+}
+
+/* The model's oracles (every rank builds them; rank 0 alone speaks). Collective. */
+static int make_oracles(mpi_ctx *m, const recover_flags *f, const mpi_run_opts *o,
+                        mpi_problem *p, const recover_truth *t)
+{
+    cli_model_spec spec = {.model = f->model, .d = p->d, .s = t->s, .g = t->g,
+                           .graph = p->graph, .delta = 1.0, .seed = (uint64_t)f->seed};
+    mpi_quiet_begin(m);
+    int local = cli_make_oracles(CMD, o->run.method, &spec, &p->dmo, &p->tail);
+    mpi_quiet_end(m);
+    return mpi_agree(m, CMD, "building the oracles", local);
+}
+
+/* Rank 0: --out (the returned x: polished, or the best iterate), --trace and the
+ * summary line. Collective (agreed). */
+static int report(mpi_ctx *m, const recover_flags *f, const mpi_run_opts *o,
+                  const mpi_problem *p, const recover_truth *t, const mpi_solution *sol)
+{
+    int local = CLI_OK;
+    if (m->rank == 0) {
+        const gsfw_info *info = &sol->info;
+        const double *x_ret = o->run.polish ? sol->x_pol : sol->x_best;
+        const char *paths[3] = {f->out_path, NULL, f->trace_path};
+        local = mpi_write_outputs(m, CMD, paths, x_ret, NULL, p->d, sol->trace,
+                                  sol->res.trace_len, 1);
+        if (!local)
+            printf("method=%s model=%s sensing=%s status=%s iters=%d returned=%s n=%d d=%d s=%d "
+                   "g=%d f=%.17g f_star=%.17g rel_err=%.17g psnr=%.6f support_f1=%.6f "
+                   "oracle_calls=%ld L=%.17g ranks=%d oracle=%s setup_s=%.6f time_s=%.6f "
+                   "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f\n",
+                   gsfw_method_name((gsfw_method)o->run.method), f->model, f->sensing,
+                   sol->status, info->iterations, o->run.polish ? "polished" : "best", p->n,
+                   p->d, t->s, t->g, o->run.polish ? info->f_polished : info->f_best,
+                   t->f_star, rec_rel_err(x_ret, t->xs, p->d), rec_psnr(x_ret, t->xs, p->d),
+                   rec_support_f1(x_ret, t->xs, p->d, NULL, NULL), info->oracle_calls,
+                   info->L, m->nprocs, o->oracle_on_root ? "root" : "all", info->setup_time,
+                   info->solve_time, info->oracle_time, info->gradient_time, p->red.seconds);
+    }
+    return mpi_agree(m, CMD, "writing the outputs", local);
 }
 
 int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
@@ -272,46 +318,16 @@ int mpi_cmd_recover(mpi_ctx *m, int argc, char **argv)
     mpi_run_opts o;
     int rc = parse_flags(m, argc, argv, &f, &o);
     if (rc) return rc;
-    mpi_problem p;
-    memset(&p, 0, sizeof p);
-    mpi_solution sol;
-    memset(&sol, 0, sizeof sol);
-    double *xs = NULL, f_star = 0.0;
-    int h = 0, w = 0, s = 0, g = 0;
-    rc = set_up_rows(m, &f, &p, &xs, &h, &w, &s, &g);
-    if (!rc) rc = measure(m, &f, &p, xs, &f_star);
-    if (!rc) {
-        cli_model_spec spec = {.model = f.model, .d = p.d, .s = s, .g = g, .graph = p.graph,
-                               .delta = 1.0, .seed = (uint64_t)f.seed};
-        mpi_quiet_begin(m);
-        int local = cli_make_oracles(CMD, o.run.method, &spec, &p.dmo, &p.tail);
-        mpi_quiet_end(m);
-        rc = mpi_agree(m, CMD, "building the oracles", local);
-    }
-    o.run.x_true = xs;
+    mpi_problem p = {0};
+    mpi_solution sol = {0};
+    recover_truth t = {0};
+    rc = set_up_rows(m, &f, &p, &t);
+    if (!rc) rc = measure(m, &f, &p, &t);
+    if (!rc) rc = make_oracles(m, &f, &o, &p, &t);
+    o.run.x_true = t.xs;
     if (!rc) rc = mpi_run(m, CMD, &p, &o, &sol);
-    int local = CLI_OK;
-    if (!rc && m->rank == 0) {
-        const gsfw_info *info = &sol.info;
-        const double *x_ret = o.run.polish ? sol.x_pol : sol.x_best;
-        const char *paths[3] = {f.out_path, NULL, f.trace_path};
-        local = mpi_write_outputs(m, CMD, paths, x_ret, NULL, p.d, sol.trace,
-                                  sol.res.trace_len, 1);
-        if (!local)
-            printf("method=%s model=%s sensing=%s status=%s iters=%d returned=%s n=%d d=%d s=%d "
-                   "g=%d f=%.17g f_star=%.17g rel_err=%.17g psnr=%.6f support_f1=%.6f "
-                   "oracle_calls=%ld L=%.17g ranks=%d oracle=%s setup_s=%.6f time_s=%.6f "
-                   "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f\n",
-                   gsfw_method_name((gsfw_method)o.run.method), f.model, f.sensing, sol.status,
-                   info->iterations, o.run.polish ? "polished" : "best", p.n, p.d, s, g,
-                   o.run.polish ? info->f_polished : info->f_best, f_star,
-                   rec_rel_err(x_ret, xs, p.d), rec_psnr(x_ret, xs, p.d),
-                   rec_support_f1(x_ret, xs, p.d, NULL, NULL), info->oracle_calls, info->L,
-                   m->nprocs, o.oracle_on_root ? "root" : "all", info->setup_time,
-                   info->solve_time, info->oracle_time, info->gradient_time, p.red.seconds);
-    }
-    if (!rc) rc = mpi_agree(m, CMD, "writing the outputs", local);
-    gsfw_free(xs);
+    if (!rc) rc = report(m, &f, &o, &p, &t, &sol);
+    gsfw_free(t.xs);
     mpi_solution_free(&sol);
     mpi_problem_free(&p);
     return rc;

@@ -149,21 +149,16 @@ static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mp
         const gsfw_info *info = &s->info;
         local = mpi_write_outputs(m, CMD, paths, s->x_last, s->x_best, p->d, s->trace,
                                   s->res.trace_len, o->run.x_true != NULL);
-        if (!local)
-            printf("method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
-                   "f_last=%.17g f_best=%.17g best_iter=%d gap_bound=%.6g f_polished=%.17g "
-                   "L=%.17g oracle_calls=%ld pcsf_calls=%ld ranks=%d n=%d d=%d oracle=%s "
-                   "load_s=%.6f setup_s=%.6f time_s=%.6f oracle_s=%.6f gradient_s=%.6f "
-                   "reduce_s=%.6f reduce_calls=%ld\n",
-                   gsfw_method_name((gsfw_method)o->run.method),
-                   o->run.option == GSFW_OPTION_I ? "I" : "II",
-                   a->baseline ? "none" : gsfw_step_name(info->step), a->spec.model,
-                   gsfw_loss_name(a->loss.loss), intercept, s->status, info->iterations,
-                   info->f_last, info->f_best, info->best_iter, info->gap_bound,
-                   info->f_polished, info->L, info->oracle_calls, info->pcsf_calls,
-                   m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all", t_load,
-                   info->setup_time, info->solve_time, info->oracle_time,
+        if (!local) {
+            cli_solve_print_head(stdout, a, intercept, s->status, info);
+            printf("gap_bound=%.6g f_polished=%.17g L=%.17g oracle_calls=%ld pcsf_calls=%ld "
+                   "ranks=%d n=%d d=%d oracle=%s load_s=%.6f setup_s=%.6f time_s=%.6f "
+                   "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f reduce_calls=%ld\n",
+                   info->gap_bound, info->f_polished, info->L, info->oracle_calls,
+                   info->pcsf_calls, m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all",
+                   t_load, info->setup_time, info->solve_time, info->oracle_time,
                    info->gradient_time, p->red.seconds, p->red.calls);
+        }
     }
     return mpi_agree(m, CMD, "writing the outputs", local);
 }
@@ -174,10 +169,8 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
     mpi_run_opts o;
     int rc = parse_flags(m, argc, argv, &a, &o);
     if (rc) return rc;
-    mpi_problem p;
-    memset(&p, 0, sizeof p);
-    mpi_solution s;
-    memset(&s, 0, sizeof s);
+    mpi_problem p = {0};
+    mpi_solution s = {0};
     double *x_true = NULL, *x0 = NULL;
     double t_load = MPI_Wtime();
     rc = mpi_agree(m, CMD, "reading --A", load_block(m, CMD, a.a_path, &p));
