@@ -271,14 +271,13 @@ static int load_problem(solve_flags *f, solve_run *r)
                         a->a_path, r->n);
     /* the methods whose steps use L, when it is not given (a dense --A; a sparse .mtx
      * operator is not scanned) */
-    const int needs_L = a->run.method != GSFW_METHOD_FW && a->run.method != GSFW_METHOD_COSAMP &&
-                        a->run.method != GSFW_METHOD_GRAPH_COSAMP;
+    const int method = a->run.method;
+    const int needs_L = method != GSFW_METHOD_FW && method != GSFW_METHOD_COSAMP &&
+                        method != GSFW_METHOD_GRAPH_COSAMP;
     if (needs_L && !(a->run.L > 0) && r->A && (rc = check_curvature(CMD, r->A, r->n, r->d)))
         return rc;
     if ((rc = cli_solve_load_vectors(CMD, a, r->d, &r->x_true, &r->x0))) return rc;
-    if ((rc = cli_bind_model(CMD, &a->spec, a->grid, a->edges, r->d,
-                             &r->graph)))
-        return rc;
+    if ((rc = cli_bind_model(CMD, &a->spec, a->grid, a->edges, r->d, &r->graph))) return rc;
     return cli_bind_tree(CMD, &a->spec, f->tree_spec, r->d, &r->tree);
 }
 
@@ -307,15 +306,15 @@ static int build_objective(const cli_solve_args *a, solve_run *r)
 static int alloc_outputs(const cli_solve_args *a, solve_run *r)
 {
     const size_t d = (size_t)r->d;
+    const int iters = a->run.iters, polish = a->run.polish;
     r->x_last = malloc(d * sizeof(double));
     r->x_best = malloc(d * sizeof(double));
-    if (a->run.polish) r->x_pol = malloc(d * sizeof(double));
-    if (a->trace_path) r->trace = malloc(((size_t)a->run.iters + 1) * sizeof(gsfw_iterate));
-    if (!r->x_last || !r->x_best || (a->run.polish && !r->x_pol) || (a->trace_path && !r->trace))
-        return cli_fail(CMD, "out of memory for %d iterations of dimension %d", a->run.iters, r->d);
+    if (polish) r->x_pol = malloc(d * sizeof(double));
+    if (a->trace_path) r->trace = malloc(((size_t)iters + 1) * sizeof(gsfw_iterate));
+    if (!r->x_last || !r->x_best || (polish && !r->x_pol) || (a->trace_path && !r->trace))
+        return cli_fail(CMD, "out of memory for %d iterations of dimension %d", iters, r->d);
     r->res = (gsfw_result){.x_best = r->x_best, .x_last = r->x_last, .trace = r->trace,
-                           .trace_capacity = r->trace ? a->run.iters + 1 : 0,
-                           .x_polished = r->x_pol};
+                           .trace_capacity = r->trace ? iters + 1 : 0, .x_polished = r->x_pol};
     return CLI_OK;
 }
 

@@ -226,7 +226,8 @@ static int support_components(const gsfw_graph *graph, const double *xs, int d)
 static int set_up_rows(mpi_ctx *m, const recover_flags *f, mpi_problem *p, recover_truth *t)
 {
     gsfw_err err;
-    int rc = mpi_agree(m, CMD, "reading --image", load_image(m, CMD, f->image, &t->xs, &t->h, &t->w));
+    int rc = mpi_agree(m, CMD, "reading --image",
+                       load_image(m, CMD, f->image, &t->xs, &t->h, &t->w));
     if (rc) return rc;
     p->d = t->h * t->w;
     t->s = t->g = 0;
