@@ -9,7 +9,7 @@
 void cli_solve_opts(cli_solve_args *a, cli_opt *opts)
 {
     memset(a, 0, sizeof *a);
-    const cli_opt shared[CLI_SOLVE_NOPTS] = {
+    const cli_opt shared[] = {
         {"--A", 0, &a->a_path}, {"--y", 0, &a->y_path}, {"--model", 0, &a->model},
         {"--s", 0, &a->s_text}, {"--g", 0, &a->g_text}, {"--graph", 0, &a->grid},
         {"--edges", 0, &a->edges}, {"--C", 0, &a->c_text}, {"--method", 0, &a->method_text},
@@ -23,6 +23,8 @@ void cli_solve_opts(cli_solve_args *a, cli_opt *opts)
         {"--loss", 0, &a->loss_text}, {"--huber-delta", 0, &a->huber_text},
         {"--intercept", 1, &a->intercept_flag},
     };
+    _Static_assert(sizeof shared / sizeof shared[0] == CLI_SOLVE_NOPTS,
+                   "CLI_SOLVE_NOPTS counts the shared flags");
     memcpy(opts, shared, sizeof shared);
 }
 
