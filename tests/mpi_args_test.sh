@@ -4,32 +4,14 @@
 # message (rank 0 alone speaks: the message appears once).
 #   usage: mpi_args_test.sh GSFW GSFW_MPI MPI_TEST_TOOL [MPIEXEC]
 # Exit 77 (skipped) when mpirun cannot start a process here.
+# shellcheck disable=SC2086  # $B is a list of flags, split on purpose
 set -u
-GSFW=$1
-GSFW_MPI=$2
-TOOL=$3
-MPIEXEC=${4:-mpirun}
-[ -n "$MPIEXEC" ] || MPIEXEC=mpirun
-RUN="timeout 60 $MPIEXEC --allow-run-as-root --oversubscribe"
-here=$(cd "$(dirname "$0")" && pwd)
-export LSAN_OPTIONS="suppressions=$here/mpi/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export OMPI_MCA_rmaps_base_oversubscribe=1
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-if ! $RUN -np 1 true >start.log 2>&1; then
-    echo "mpi_args_test: skipped: mpirun cannot start a process here:"
-    head -n 5 start.log
-    exit 77
-fi
+test_name=mpi_args_test
+. "$(dirname "$0")/mpi/mpirun_setup.sh"
 
 "$TOOL" gen 7 20 1 A.npy y.npy A.mtx || exit 1
 "$TOOL" gen 5 20 1 A5.npy y5.npy A5.mtx || exit 1
 
-fails=0
 checked=0
 # check EXPECTED_STATUS ARGS...: gsfw solve ARGS and gsfw-mpi solve ARGS (2 ranks)
 check() {
@@ -43,13 +25,11 @@ check() {
     grep '^gsfw solve: ' mpi.err >mpi.msg
     checked=$((checked + 1))
     if [ "$ref_rc" -ne "$want" ] || [ "$mpi_rc" -ne "$want" ]; then
-        echo "FAIL: $*: status $ref_rc (gsfw), $mpi_rc (gsfw-mpi), expected $want"
-        fails=$((fails + 1))
+        fail "$*: status $ref_rc (gsfw), $mpi_rc (gsfw-mpi), expected $want"
     elif [ ! -s ref.msg ] || ! cmp -s ref.msg mpi.msg; then
-        echo "FAIL: $*: the messages differ:"
+        fail "$*: the messages differ:"
         sed 's/^/  gsfw:     /' ref.msg
         sed 's/^/  gsfw-mpi: /' mpi.msg
-        fails=$((fails + 1))
     else
         echo "ok: $* -> $want: $(cat ref.msg)"
     fi

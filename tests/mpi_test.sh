@@ -11,33 +11,8 @@
 #    iters + 1 rows, every rank exits 0 after the final agreement).
 # Exit 77 (skipped) when mpirun cannot start a process here.
 set -u
-GSFW=$1
-GSFW_MPI=$2
-TOOL=$3
-MPIEXEC=${4:-mpirun}
-[ -n "$MPIEXEC" ] || MPIEXEC=mpirun
-RUN="timeout 60 $MPIEXEC --allow-run-as-root --oversubscribe"
-# under ASan/LSan: Open MPI keeps allocations until exit, which are not leaks of gsfw's
-here=$(cd "$(dirname "$0")" && pwd)
-export LSAN_OPTIONS="suppressions=$here/mpi/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export OMPI_MCA_rmaps_base_oversubscribe=1
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-if ! $RUN -np 1 true >start.log 2>&1; then
-    echo "mpi_test: skipped: mpirun cannot start a process here:"
-    head -n 5 start.log
-    exit 77
-fi
-
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+test_name=mpi_test
+. "$(dirname "$0")/mpi/mpirun_setup.sh"
 
 "$TOOL" gen 7 20 1 A7.npy y7.npy A7.mtx || exit 1
 "$TOOL" gen 7 20 1 F7.npy y7f.npy F7.mtx fortran || exit 1
