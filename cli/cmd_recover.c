@@ -104,18 +104,6 @@ static const char usage[] =
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    if (a < b) return 0;
-    for (size_t i = 0; i < b; i++) {
-        char c = s[a - b + i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != suffix[i]) return 0;
-    }
-    return 1;
-}
-
 /* Refuse a run that cannot fit, before its large allocations (cli/memory.h): the
  * explicit Gaussian matrix (held once by the objective; in float32 it is drawn in
  * doubles and converted, 1.5 copies at the peak; implicit operators hold none) with the
@@ -191,7 +179,7 @@ static int load_image(const char *cmd, const recover_args *a, recover_run *r)
     const char *image = a->image;
     gsfw_err err;
     double *img = NULL;
-    if (ends_with(image, ".npy")) {
+    if (cli_ends_with_nocase(image, ".npy")) {
         int ndim, shape[2];
         if (gsfw_npy_read_numeric(image, &img, &ndim, shape, &err))
             return cli_fail(cmd, "--image: %s", err.message);
@@ -201,7 +189,7 @@ static int load_image(const char *cmd, const recover_args *a, recover_run *r)
                             "be a 2-D array", image, shape[0]);
         r->H = shape[0];
         r->W = shape[1];
-    } else if (ends_with(image, ".png")) {
+    } else if (cli_ends_with_nocase(image, ".png")) {
         if (gsfw_png_read_gray_limited(image, a->max_pixels, &img, &r->H, &r->W, &err))
             return cli_fail(cmd, "--image: %s", err.message);
         r->xs = img;

@@ -8,19 +8,10 @@
 #include "memory.h"
 #include "models.h"
 #include "recover_checks.h"
+#include "recover_defaults.h"
 
 #define RECOVER_TOL_ITER_CAP 20000
 #define RECOVER_MAX_PIXELS 100000000
-
-static int default_iters(int method)
-{
-    switch (method) {
-    case GSFW_METHOD_FW: return 500;
-    case GSFW_METHOD_COSAMP:
-    case GSFW_METHOD_GRAPH_COSAMP: return 50;
-    default: return 300;
-    }
-}
 
 /* --sensing, --float32, --basis and --model. */
 static int parse_problem_kind(const char *cmd, const char *sensing_text, int float32,
@@ -130,7 +121,7 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
     if (a->l_rule == GSFW_L_ATOM && baseline)
         return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe methods; %s takes a "
                                "number or 'spectral'", method_text);
-    a->iters = default_iters(a->method);
+    a->iters = cli_recover_default_iters(a->method);
     /* a tolerance asked for explicitly decides the stop: the default count becomes a cap
      * that only guards against a bound that never gets there */
     if (tol_text || tol_rel_text) a->iters = RECOVER_TOL_ITER_CAP;
