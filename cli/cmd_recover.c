@@ -22,6 +22,7 @@
 #include "recover_metrics.h"
 #include "recover_plot.h"
 #include "recover_problem.h"
+#include "run_method.h"
 #include "objectives/linear.h"
 #include "trace_csv.h"
 #include "core/internal.h"
@@ -364,35 +365,15 @@ static int solve(const char *cmd, const recover_args *a, recover_run *r)
         return cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
     r->res = (gsfw_result){.x_best = r->x_best, .x_last = r->x_last, .trace = r->trace,
                            .trace_capacity = iters + 1, .x_polished = r->x_pol};
+    const cli_run_opts run = {.method = a->method, .option = GSFW_OPTION_I, .step = a->step,
+                              .C = a->C, .L = r->needs_L ? r->L : 0.0, .l_rule = a->l_rule,
+                              .iters = iters, .tol = a->tol, .tol_rel = a->tol_rel,
+                              .polish = a->polish, .x_true = r->truth,
+                              .reference_compat = a->compat};
     gsfw_err err;
-    gsfw_error e;
-    if (a->baseline) {
-        gsfw_baseline_settings bset;
-        gsfw_baseline_settings_default(&bset);
-        bset.method = (gsfw_method)a->method;
-        bset.C = a->C;
-        bset.L = r->needs_L ? r->L : 0.0;
-        bset.max_iter = iters;
-        bset.x_true = r->truth;
-        bset.reference_compat = a->compat;
-        bset.callback = cli_interrupt_callback;
-        e = gsfw_baseline_solve(r->prob.obj, r->head, r->tail, &bset, &r->res, &r->info, &err);
-    } else {
-        gsfw_settings set;
-        gsfw_settings_default(&set);
-        set.method = (gsfw_method)a->method;
-        set.C = a->C;
-        set.L = r->needs_L ? r->L : 0.0;
-        set.L_rule = a->l_rule;
-        set.step = a->step;
-        set.tol = a->tol;
-        set.tol_rel = a->tol_rel;
-        set.polish = a->polish;
-        set.max_iter = iters;
-        set.x_true = r->truth;
-        set.callback = cli_interrupt_callback;
-        e = gsfw_solve(r->prob.obj, r->head, &set, &r->res, &r->info, &err);
-    }
+    /* SIGINT / SIGTERM stop the run between iterations */
+    gsfw_error e = cli_run_method(&run, r->prob.obj, r->head, r->tail, cli_interrupt_callback,
+                                  NULL, &r->res, &r->info, &err);
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if (e) return cli_fail_err(cmd, e, &err);
     r->setup_s += r->info.setup_time;

@@ -13,6 +13,7 @@ gsfw_error cli_run_method(const cli_run_opts *o, gsfw_objective *obj, gsfw_dmo *
         bset.max_iter = o->iters;
         bset.time_limit = o->time_limit;
         bset.x_true = o->x_true;
+        bset.reference_compat = o->reference_compat;
         bset.callback = callback;
         bset.callback_data = callback_data;
         return gsfw_baseline_solve(obj, dmo, tail, &bset, res, info, err);

@@ -18,11 +18,13 @@ typedef struct {
     const double *x0;        /* NULL: x_0 = 0 */
     int polish;
     const double *x_true;    /* NULL: no est_err */
+    int reference_compat;    /* baselines: the reference scripts' settings */
 } cli_run_opts;
 
 /* gsfw_solve (the Frank-Wolfe methods) or gsfw_baseline_solve (the baselines, which use
- * neither option, step, L_rule, delta, tol, tol_rel, x0 nor polish; tail may be NULL for
- * those that need no tail oracle) with the settings of o and the given callback. */
+ * neither option, step, L_rule, delta, tol, tol_rel, x0 nor polish, and alone use
+ * reference_compat; tail may be NULL for those that need no tail oracle) with the
+ * settings of o and the given callback. */
 gsfw_error cli_run_method(const cli_run_opts *o, gsfw_objective *obj, gsfw_dmo *dmo,
                           gsfw_dmo *tail, gsfw_callback callback, void *callback_data,
                           gsfw_result *res, gsfw_info *info, gsfw_err *err);
