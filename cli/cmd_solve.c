@@ -226,11 +226,13 @@ static int check_memory(const solve_flags *f)
 {
     int rc = cli_mem_set_limit(CMD, f->mem_text);
     if (rc) return rc;
-    /* A as read, the objective's copy of it, and the trace; the graph and oracle are
-     * checked where the graph is loaded */
+    /* A as read, the objective's copy of it, the copy of a support's columns that its
+     * restricted least squares keep (CoSaMP, polish: at most A's size and 2^25 doubles),
+     * and the trace; the graph and oracle are checked where the graph is loaded */
     char what[64];
     snprintf(what, sizeof what, "--A and %d iterations", f->a.run.iters);
-    double need = 2 * cli_mem_file_size(f->a.a_path) +
+    const double a_bytes = cli_mem_file_size(f->a.a_path);
+    double need = 2 * a_bytes + fmin(a_bytes, 8.0 * (double)(1L << 25)) +
                   (f->a.trace_path ? cli_mem_trace(f->a.run.iters) : 0);
     return cli_mem_check(CMD, need, what);
 }
