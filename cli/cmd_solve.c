@@ -36,7 +36,8 @@ static const char usage[] =
     "                  (A x)_i)); huber: sum h((A x - y)_i), h(t) = t^2/2 for |t| <= D,\n"
     "                  else D (|t| - D/2)\n"
     "  --huber-delta D Huber threshold (> 0, default 1)\n"
-    "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept=)\n"
+    "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept= at\n"
+    "                  the best iterate, and as polished_intercept= at the polished point)\n"
     "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
     "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
     "                  head (PCSF head projection), tail, tree (rooted subtrees; at most\n"
@@ -78,8 +79,8 @@ static const char usage[] =
     "\n"
     "Prints one line of key=value fields: method, option, step, model, loss, [intercept,]\n"
     "status, iters, f_last, f_best, best_iter, [est_err, est_err_best,] gap_bound,\n"
-    "f_polished, polished_nnz, window_missed, L, L_source, delta, oracle_calls, pcsf_calls,\n"
-    "setup_s, time_s, oracle_s, gradient_s.\n"
+    "f_polished, polished_nnz, [polished_intercept,] window_missed, L, L_source, delta,\n"
+    "oracle_calls, pcsf_calls, setup_s, time_s, polish_s, oracle_s, gradient_s.\n"
     CLI_MEM_HELP
     "\n"
     "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
@@ -363,15 +364,24 @@ static int print_summary(const solve_flags *f, solve_run *r)
     char intercept[64];
     if (cli_intercept_field(&a->loss, r->obj, r->x_best, intercept, sizeof intercept, &err))
         return cli_fail(CMD, "%s", err.message);
+    /* the intercept of the polished point, which is the answer when polishing */
+    char pol_intercept[64] = "";
+    if (r->x_pol && a->loss.intercept) {
+        double b;
+        if (gsfw_objective_intercept(r->obj, r->x_pol, &b, &err))
+            return cli_fail(CMD, "%s", err.message);
+        snprintf(pol_intercept, sizeof pol_intercept, "polished_intercept=%.17g ", b);
+    }
     char est[128] = "";
     if (r->x_true)
         snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
                  distance(r->x_last, r->x_true, r->d), distance(r->x_best, r->x_true, r->d));
     cli_solve_print_head(f->summary, a, intercept, gsfw_status_name(info->status), info);
-    fprintf(f->summary, "%sgap_bound=%.6g f_polished=%.17g polished_nnz=%d window_missed=%ld "
+    fprintf(f->summary, "%sgap_bound=%.6g f_polished=%.17g polished_nnz=%d %swindow_missed=%ld "
             "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
             "time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
-            est, info->gap_bound, info->f_polished, info->polished_size, info->window_missed,
+            est, info->gap_bound, info->f_polished, info->polished_size, pol_intercept,
+            info->window_missed,
             info->L, l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
             info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
             info->gradient_time);

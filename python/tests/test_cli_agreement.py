@@ -62,7 +62,20 @@ def test_mnist7_losses_python_equals_cli(root, gsfw_bin, tmp_path, loss, extra):
     assert np.max(np.abs(res.x_last - last)) <= 1e-12
     assert np.max(np.abs(res.x_best - best)) <= 1e-12
     if loss == "logistic":
-        b = float(out.split("intercept=")[1].split()[0])
+        b = float(out.split(" intercept=")[1].split()[0])
         assert abs(res.intercept - b) <= 1e-12 * max(1.0, abs(b))
+        assert "polished_intercept=" not in out
+        # with polish, both report the intercept of the polished point
+        out_p = cli_solve(gsfw_bin, tmp_path, A, y,
+                          ["--model", "head", "--s", str(s), "--g", str(g), "--graph",
+                           "grid:%dx%d" % (h, w), "--C", "1", "--method", "fw", "--step",
+                           "adaptive", "--iters", str(iters), "--loss", loss, "--polish", "on"]
+                          + extra)[2]
+        res_p = gsfw.solve(A, y, model="head", s=s, g=g, graph=gsfw.Graph.grid(h, w), C=1.0,
+                           method="fw", step="adaptive", max_iter=iters, loss=loss,
+                           polish=True, **kwargs)
+        b_p = float(out_p.split("polished_intercept=")[1].split()[0])
+        assert abs(res_p.intercept - b_p) <= 1e-12 * max(1.0, abs(b_p))
+        assert abs(b_p - b) > 1e-9  # the polished point has an intercept of its own
     else:
         assert res.intercept is None
