@@ -9,6 +9,7 @@
 
 #include "core/internal.h"
 #include "objectives/linear.h"
+#include "operators/op_internal.h"
 #include "gsfw.h"
 #include "util/rng.h"
 
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
         return 1;
     }
     /* the objective's own column-major copy, for the gemv baseline */
-    const double *Acol = gsfw_dense_col_major_data(gsfw_linear_operator(obj->ctx, NULL));
+    const double *Acol = gsfw_op_dense_data(gsfw_linear_operator(obj->ctx, NULL));
 
     gsfw_settings set;
     gsfw_settings_default(&set);

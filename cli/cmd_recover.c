@@ -24,6 +24,7 @@
 #include "recover_problem.h"
 #include "run_method.h"
 #include "objectives/linear.h"
+#include "operators/op_internal.h"
 #include "trace_csv.h"
 #include "core/internal.h"
 #include "io/atomic.h"
@@ -315,7 +316,7 @@ static int estimate_L(const char *cmd, const recover_args *a, recover_run *r)
     r->L = a->L;
     if (!r->needs_L || r->L > 0 || a->l_rule != GSFW_L_SPECTRAL) return CLI_OK;
     const int n = r->n, d = r->d;
-    const double *A = gsfw_dense_col_major_data(r->prob.op);
+    const double *A = gsfw_op_dense_data(r->prob.op);
     if (A) { /* the explicit Gaussian matrix: the estimate recover always made */
         double *pw = malloc(((size_t)n + 2 * (size_t)d) * sizeof(double));
         if (!pw) return cli_fail(cmd, "out of memory");

@@ -17,6 +17,7 @@
 
 #include "gsfw.h"
 #include "objectives/linear.h"
+#include "operators/op_internal.h"
 #include "support/ref_operator.h"
 #include "util/rng.h"
 
@@ -778,7 +779,7 @@ static void test_least_squares_convenience_matches_linear(void **state)
         assert_close(out1[k], out2[k], tol, "convenience vs linear");
     }
     /* the objective's own copy is column-major */
-    const double *Acol = gsfw_dense_col_major_data(gsfw_linear_operator(conv->ctx, NULL));
+    const double *Acol = gsfw_op_dense_data(gsfw_linear_operator(conv->ctx, NULL));
     assert_true(Acol[3 * N + 5] == A[5 * D + 3]);
     gsfw_objective_free(conv);
     gsfw_objective_free(lin);

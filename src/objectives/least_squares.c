@@ -1,6 +1,8 @@
-/* gsfw_objective_least_squares: the squared loss (linear.c) over a copy of a dense
- * matrix (dense_col_major.c), which the objective owns. */
+/* gsfw_objective_least_squares: the squared loss (linear.c) over a column-major copy of
+ * a dense matrix, held by the measured dense operator (src/operators/dense.c), which the
+ * objective owns. */
 #include "objectives/linear.h"
+#include "operators/op_internal.h"
 
 #include <math.h>
 
@@ -10,7 +12,7 @@ gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
 {
     *out = NULL;
     gsfw_operator *op;
-    gsfw_error e = gsfw_dense_col_major_adopt(n, d, A_col_major, &op, err);
+    gsfw_error e = gsfw_op_dense_adopt_measured(n, d, A_col_major, &op, err);
     if (e) return e;
     gsfw_loss_options opt;
     gsfw_loss_options_default(&opt);
@@ -45,11 +47,8 @@ gsfw_error gsfw_objective_least_squares(int n, int d, const double *A, gsfw_layo
         if (!isfinite(y[i]))
             return gsfw_fail(err, GSFW_ERR_NONFINITE, "y[%d] is %g; y must be finite", i, y[i]);
 
-    gsfw_operator *op;
-    gsfw_error e = gsfw_dense_col_major_create(n, d, A, layout, &op, err);
-    if (e) return e;
-    gsfw_loss_options opt;
-    gsfw_loss_options_default(&opt);
-    e = gsfw_objective_linear_owning(op, n, y, &opt, out, err);
-    return e;
+    double *copy = gsfw_malloc_array(nd, sizeof(double));
+    if (!copy) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory for a %d x %d matrix", n, d);
+    gsfw_op_dense_copy_col_major(n, d, A, layout, copy);
+    return gsfw_objective_least_squares_adopt(n, d, copy, y, out, err);
 }

@@ -16,6 +16,7 @@
  * reserve allocates once before a solver's loop. */
 #include "objectives/linear.h"
 #include "objectives/restricted_ls.h"
+#include "operators/op_internal.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -75,7 +76,7 @@ static int reduce(const lin_ctx *c, double *buf, int count)
 /* z = A x - y (residual losses) or A x */
 static int compute_z(lin_ctx *c, const double *x, double *z)
 {
-    if (c->loss->residual && gsfw_dense_col_major_residual(c->A, x, c->y, z)) return 0;
+    if (c->loss->residual && gsfw_op_dense_residual(c->A, x, c->y, z)) return 0;
     if (c->A->apply(c->A->ctx, x, z)) return OP_FAILED;
     if (c->loss->residual)
         for (int i = 0; i < c->n; i++) z[i] -= c->y[i];

@@ -49,25 +49,11 @@ const gsfw_operator *gsfw_linear_operator(const void *ctx, const double **y);
  * a message, or NULL when obj is not a linear objective or the code is not its own. */
 const char *gsfw_linear_code_text(const gsfw_objective *obj, int code);
 
-/* The column-major dense operator behind gsfw_objective_least_squares (copies A). */
-/* The same over a column-major array the operator takes over (freed with it, also on
- * failure): no copy. */
-gsfw_error gsfw_dense_col_major_adopt(int n, int d, double *A, gsfw_operator **out,
-                                      gsfw_err *err);
 /* gsfw_objective_least_squares over a column-major n x d array it takes over (freed with
  * the objective, also on failure): the command line's way to hold a large matrix once.
  * A and y must be finite (not checked again). */
 gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
                                               const double *y, gsfw_objective **out,
                                               gsfw_err *err);
-gsfw_error gsfw_dense_col_major_create(int n, int d, const double *A, gsfw_layout layout,
-                                       gsfw_operator **out, gsfw_err *err);
-/* r = A x - y in one gemv (beta = -1) when op is that operator: returns 1 then, else 0.
- * The residual losses use it so that the convenience constructor's iterates stay those of
- * the original dense least squares, bit for bit. */
-int gsfw_dense_col_major_residual(const gsfw_operator *op, const double *x, const double *y,
-                                  double *r);
-/* Its storage (n x d, lda = n), or NULL when op is not one. */
-const double *gsfw_dense_col_major_data(const gsfw_operator *op);
 
 #endif

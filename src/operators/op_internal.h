@@ -41,6 +41,19 @@ gsfw_error gsfw_op_sensing_gaussian(int n, int d, uint64_t seed, int float32, gs
                                     gsfw_operator **out, gsfw_err *err);
 gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator **out,
                                gsfw_err *err);
+/* The same with what gsfw_objective_least_squares has always used: a norm2 hook (power
+ * iteration to a 1e-10 relative change, times 1 + 1e-6; n + 2d doubles of scratch) and
+ * the residual r = A x - y in one gemv (beta = -1), so that its iterates stay those of
+ * the original dense least squares, bit for bit. */
+gsfw_error gsfw_op_dense_adopt_measured(int n, int d, double *A_col_major, gsfw_operator **out,
+                                        gsfw_err *err);
+/* r = A x - y in one gemv when op is a measured dense operator: returns 1 then, else 0. */
+int gsfw_op_dense_residual(const gsfw_operator *op, const double *x, const double *y, double *r);
+/* The column-major storage (n x d, lda = n) of a measured dense operator, else NULL. */
+const double *gsfw_op_dense_data(const gsfw_operator *op);
+/* out (n x d column-major) = A in the given layout (a blocked transpose for row-major). */
+void gsfw_op_dense_copy_col_major(int n, int d, const double *A, gsfw_layout layout,
+                                  double *out);
 /* inner * D with D the random signs of gsfw_operator_random_signs(inner->d, seed):
  * takes ownership of inner (freed with the result, also on failure). */
 gsfw_error gsfw_op_signs_before(gsfw_operator *inner, uint64_t seed, const char *name,
