@@ -194,12 +194,8 @@ gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, doub
     static const char what[] = "dct2 operator";
     if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
     *out = NULL;
-    if (height < 1 || width < 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the image must be at least 1 x 1, got "
-                         "%d x %d", what, height, width);
-    if (height > INT32_MAX / width)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: a %d x %d image has too many pixels",
-                         what, height, width);
+    gsfw_error image_rc = gsfw_op_check_image(what, height, width, err);
+    if (image_rc) return image_rc;
     gsfw_error rc = gsfw_op_check_rows(what, height * width, n, err);
     if (rc) return rc;
     return build(what, "dct2", height, width, n, seed, scale, out, err);

@@ -26,6 +26,8 @@ int gsfw_op_choose_rows(int d, int n, uint64_t seed, int *rows);
 
 /* Checks shared by the subsampled transforms: 1 <= n <= d. */
 gsfw_error gsfw_op_check_rows(const char *what, int d, int n, gsfw_err *err);
+/* Checks shared by the image operators: height, width >= 1 and height * width in int. */
+gsfw_error gsfw_op_check_image(const char *what, int height, int width, gsfw_err *err);
 
 /* Internal constructors used by gsfw_sensing_operator: the transform rows times scale
  * (norm2 = scale^2), and a dense column-major double matrix whose ownership passes to the

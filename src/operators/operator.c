@@ -82,6 +82,17 @@ gsfw_error gsfw_op_check_rows(const char *what, int d, int n, gsfw_err *err)
     return GSFW_OK;
 }
 
+gsfw_error gsfw_op_check_image(const char *what, int height, int width, gsfw_err *err)
+{
+    if (height < 1 || width < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the image must be at least 1 x 1, got "
+                         "%d x %d", what, height, width);
+    if (height > INT32_MAX / width)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: a %d x %d image has too many pixels",
+                         what, height, width);
+    return GSFW_OK;
+}
+
 /* ------------------------------------------------------------------ compose */
 
 typedef struct {

@@ -41,12 +41,8 @@ gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown kind '%.64s' (expected "
                          "gaussian, implicit-gaussian, dct, hadamard, dct-signs or "
                          "hadamard-signs)", what, kind);
-    if (height < 1 || width < 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the image must be at least 1 x 1, got "
-                         "%d x %d", what, height, width);
-    if (height > INT32_MAX / width)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: a %d x %d image has too many pixels",
-                         what, height, width);
+    gsfw_error image_rc = gsfw_op_check_image(what, height, width, err);
+    if (image_rc) return image_rc;
     int d = height * width;
     if (n < 1) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the number of measurements n "
                                 "must be >= 1, got %d", what, n);
