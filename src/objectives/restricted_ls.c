@@ -54,10 +54,9 @@ int gsfw_restricted_ls_reserve(gsfw_restricted_ls *ls, int n, int cap)
         return 0;
     }
     if (ls->cols && ls->n == n && ls->cap >= cap) return 0;
-    /* The optimal lwork grows with min(n, k): the largest over k <= cap is at k = cap or
-     * at k = n. */
-    lapack_int lw1 = lwork_query(n, cap), lw2 = lwork_query(n, cap < n ? cap : n);
-    lapack_int lwork = lw1 > lw2 ? lw1 : lw2;
+    /* dgelsy's workspace grows with the column count k (checked for k up to 2500 at
+     * several n), so the size for k = cap serves every smaller support. */
+    lapack_int lwork = lwork_query(n, cap);
     int big = n > cap ? n : cap;
     if (lwork < 1) lwork = 4 * (lapack_int)big + 64;
     double *cols = gsfw_malloc_array((size_t)n * (size_t)cap, sizeof(double));
