@@ -62,60 +62,69 @@ static int read_gradient(const gsfwpy_callables *c, PyObject *res, double *grad)
     return 0;
 }
 
-/* Each callback: nonzero as soon as an exception is pending (the solve then stops with
- * GSFW_ERR_CALLBACK and solve() raises the stored exception unchanged). */
-static int call_value(void *ctx, const double *x, double *f)
+/* What a call returned, read into f and/or grad; -1 with a Python exception. */
+typedef int (*result_reader)(const gsfwpy_callables *c, PyObject *res, double *f,
+                             double *grad);
+
+static int read_f(const gsfwpy_callables *c, PyObject *res, double *f, double *grad)
 {
-    gsfwpy_callables *c = ctx;
+    (void)c;
+    (void)grad;
+    return read_value(res, f);
+}
+
+static int read_g(const gsfwpy_callables *c, PyObject *res, double *f, double *grad)
+{
+    (void)f;
+    return read_gradient(c, res, grad);
+}
+
+static int read_fg(const gsfwpy_callables *c, PyObject *res, double *f, double *grad)
+{
+    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2) {
+        PyErr_SetString(PyExc_ValueError, "Objective value_grad must return a tuple "
+                        "(f, gradient)");
+        return -1;
+    }
+    if (read_value(PyTuple_GET_ITEM(res, 0), f)) return -1;
+    return read_gradient(c, PyTuple_GET_ITEM(res, 1), grad);
+}
+
+/* fn(a copy of x) with the GIL reacquired, its result read by read. Nonzero as soon as
+ * an exception is pending (the solve then stops with GSFW_ERR_CALLBACK and solve()
+ * raises the stored exception unchanged). */
+static int call_at(gsfwpy_callables *c, PyObject *fn, const double *x, result_reader read,
+                   double *f, double *grad)
+{
     if (c->pending->type) return 1;
     PyGILState_STATE st = PyGILState_Ensure();
     int rc = -1;
     PyObject *xa = copy_point(c, x);
-    PyObject *res = xa ? PyObject_CallOneArg(c->value, xa) : NULL;
-    if (res) rc = read_value(res, f);
+    PyObject *res = xa ? PyObject_CallOneArg(fn, xa) : NULL;
+    if (res) rc = read(c, res, f, grad);
     Py_XDECREF(res);
     Py_XDECREF(xa);
     if (rc) gsfwpy_pending_store(c->pending);
     PyGILState_Release(st);
     return rc ? 1 : 0;
+}
+
+static int call_value(void *ctx, const double *x, double *f)
+{
+    gsfwpy_callables *c = ctx;
+    return call_at(c, c->value, x, read_f, f, NULL);
 }
 
 static int call_gradient(void *ctx, const double *x, double *grad)
 {
     gsfwpy_callables *c = ctx;
-    if (c->pending->type) return 1;
-    PyGILState_STATE st = PyGILState_Ensure();
-    int rc = -1;
-    PyObject *xa = copy_point(c, x);
-    PyObject *res = xa ? PyObject_CallOneArg(c->gradient, xa) : NULL;
-    if (res) rc = read_gradient(c, res, grad);
-    Py_XDECREF(res);
-    Py_XDECREF(xa);
-    if (rc) gsfwpy_pending_store(c->pending);
-    PyGILState_Release(st);
-    return rc ? 1 : 0;
+    return call_at(c, c->gradient, x, read_g, NULL, grad);
 }
 
 static int call_value_grad(void *ctx, const double *x, double *f, double *grad)
 {
     gsfwpy_callables *c = ctx;
-    if (c->pending->type) return 1;
-    PyGILState_STATE st = PyGILState_Ensure();
-    int rc = -1;
-    PyObject *xa = copy_point(c, x);
-    PyObject *res = xa ? PyObject_CallOneArg(c->value_grad, xa) : NULL;
-    if (res) {
-        if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2)
-            PyErr_SetString(PyExc_ValueError, "Objective value_grad must return a tuple "
-                            "(f, gradient)");
-        else if (!read_value(PyTuple_GET_ITEM(res, 0), f))
-            rc = read_gradient(c, PyTuple_GET_ITEM(res, 1), grad);
-    }
-    Py_XDECREF(res);
-    Py_XDECREF(xa);
-    if (rc) gsfwpy_pending_store(c->pending);
-    PyGILState_Release(st);
-    return rc ? 1 : 0;
+    return call_at(c, c->value_grad, x, read_fg, f, grad);
 }
 
 static int build_callables(PyObject *objective, gsfwpy_callables *calls, gsfw_objective **out)
