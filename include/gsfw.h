@@ -120,6 +120,9 @@ typedef struct gsfw_objective {
     int (*minimize_on)(void *ctx, int k, const int *support, double *w, int max_iter,
                        double tol, double *f);
     int (*reserve)(void *ctx, int max_support);
+    /* optional: what a nonzero code returned by this objective's callbacks means (a
+     * constant string), or NULL; the solvers' error messages quote it */
+    const char *(*code_text)(int code);
     int quadratic;     /* 1: f is quadratic */
     const char *name;  /* "least-squares", "logistic", "huber", "callback", ... */
     void (*destroy)(struct gsfw_objective *self);

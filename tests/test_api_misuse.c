@@ -209,6 +209,12 @@ static int toy_lipschitz(void *ctx, double *L)
     return 0;
 }
 
+/* What the toy's codes mean (the gradient's only). */
+static const char *toy_code_text(int code)
+{
+    return code == CODE_GRADIENT ? "the toy's gradient hook was told to fail" : NULL;
+}
+
 /* The minimiser of f on a support: w_j = c_{S_j}. */
 static int toy_minimize_on(void *ctx, int k, const int *S, double *w, int max_iter, double tol,
                            double *f)
@@ -1447,6 +1453,11 @@ static void test_solve_objective_failures(void **state)
         t.fail = HOOK_GRADIENT;
         EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 42)",
                     solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+        /* an objective that explains its codes is quoted */
+        o.code_text = toy_code_text;
+        EXPECT_FAIL(GSFW_ERR_CALLBACK, "the objective failed (code 42: the toy's gradient "
+                    "hook was told to fail)", solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+        o.code_text = NULL;
         t.fail = 0;
         t.nan_value = 1;
         EXPECT_FAIL(GSFW_ERR_NONFINITE, "the objective value is nan",

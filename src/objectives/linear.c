@@ -11,7 +11,7 @@
  *
  * Callbacks return 0 or: -1 an operator product failed, -2 the reducer failed, -3 the
  * intercept has no minimiser (every label of one sign), -4 bad arguments to minimize_on
- * or reserve, -5 LAPACK failed (gsfw_linear_code_text names them). All memory is
+ * or reserve, -5 LAPACK failed (the code_text hook names them). All memory is
  * allocated by the constructor, except the least-squares-on-a-support workspace, which
  * reserve allocates once before a solver's loop. */
 #include "objectives/linear.h"
@@ -624,6 +624,18 @@ static int lin_minimize_on(void *ctx, int k, const int *support, double *w, int 
     return newton_cg(c, k, support, w, max_iter, tol, f);
 }
 
+static const char *lin_code_text(int code)
+{
+    switch (code) {
+    case OP_FAILED: return "an operator product failed";
+    case REDUCER_FAILED: return "the reducer (the sum over processes) failed";
+    case NO_INTERCEPT: return "the intercept has no minimiser (every label of one sign)";
+    case BAD_ARGUMENT: return "bad arguments (a support id out of range or repeated)";
+    case LAPACK_FAILED: return "LAPACK's least-squares solve (dgelsy) failed";
+    default: return NULL;
+    }
+}
+
 static void lin_destroy(gsfw_objective *self)
 {
     lin_ctx *c = self->ctx;
@@ -779,6 +791,7 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
     obj->lipschitz = lin_lipschitz;
     obj->minimize_on = lin_minimize_on;
     obj->reserve = lin_reserve;
+    obj->code_text = lin_code_text;
     obj->quadratic = c->loss == &gsfw_loss_squared;
     obj->name = c->loss->name;
     *out = obj;
@@ -844,17 +857,4 @@ gsfw_error gsfw_objective_intercept(gsfw_objective *obj, const double *x, double
                          "of one sign over all processes)");
     *b = *warm;
     return GSFW_OK;
-}
-
-const char *gsfw_linear_code_text(const gsfw_objective *obj, int code)
-{
-    if (!obj || obj->destroy != lin_destroy) return NULL;
-    switch (code) {
-    case OP_FAILED: return ": an operator product failed";
-    case REDUCER_FAILED: return ": the reducer (the sum over processes) failed";
-    case NO_INTERCEPT: return ": the intercept has no minimiser (every label of one sign)";
-    case BAD_ARGUMENT: return ": bad arguments (a support id out of range or repeated)";
-    case LAPACK_FAILED: return ": LAPACK's least-squares solve (dgelsy) failed";
-    default: return NULL;
-    }
 }

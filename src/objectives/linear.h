@@ -45,10 +45,6 @@ gsfw_error gsfw_objective_linear_owning(gsfw_operator *owned, int n, const doubl
  * built by gsfw_objective_linear*, nothing else). */
 const gsfw_operator *gsfw_linear_operator(const void *ctx, const double **y);
 
-/* What a failure code of a linear objective's callbacks means, as ": text" to append to
- * a message, or NULL when obj is not a linear objective or the code is not its own. */
-const char *gsfw_linear_code_text(const gsfw_objective *obj, int code);
-
 /* gsfw_objective_least_squares over a column-major n x d array it takes over (freed with
  * the objective, also on failure): the command line's way to hold a large matrix once.
  * A and y must be finite (not checked again). */

@@ -1,8 +1,8 @@
 #include "solvers/run.h"
-#include "objectives/linear.h"
 #include "util/select.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d,
@@ -156,10 +156,12 @@ gsfw_error gsfw_run_reset(gsfw_run *run, const double *x)
     return GSFW_OK;
 }
 
-const char *gsfw_run_code_text(const gsfw_run *run, int code)
+const char *gsfw_run_code_text(gsfw_run *run, int code)
 {
-    const char *text = gsfw_linear_code_text(run->obj, code);
-    return text ? text : "";
+    const char *text = run->obj->code_text ? run->obj->code_text(code) : NULL;
+    if (!text) return "";
+    snprintf(run->code_text, sizeof run->code_text, ": %s", text);
+    return run->code_text;
 }
 
 gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support)

@@ -42,6 +42,7 @@ typedef struct {
     int check_invariants;      /* tests: active-set loops verify x = sum_i w_i a_i */
     /* objectives without the incremental hooks: the direction materialised */
     double *dir_dense, *x_trial, *g_trial; /* d each, NULL when incremental */
+    char code_text[160];       /* gsfw_run_code_text's answer */
 } gsfw_run;
 
 /* An oracle fit for a solve over d entries: a select callback, dimension d and
@@ -60,9 +61,9 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
 /* Tell the objective the iterate was replaced by x (incremental objectives recompute). */
 gsfw_error gsfw_run_reset(gsfw_run *run, const double *x);
 
-/* ": what the code means" for a failure code of the library's own objectives, "" for
- * any other (a constant string). */
-const char *gsfw_run_code_text(const gsfw_run *run, int code);
+/* ": what the code means" for a failure code the objective explains (its code_text
+ * hook), "" for any other; valid until the next call on this run. */
+const char *gsfw_run_code_text(gsfw_run *run, int code);
 
 /* Let the objective prepare minimize_on for supports of up to max_support ids (its
  * reserve hook, when it has one): once, before a loop that calls minimize_on. */
