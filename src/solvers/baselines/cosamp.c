@@ -44,10 +44,9 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
     unsigned char *inT = calloc((size_t)d, 1);
     int *T = gsfw_malloc_array((size_t)cap, sizeof(int));
     double *w = gsfw_malloc_array((size_t)cap, sizeof(double));
-    double *guess = gsfw_malloc_array((size_t)cap, sizeof(double));
     int *hsup = gsfw_malloc_array((size_t)head->max_support, sizeof(int));
     int *xsup = gsfw_malloc_array((size_t)tail->max_support, sizeof(int));
-    if (!x || !xnew || !b || !grad || !val || !idx || !inT || !T || !w || !guess || !hsup
+    if (!x || !xnew || !b || !grad || !val || !idx || !inT || !T || !w || !hsup
         || !xsup) {
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
         goto done;
@@ -92,11 +91,10 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
             }
         for (int j = 0; j < k; j++) {
             inT[T[j]] = 0;
-            guess[j] = x[T[j]];
+            w[j] = x[T[j]]; /* the warm start */
         }
         /* estimate */
         double f_on = 0.0;
-        memcpy(w, guess, (size_t)k * sizeof(double));
         int hr = k ? run->obj->minimize_on(run->obj->ctx, k, T, w, set->inner_iters, 1e-10, &f_on)
                    : 0;
         if (hr)
@@ -131,7 +129,6 @@ done:
     free(inT);
     free(T);
     free(w);
-    free(guess);
     free(hsup);
     free(xsup);
     return rc;
