@@ -49,7 +49,9 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
     *out = NULL;
     /* the PCSF projections' workspaces are the large allocation of a model */
     if ((!strcmp(spec->model, "head") || !strcmp(spec->model, "tail")) && spec->graph &&
-        cli_mem_check(cmd, cli_mem_pcsf(spec->graph->n, spec->graph->m),
+        cli_mem_check(cmd,
+                      cli_mem_pcsf(gsfw_graph_nodes(spec->graph),
+                                   gsfw_graph_edge_count(spec->graph)),
                       !strcmp(spec->model, "head") ? "the head projection's PCSF workspace"
                                                    : "the tail projection's PCSF workspace"))
         return CLI_FAIL;
