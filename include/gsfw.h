@@ -156,50 +156,6 @@ GSFW_API void gsfw_objective_free(gsfw_objective *obj);
 GSFW_API double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, double tol,
                                       double *work);
 
-/* ------------------------------------------------ losses over a linear operator */
-
-/* Sum over processes for row-distributed objectives: sum(ctx, buf, count) replaces the
- * count doubles of buf by their sum over all processes holding rows of the operator
- * (MPI_Allreduce with MPI_SUM); 0 on success. sum = NULL means one process. The linear
- * objectives send every sum over rows through it, so a process holding rows i0..i1 of A
- * and y computes the same value and gradient as one process holding all of them. */
-typedef struct {
-    void *ctx;
-    int (*sum)(void *ctx, double *buf, int count);
-} gsfw_reducer;
-
-typedef enum {
-    GSFW_LOSS_SQUARED = 0,  /* 0.5 ||A x - y||^2 */
-    GSFW_LOSS_LOGISTIC = 1, /* sum_i log(1 + exp(-y_i (A x)_i)), y_i in {-1, +1} */
-    GSFW_LOSS_HUBER = 2     /* sum_i h((A x - y)_i), h(t) = t^2/2 (|t| <= delta), else
-                               delta (|t| - delta/2) */
-} gsfw_loss;
-
-typedef struct {
-    gsfw_loss loss;       /* default GSFW_LOSS_SQUARED */
-    double huber_delta;   /* Huber threshold, finite and > 0 (default 1) */
-    int intercept;        /* logistic only: 1 = fit an unpenalised intercept b, profiled
-                             out: f(x) = min_b sum_i log(1 + exp(-y_i ((A x)_i + b))) */
-    gsfw_reducer reducer; /* default {NULL, NULL}: one process */
-} gsfw_loss_options;
-
-GSFW_API void gsfw_loss_options_default(gsfw_loss_options *opt);
-/* "ls" (or "squared"), "logistic", "huber"; -1 if unknown. */
-GSFW_API int gsfw_loss_parse(const char *name);
-GSFW_API const char *gsfw_loss_name(gsfw_loss loss);
-
-/* f(x) = loss(A x, y) over an operator A (n x d; borrowed: it must outlive the objective)
- * and n targets y (copied; labels in {-1, +1} for the logistic loss). opt NULL means the
- * defaults. Every hook of gsfw_objective is provided (docs/objectives.md gives the cost
- * of each); quadratic = 1 for the squared loss only. */
-GSFW_API gsfw_error gsfw_objective_linear(const gsfw_operator *A, int n, const double *y,
-                                          const gsfw_loss_options *opt,
-                                          gsfw_objective **out, gsfw_err *err);
-/* The intercept b*(x) of a logistic objective with opt.intercept = 1 at x (d entries),
- * or at the objective's cached point when x is NULL (the last point of a solve). */
-GSFW_API gsfw_error gsfw_objective_intercept(gsfw_objective *obj, const double *x, double *b,
-                                             gsfw_err *err);
-
 /* -------------------------------------------------------------------- DMO */
 
 /* Statistics a DMO may report per call (added to the solver's totals). */
@@ -267,8 +223,8 @@ struct gsfw_tree;
 
 /* What a model name needs. Fields a model does not use are ignored. */
 typedef struct {
-    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail",
-                                 "tree" (g rooted subtrees), "tree-connected" */
+    const char *model;        /* a model's name: `gsfw help models` lists them ("topk",
+                                 "subgraph", "head", "tree", ...) */
     int d;                    /* vector length (the graph's node count for graph models) */
     int s;                    /* sparsity */
     int g;                    /* components (graph models; default 1 when <= 0) */
@@ -276,11 +232,13 @@ typedef struct {
     const struct gsfw_tree *tree; /* tree models */
     double delta;             /* topk-approx, l1: target delta in (0, 1] (<= 0: 1) */
     uint64_t seed;            /* randomised oracles */
+    const struct gsfw_model_def *def; /* a model of one's own (gsfw/registry.h): used
+                                         instead of the name when set (default NULL) */
 } gsfw_model_spec;
 
 /* 1 if the model needs a graph, 2 if it needs a tree, 0 if neither, -1 if unknown. */
 GSFW_API int gsfw_model_needs_graph(const char *model);
-/* Comma-separated list of the model names, for messages. */
+/* Comma-separated list of the model names, for messages (the registry's). */
 GSFW_API const char *gsfw_model_names(void);
 /* The oracle of a model (the graph / tree must outlive it). */
 GSFW_API gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out,
@@ -459,7 +417,8 @@ typedef struct {
                              (given or estimated); the adaptive rule's last local estimate;
                              0 when the run uses none */
     gsfw_lipschitz_rule L_source; /* GSFW_L_GIVEN, GSFW_L_SPECTRAL or GSFW_L_ATOM */
-    gsfw_step step;       /* the rule used (GSFW_STEP_AUTO resolved) */
+    gsfw_step step;       /* the rule used (GSFW_STEP_AUTO resolved; GSFW_STEP_AUTO for
+                             a rule without an enum value: see step_rule) */
     double delta;         /* delta used for Option II scaling and the bound */
     long oracle_calls;
     long pcsf_calls;
@@ -473,6 +432,8 @@ typedef struct {
     double polish_time;   /* seconds: the polish */
     double oracle_time;   /* seconds inside the DMO */
     double gradient_time; /* seconds inside the objective */
+    const struct gsfw_step_rule *step_rule; /* the rule used, with its name (NULL for the
+                                               baselines) */
 } gsfw_info;
 
 /* Caller-owned outputs; every pointer may be NULL. trace must hold trace_capacity
@@ -692,6 +653,9 @@ GSFW_API gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, 
 /* Either projection with explicit settings (method, window, budget, ...). */
 GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
                              gsfw_dmo **out, gsfw_err *err);
+/* Bytes a head or tail projection (and its PCSF workspace) allocates on a graph of
+ * this size: what to check before building one on a large graph. */
+GSFW_API double gsfw_headtail_memory(double nodes, double edges);
 
 #ifdef __cplusplus
 }
@@ -699,5 +663,10 @@ GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_setti
 
 /* Trees, the wavelet quadtree and the exact tree-sparse DMOs. */
 #include "gsfw/tree.h"
+/* Losses over a linear operator (gsfw_objective_linear) and their definitions. */
+#include "gsfw/loss.h"
+/* The registry of methods, models, step rules, losses and sensing operators, and the
+ * spec that turns names and values into a solve. */
+#include "gsfw/registry.h"
 
 #endif /* GSFW_H */
