@@ -40,6 +40,7 @@ typedef enum {
     GSFW_KIND_STEP,       /* a step rule of the Frank-Wolfe family */
     GSFW_KIND_LOSS,       /* a loss over a linear operator */
     GSFW_KIND_SENSING,    /* a sensing operator of compressive-sensing recovery */
+    GSFW_KIND_BASIS,      /* a basis the unknowns are the coefficients in (recovery) */
     GSFW_KIND_COUNT
 } gsfw_kind;
 
@@ -53,7 +54,8 @@ enum {
 };
 
 /* One entry. `def` points to the kind's definition: a gsfw_model_def, a gsfw_step_rule,
- * a gsfw_loss_def, a gsfw_sensing_def, or (methods) the library's internal table. */
+ * a gsfw_loss_def, a gsfw_sensing_def, a gsfw_basis_def, or (methods) the library's
+ * internal table. */
 typedef struct gsfw_entry {
     gsfw_kind kind;
     const char *name;     /* what callers select it by ("accfw", "head", "huber", ...) */
@@ -126,10 +128,13 @@ typedef struct gsfw_param {
 GSFW_API const gsfw_entry *gsfw_registry_entry(gsfw_kind kind, int i);
 /* The built-in entry of a kind called name, or NULL. */
 GSFW_API const gsfw_entry *gsfw_registry_find(gsfw_kind kind, const char *name);
-/* "methods", "models", "steps", "losses", "sensing"; NULL for an unknown kind. */
+/* "methods", "models", "steps", "losses", "sensing", "bases"; NULL for an unknown kind. */
 GSFW_API const char *gsfw_kind_name(gsfw_kind kind);
+/* The parameter that selects an entry of the kind: "method", "model", "step", "loss",
+ * "sensing", "basis". */
+GSFW_API const char *gsfw_kind_param(gsfw_kind kind);
 /* The kind whose gsfw_kind_name is name (also its singular: "method", "model", "step",
- * "loss"), or -1. */
+ * "loss", "basis"), or -1. */
 GSFW_API int gsfw_kind_parse(const char *name);
 /* The names of a kind's built-ins joined by sep ("fw, accfw, ..."), written into buf
  * (cap bytes, truncated with "..."); returns buf. */
@@ -140,6 +145,9 @@ GSFW_API const char *gsfw_registry_names(gsfw_kind kind, const char *sep, char *
 GSFW_API const gsfw_param *gsfw_registry_param(int i);
 /* The parameter called name, or NULL. */
 GSFW_API const gsfw_param *gsfw_registry_find_param(const char *name);
+/* The parameters an entry defines for itself (a loss's, e.g. huber_delta): *count rows,
+ * or NULL with *count = 0. */
+GSFW_API const gsfw_param *gsfw_entry_params_of(const gsfw_entry *entry, int *count);
 /* 1 if the entry reads the parameter (its `uses` lists it, or it defines it), else 0. */
 GSFW_API int gsfw_entry_uses(const gsfw_entry *entry, const char *param);
 
@@ -154,6 +162,7 @@ enum {
     GSFW_USES_STEP = 1 << GSFW_KIND_STEP,
     GSFW_USES_LOSS = 1 << GSFW_KIND_LOSS,
     GSFW_USES_SENSING = 1 << GSFW_KIND_SENSING,
+    GSFW_USES_BASIS = 1 << GSFW_KIND_BASIS,
     GSFW_USES_SOLVE = GSFW_USES_METHOD | GSFW_USES_MODEL | GSFW_USES_STEP | GSFW_USES_LOSS
 };
 
@@ -184,6 +193,11 @@ GSFW_API gsfw_error gsfw_spec_set(gsfw_spec *spec, const char *name, const char 
  * GSFW_PARAM_ZERO_UNSET, 0 returns it to "not given". */
 GSFW_API gsfw_error gsfw_spec_set_number(gsfw_spec *spec, const char *name, double value,
                                          gsfw_err *err);
+/* 1 if the spec takes the parameter (it is known and of a kind in play), else 0. */
+GSFW_API int gsfw_spec_accepts(const gsfw_spec *spec, const char *name);
+/* 1 if an entry in play reads the parameter (the method, the model its oracles use, the
+ * step rule of a Frank-Wolfe method, the loss, the sensing kind), else 0. */
+GSFW_API int gsfw_spec_uses(const gsfw_spec *spec, const char *name);
 /* 1 if the parameter was set, 0 if not (or unknown). */
 GSFW_API int gsfw_spec_given(const gsfw_spec *spec, const char *name);
 /* The value of an INT, DOUBLE, BOOL or CHOICE parameter (its default when not given);
@@ -192,6 +206,9 @@ GSFW_API double gsfw_spec_number(const gsfw_spec *spec, const char *name);
 /* The entry of a kind in use: the named one, else the kind's default (for models the
  * default for what gsfw_spec_bind was given, or gsfw_spec_available declares). */
 GSFW_API const gsfw_entry *gsfw_spec_entry(const gsfw_spec *spec, gsfw_kind kind);
+/* The iterations the recovery experiments run with the spec's method (gsfw recover's
+ * default). */
+GSFW_API int gsfw_spec_typical_iters(const gsfw_spec *spec);
 /* Declare what structure the problem offers (GSFW_NEEDS_*) before gsfw_spec_check, so
  * that the default model is chosen for it and models needing something else are
  * refused. */
@@ -228,6 +245,14 @@ GSFW_API void gsfw_spec_loss(const gsfw_spec *spec, const gsfw_reducer *reducer,
 GSFW_API gsfw_error gsfw_spec_objective(const gsfw_spec *spec, const gsfw_operator *A, int n,
                                         const double *y, const gsfw_reducer *reducer,
                                         gsfw_objective **out, gsfw_err *err);
+/* loss(A x, y) over a dense n x d matrix: for a quadratic loss the least-squares
+ * constructor (gsfw_objective_least_squares: a column-major copy, residuals in one
+ * gemv), otherwise a dense operator (flags GSFW_OP_COPY or GSFW_OP_BORROW, as for
+ * gsfw_operator_dense) that the objective owns. */
+GSFW_API gsfw_error gsfw_spec_objective_dense(const gsfw_spec *spec, int n, int d,
+                                              const double *A, gsfw_layout layout, int flags,
+                                              const double *y, gsfw_objective **out,
+                                              gsfw_err *err);
 /* The Frank-Wolfe settings: the defaults, then every parameter given, and the selected
  * step rule. The caller adds x0, x_true, callback and polish_oracle. */
 GSFW_API void gsfw_spec_settings(const gsfw_spec *spec, gsfw_settings *out);
@@ -289,7 +314,22 @@ typedef struct gsfw_sensing_def {
     double (*memory)(const gsfw_sensing_spec *spec);
     gsfw_error (*measure)(const gsfw_sensing_spec *spec, const double *x, double sigma,
                           double *y, double *noise_sq, gsfw_operator **out, gsfw_err *err);
+    int explicit_matrix; /* 1: the operator stores the n x d matrix (its columns are cheap
+                            to copy; a process holding rows would still draw it whole) */
+    /* optional: rows row0..row0+rows-1 of the operator alone (a process's block), for
+     * kinds that can generate them without the rest */
+    gsfw_error (*build_rows)(const gsfw_sensing_spec *spec, int row0, int rows,
+                             gsfw_operator **out, gsfw_err *err);
 } gsfw_sensing_def;
+
+/* A basis of side x side images: build gives the synthesis operator Psi (x = Psi theta,
+ * orthonormal), or is NULL for the pixels themselves; structure says how the
+ * coefficients are organised: GSFW_NEEDS_GRAPH (the pixel grid) or GSFW_NEEDS_TREE
+ * (the wavelet quadtree, gsfw_tree_quadtree), which decides the models that fit. */
+typedef struct gsfw_basis_def {
+    gsfw_error (*build)(int side, gsfw_operator **out, gsfw_err *err);
+    unsigned structure;
+} gsfw_basis_def;
 
 /* The sensing operator of the spec's kind (gsfw_sensing_operator by name), and with
  * measure, y (n entries) = A x + sigma e. */

@@ -44,7 +44,11 @@
     X(sensing_dct)                                             \
     X(sensing_hadamard)                                        \
     X(sensing_dct_signs)                                       \
-    X(sensing_hadamard_signs)
+    X(sensing_hadamard_signs)                                  \
+    /* bases of the unknowns */                                \
+    X(basis_pixel)                                             \
+    X(basis_haar)                                              \
+    X(basis_db4)
 
 #define DECLARE(row) extern const gsfw_entry gsfw_entry_##row;
 GSFW_BUILTINS(DECLARE)
@@ -62,13 +66,20 @@ static const gsfw_param *const param_tables[] = {gsfw_params_method, gsfw_params
 
 static const char *const kind_names[GSFW_KIND_COUNT][2] = {
     {"methods", "method"}, {"models", "model"}, {"steps", "step"}, {"losses", "loss"},
-    {"sensing", "sensing"}};
+    {"sensing", "sensing"}, {"bases", "basis"}};
 
 const char *gsfw_kind_noun(gsfw_kind kind)
 {
     static const char *const nouns[GSFW_KIND_COUNT] = {"method", "model", "step rule", "loss",
-                                                       "sensing kind"};
+                                                       "sensing kind", "basis"};
     return (int)kind >= 0 && kind < GSFW_KIND_COUNT ? nouns[kind] : "entry";
+}
+
+const char *gsfw_kind_param(gsfw_kind kind)
+{
+    static const char *const params[GSFW_KIND_COUNT] = {"method", "model", "step", "loss",
+                                                        "sensing", "basis"};
+    return (int)kind >= 0 && kind < GSFW_KIND_COUNT ? params[kind] : NULL;
 }
 
 const char *gsfw_kind_name(gsfw_kind kind)
@@ -149,6 +160,11 @@ const gsfw_param *gsfw_entry_params(const gsfw_entry *e, int *count)
     const gsfw_loss_def *loss = e->def;
     *count = loss->params ? loss->n_params : 0;
     return loss->params;
+}
+
+const gsfw_param *gsfw_entry_params_of(const gsfw_entry *e, int *count)
+{
+    return gsfw_entry_params(e, count);
 }
 
 const gsfw_param *gsfw_registry_param(int i)

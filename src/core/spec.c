@@ -245,8 +245,8 @@ gsfw_error gsfw_spec_set(gsfw_spec *spec, const char *name, const char *text, gs
         const gsfw_entry *entry = gsfw_spec_find(spec, p->kind, text);
         if (!entry) {
             gsfw_spec_names(spec, p->kind, list, sizeof list);
-            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "unknown %s '%.64s' (known: %s)",
-                             gsfw_kind_noun(p->kind), text, list);
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown %s '%.64s' (known: %s)",
+                             gsfw_spec_spell(spec, name), gsfw_kind_noun(p->kind), text, list);
         }
         v->entry = entry;
         v->given = 1;
@@ -338,6 +338,12 @@ gsfw_error gsfw_spec_set_number(gsfw_spec *spec, const char *name, double value,
     return GSFW_OK;
 }
 
+int gsfw_spec_accepts(const gsfw_spec *spec, const char *name)
+{
+    const gsfw_spec_value *v = gsfw_spec_value_of(spec, name);
+    return v && (spec->uses & (1u << gsfw_param_kind(v->p)));
+}
+
 int gsfw_spec_given(const gsfw_spec *spec, const char *name)
 {
     const gsfw_spec_value *v = gsfw_spec_value_of(spec, name);
@@ -381,14 +387,18 @@ static const gsfw_entry *default_model(const gsfw_spec *spec)
 
 const gsfw_entry *gsfw_spec_entry(const gsfw_spec *spec, gsfw_kind kind)
 {
-    static const char *const params[GSFW_KIND_COUNT] = {"method", "model", "step", "loss",
-                                                        "sensing"};
     if (!spec || (int)kind < 0 || kind >= GSFW_KIND_COUNT) return NULL;
-    const gsfw_spec_value *v = gsfw_spec_value_of(spec, params[kind]);
+    const gsfw_spec_value *v = gsfw_spec_value_of(spec, gsfw_kind_param(kind));
     if (v && v->entry) return v->entry;
     if (kind == GSFW_KIND_MODEL) return default_model(spec);
     const gsfw_entry *e;
     for (int i = 0; (e = gsfw_registry_entry(kind, i)); i++)
         if (e->flags & GSFW_ENTRY_DEFAULT) return e;
     return gsfw_registry_entry(kind, 0);
+}
+
+int gsfw_spec_typical_iters(const gsfw_spec *spec)
+{
+    const gsfw_method_def *m = gsfw_method_of(gsfw_spec_entry(spec, GSFW_KIND_METHOD));
+    return m ? m->typical_iters : 0;
 }

@@ -99,6 +99,24 @@ gsfw_error gsfw_spec_objective(const gsfw_spec *spec, const gsfw_operator *A, in
     return gsfw_objective_linear(A, n, y, &opt, out, err);
 }
 
+gsfw_error gsfw_spec_objective_dense(const gsfw_spec *spec, int n, int d, const double *A,
+                                     gsfw_layout layout, int flags, const double *y,
+                                     gsfw_objective **out, gsfw_err *err)
+{
+    gsfw_loss_options opt;
+    gsfw_spec_loss(spec, NULL, &opt);
+    const gsfw_loss_def *def = opt.def ? opt.def : gsfw_loss_builtin(opt.loss);
+    if (def && def->quadratic && !opt.intercept)
+        return gsfw_objective_least_squares(n, d, A, layout, y, out, err);
+    gsfw_operator *op = NULL;
+    gsfw_error e = gsfw_operator_dense(n, d, A, layout, flags, &op, err);
+    if (e) {
+        if (out) *out = NULL;
+        return e;
+    }
+    return gsfw_objective_linear_owning(op, n, y, &opt, out, err);
+}
+
 /* ------------------------------------------------------------- the settings */
 
 void gsfw_spec_settings(const gsfw_spec *spec, gsfw_settings *out)

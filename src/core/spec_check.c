@@ -15,18 +15,11 @@ typedef struct {
     int next;
 } spelled;
 
-static const char *kind_param(gsfw_kind kind)
-{
-    static const char *const params[GSFW_KIND_COUNT] = {"method", "model", "step", "loss",
-                                                        "sensing"};
-    return params[kind];
-}
-
 /* "--model head": the kind's parameter as the caller spells it and the entry's name */
 static const char *selection(const gsfw_spec *spec, spelled *sp, const gsfw_entry *e)
 {
     char *out = sp->buf[sp->next++ % 6];
-    snprintf(out, sizeof sp->buf[0], "%s %s", gsfw_spec_spell(spec, kind_param(e->kind)),
+    snprintf(out, sizeof sp->buf[0], "%s %s", gsfw_spec_spell(spec, gsfw_kind_param(e->kind)),
              e->name);
     return out;
 }
@@ -58,6 +51,16 @@ static void entries_in_play(const gsfw_spec *spec, in_play *ip)
         ip->asked_model = ip->e[GSFW_KIND_MODEL];
         ip->e[GSFW_KIND_MODEL] = gsfw_spec_model_entry(spec);
     }
+}
+
+int gsfw_spec_uses(const gsfw_spec *spec, const char *name)
+{
+    if (!spec || !name) return 0;
+    in_play ip;
+    entries_in_play(spec, &ip);
+    for (int k = 0; k < GSFW_KIND_COUNT; k++)
+        if (ip.e[k] && gsfw_entry_uses(ip.e[k], name)) return 1;
+    return 0;
 }
 
 /* 1 if a built-in or own entry of the kind reads the parameter */
@@ -120,7 +123,7 @@ static void users_text(const gsfw_spec *spec, const gsfw_param *p, char *out, si
         for (int i = 0; (e = gsfw_registry_entry((gsfw_kind)k, i)); i++) {
             if (!gsfw_entry_uses(e, p->name) || used >= cap) continue;
             used += (size_t)snprintf(out + used, cap - used, n ? " or %s" : "%s %s",
-                                     n ? e->name : gsfw_spec_spell(spec, kind_param(e->kind)),
+                                     n ? e->name : gsfw_spec_spell(spec, gsfw_kind_param(e->kind)),
                                      n ? "" : e->name);
             n++;
         }

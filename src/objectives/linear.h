@@ -23,6 +23,11 @@ gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
                                               const double *y, gsfw_objective **out,
                                               gsfw_err *err);
 
+/* 1 if a row of zeros with target 0 adds exactly nothing to the loss and its gradient
+ * (the residual losses; not the logistic loss, log 2 per row): a process holding no rows
+ * of a distributed problem can then stand in with one such row. */
+int gsfw_loss_zero_row_free(const gsfw_loss_options *opt);
+
 /* Bytes a linear objective over n rows and d unknowns allocates (its vectors; not the
  * operator's). */
 double gsfw_objective_linear_memory(double n, double d);

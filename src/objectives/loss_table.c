@@ -65,3 +65,17 @@ void gsfw_loss_options_def(gsfw_loss_options *opt, const gsfw_loss_def *def)
     for (int k = 0; def->params && k < def->n_params && k < GSFW_LOSS_MAX_PARAMS; k++)
         *(double *)((char *)opt + def->params[k].offset) = def->params[k].def;
 }
+
+int gsfw_loss_zero_row_free(const gsfw_loss_options *opt)
+{
+    const gsfw_loss_def *def = opt->def ? opt->def : gsfw_loss_builtin(opt->loss);
+    if (!def || (def->target_problem && def->target_problem(0.0))) return 0;
+    double param[GSFW_LOSS_MAX_PARAMS] = {0};
+    for (int k = 0; def->params && k < def->n_params && k < GSFW_LOSS_MAX_PARAMS; k++)
+        param[k] = *(const double *)((const char *)opt + def->params[k].offset);
+    const double y = 0.0, z = 0.0; /* A x - y or A x: 0 either way */
+    const gsfw_loss_params p = {.y = &y, .param = param};
+    double g = 1.0;
+    def->deriv(&p, 1, &z, 0.0, &g, NULL);
+    return def->sum(&p, 1, &z, NULL, 0.0, 0.0, NULL) == 0.0 && g == 0.0;
+}

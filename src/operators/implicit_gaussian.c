@@ -121,6 +121,13 @@ static gsfw_error implicit_sensing(const gsfw_sensing_spec *s, gsfw_operator **o
                                            1.0 / sqrt((double)s->n), 0, s->n, out, err);
 }
 
+static gsfw_error implicit_rows(const gsfw_sensing_spec *s, int row0, int rows,
+                                gsfw_operator **out, gsfw_err *err)
+{
+    return gsfw_operator_implicit_gaussian(s->n, s->height * s->width, s->seed,
+                                           1.0 / sqrt((double)s->n), row0, rows, out, err);
+}
+
 static double implicit_memory(const gsfw_sensing_spec *s)
 {
     return 16.0 * ((double)s->n + (double)s->height * (double)s->width);
@@ -129,5 +136,7 @@ static double implicit_memory(const gsfw_sensing_spec *s)
 const gsfw_entry gsfw_entry_sensing_implicit_gaussian = {
     GSFW_KIND_SENSING, "implicit-gaussian",
     "i.i.d. N(0, 1/n) entries generated on demand from (seed, i, j): memory O(n + d)", "seed",
-    0, 0, &(const gsfw_sensing_def){.build = implicit_sensing, .memory = implicit_memory},
+    0, 0,
+    &(const gsfw_sensing_def){.build = implicit_sensing, .memory = implicit_memory,
+                              .build_rows = implicit_rows},
     NULL};

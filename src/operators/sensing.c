@@ -15,6 +15,8 @@
 const gsfw_param gsfw_params_sensing[] = {
     {.name = "sensing", .type = GSFW_PARAM_ENTRY, .kind = GSFW_KIND_SENSING,
      .flags = GSFW_PARAM_GENERAL, .help = "the sensing operator (gsfw help sensing)"},
+    {.name = "basis", .type = GSFW_PARAM_ENTRY, .kind = GSFW_KIND_BASIS,
+     .flags = GSFW_PARAM_GENERAL, .help = "the basis the image is sparse in (gsfw help bases)"},
     {.name = "float32", .type = GSFW_PARAM_BOOL, .flags = GSFW_PARAM_STRICT,
      .target = GSFW_TARGET_SENSING, .offset = offsetof(gsfw_sensing_spec, float32),
      .help = "store an explicit matrix in single precision"},
@@ -109,7 +111,7 @@ const gsfw_entry gsfw_entry_sensing_gaussian = {
     GSFW_KIND_SENSING, "gaussian", "explicit n x d matrix, i.i.d. N(0, 1/n) entries (seeded)",
     "seed float32", 0, GSFW_ENTRY_DEFAULT,
     &(const gsfw_sensing_def){.build = gaussian_build, .memory = gaussian_memory,
-                              .measure = gaussian_measure},
+                              .measure = gaussian_measure, .explicit_matrix = 1},
     NULL};
 
 /* ---- by name */
