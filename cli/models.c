@@ -42,8 +42,8 @@ int cli_model_oracles(const char *cmd, cli_params *cp, const gsfw_graph *graph,
     const char *model = gsfw_spec_model_used(cp->spec);
     /* the oracles' workspaces (PCSF projections) are a model's large allocation */
     if (graph) {
-        const gsfw_sizes sizes = {.nodes = graph->n,
-                                  .edges = graph->m};
+        const gsfw_sizes sizes = {.nodes = gsfw_graph_nodes(graph),
+                                  .edges = gsfw_graph_edge_count(graph)};
         char what[96];
         snprintf(what, sizeof what, "the oracles of --model %s", model);
         if (cli_mem_check(cmd, gsfw_spec_memory(cp->spec, &sizes), what)) return CLI_FAIL;

@@ -5,12 +5,13 @@
  * built-ins with an enum value are gsfw_loss_squared, gsfw_loss_logistic and
  * gsfw_loss_huber; every built-in is found by name with gsfw_registry_find
  * (GSFW_KIND_LOSS, name)->def, and a new one is one file defining another
- * (docs/extending.md). Include gsfw.h rather than this header. */
-/* gsfw.h first: it defines what this header uses and then includes it */
-#include "gsfw.h"
-
+ * (docs/extending.md). Included by gsfw.h. */
 #ifndef GSFW_LOSS_H
 #define GSFW_LOSS_H
+
+#include "gsfw/core.h"
+#include "gsfw/objective.h"
+#include "gsfw/operator.h"
 
 #ifdef __cplusplus
 extern "C" {

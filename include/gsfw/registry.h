@@ -20,14 +20,20 @@
  * Rows are read-only static data; a spec holds values and the caller's own rows
  * (gsfw_spec_add_entry): nothing is global, so specs may be used from several threads.
  * docs/extending.md shows how to add a row, a parameter or an entry of one's own. */
-/* gsfw.h first: it defines what this header uses and then includes it */
-#include "gsfw.h"
-
 #ifndef GSFW_REGISTRY_H
 #define GSFW_REGISTRY_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "gsfw/core.h"
+#include "gsfw/dmo.h"
+#include "gsfw/graph.h"
+#include "gsfw/loss.h"
+#include "gsfw/objective.h"
+#include "gsfw/operator.h"
+#include "gsfw/solve.h"
+#include "gsfw/tree.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -91,7 +91,10 @@ run() { # BUILD OUT
     fi
     # every program of a case runs under a time limit
     gsfw() { timeout 120 gsfw "$@"; }
-    mpirun() { timeout 120 mpirun --allow-run-as-root --oversubscribe "$@"; }
+    mpirun() {
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0" \
+            timeout 120 mpirun --allow-run-as-root --oversubscribe "$@"
+    }
     {
         platform "$build"
         echo "== inputs"
