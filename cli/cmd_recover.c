@@ -371,6 +371,10 @@ static void print_summary(const recover_args *a, const recover_run *r)
      * the baselines, or the solver's fallback), or the first atom's curvature */
     const int L_given = gsfw_spec_given(a->params.spec, "L");
     char rule[16];
+    char restarts[64] = "";
+    if (gsfw_spec_number(a->params.spec, "restarts") > 0 && a->polish && !a->baseline)
+        snprintf(restarts, sizeof restarts, " restarts=%d restart_best=%d", info->restarts,
+                 info->restart_best);
     const char *L_source = !r->needs_L ? "unused"
                            : L_given ? "given"
                            : cli_choice_name("L_rule", info->L_source == GSFW_L_ATOM
@@ -383,7 +387,7 @@ static void print_summary(const recover_args *a, const recover_run *r)
            "precision=%.6f recall=%.6f nnz=%d raw_f=%.17g raw_rel_err=%.17g "
            "raw_support_f1=%.6f raw_nnz=%d gap_bound=%.6g step=%s window_missed=%ld "
            "oracle_calls=%ld pcsf_calls=%ld L=%.17g L_source=%s "
-           "oracle_s=%.6f gradient_s=%.6f\n",
+           "oracle_s=%.6f gradient_s=%.6f%s\n",
            a->method, model_used(a), a->sensing, a->basis,
            gsfw_status_name(info->status), info->iterations, a->polish ? "polished" : "best",
            info->best_iter, r->n, d, r->s, r->g, a->C, a->seed, a->ratio, a->noise,
@@ -394,7 +398,7 @@ static void print_summary(const recover_args *a, const recover_run *r)
            nnz_raw, info->gap_bound, info->step_rule ? info->step_rule->name : "none",
            info->window_missed, info->oracle_calls, info->pcsf_calls,
            info->L > 0 ? info->L : (r->needs_L ? r->L : 0.0), L_source, info->oracle_time,
-           info->gradient_time);
+           info->gradient_time, restarts);
 }
 
 int cmd_recover(int argc, char **argv)

@@ -33,7 +33,8 @@ static const char extra[] =
     "Prints one line of key=value fields: method, option, step, model, loss, [intercept,]\n"
     "status, iters, f_last, f_best, best_iter, [est_err, est_err_best,] gap_bound,\n"
     "f_polished, polished_nnz, [polished_intercept,] window_missed, L, L_source, delta,\n"
-    "oracle_calls, pcsf_calls, setup_s, time_s, polish_s, oracle_s, gradient_s.\n"
+    "oracle_calls, pcsf_calls, setup_s, time_s, polish_s, oracle_s, gradient_s, [restarts,\n"
+    "restart_best].\n"
     "\n"
     "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
     "is written then.\n";
@@ -300,16 +301,19 @@ static int print_summary(const solve_flags *f, solve_run *r)
     if (r->x_true)
         snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
                  distance(r->x_last, r->x_true, r->d), distance(r->x_best, r->x_true, r->d));
-    char l_source[16];
+    char l_source[16], restarts[64] = "";
+    if (gsfw_spec_number(a->params.spec, "restarts") > 0 && r->x_pol)
+        snprintf(restarts, sizeof restarts, " restarts=%d restart_best=%d", info->restarts,
+                 info->restart_best);
     cli_solve_print_head(f->summary, a, intercept, gsfw_status_name(info->status), info);
     fprintf(f->summary, "%sgap_bound=%.6g f_polished=%.17g polished_nnz=%d %swindow_missed=%ld "
             "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
-            "time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
+            "time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f%s\n",
             est, info->gap_bound, info->f_polished, info->polished_size, pol_intercept,
             info->window_missed,
             info->L, l_source_name(info, l_source, sizeof l_source), info->delta, info->oracle_calls, info->pcsf_calls,
             info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
-            info->gradient_time);
+            info->gradient_time, restarts);
     return CLI_OK;
 }
 

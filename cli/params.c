@@ -184,8 +184,14 @@ int cli_params_recovery_defaults(const char *cmd, cli_params *cp, int *iters)
         gsfw_spec_set_number(spec, "polish", 1, &err);
     const int tol = gsfw_spec_given(spec, "tol"), tol_rel = gsfw_spec_given(spec, "tol_rel");
     const int iters_given = cli_params_text(cp, "max_iter") != NULL;
-    if (gsfw_spec_number(spec, "polish") && !tol && !tol_rel && !iters_given)
+    if (gsfw_spec_number(spec, "polish") && !tol && !tol_rel && !iters_given) {
         gsfw_spec_set_number(spec, "tol_rel", 1e-3, &err);
+        /* warm restarts from the polished point: free when the first polish is exact
+         * (the rounds stop at an exact fit), and they find the support near the
+         * measurement limit where one run does not (docs/experiments-phase.md) */
+        if (!gsfw_spec_given(spec, "restarts"))
+            gsfw_spec_set_number(spec, "restarts", CLI_RECOVER_RESTARTS, &err);
+    }
     /* a tolerance asked for explicitly decides the stop: the default count becomes a cap
      * that only guards against a bound that never gets there */
     *iters = tol || tol_rel ? CLI_RECOVER_TOL_ITER_CAP : gsfw_spec_typical_iters(spec);

@@ -58,10 +58,11 @@ const char *cli_choice_name(const char *param, int code, char *buf, size_t cap);
 const gsfw_entry *cli_entry(const cli_params *cp, gsfw_kind kind);
 
 /* The defaults a recovery (gsfw recover, gsfw-mpi recover) adds to the spec's: polish on
- * for the Frank-Wolfe methods, then --tol-rel 1e-3 unless --iters, --tol or --tol-rel is
- * given; *iters the count given, else the method's typical one, or a cap of
- * CLI_RECOVER_TOL_ITER_CAP when a tolerance decides the stop. */
+ * for the Frank-Wolfe methods, then --tol-rel 1e-3 and --restarts CLI_RECOVER_RESTARTS
+ * unless --iters, --tol or --tol-rel is given; *iters the count given, else the method's
+ * typical one, or a cap of CLI_RECOVER_TOL_ITER_CAP when a tolerance decides the stop. */
 #define CLI_RECOVER_TOL_ITER_CAP 20000
+#define CLI_RECOVER_RESTARTS 10
 int cli_params_recovery_defaults(const char *cmd, cli_params *cp, int *iters);
 
 /* Usage lines: one per entry of a kind ("  NAME  summary"), and one per parameter flag

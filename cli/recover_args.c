@@ -34,9 +34,11 @@ static const char synopsis[] =
     "  --tol, --tol-rel  stop the Frank-Wolfe methods on the certified bound; without\n"
     "                    --iters the cap is then 20000 iterations\n"
     "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"
-    "                    model and refitted (default on; then --tol-rel 1e-3 unless --iters,\n"
-    "                    --tol or --tol-rel is given); the raw_* fields describe the\n"
-    "                    unpolished best iterate\n"
+    "                    model and refitted (default on; then --tol-rel 1e-3 and\n"
+    "                    --restarts 10 unless --iters, --tol or --tol-rel is given); the\n"
+    "                    raw_* fields describe the unpolished best iterate\n"
+    "  --restarts N      warm restarts from the polished point (rounds of AccFW with line\n"
+    "                    search; they stop at an exact fit or when f stops falling)\n"
     "  --model M         the support model (default: the one for the basis' structure:\n"
     "                    the grid's for the pixels, the quadtree's for a wavelet basis)\n"
     "  --noise SIGMA     noise level (default 0)\n"
@@ -57,11 +59,12 @@ static const char epilogue[] =
     "\n"
     "Prints one line of key=value fields: method, model, status, iters, n, d, s, g, time_s\n"
     "(solve), setup_s (drawing A, estimating L, building oracles), f, f_star = f(x*),\n"
-    "est_err, rel_err, psnr (peak R = max|x*|), support_f1, oracle_calls, pcsf_calls, L.\n";
+    "est_err, rel_err, psnr (peak R = max|x*|), support_f1, oracle_calls, pcsf_calls, L;\n"
+    "with restarts, restarts (rounds run) and restart_best (the round returned).\n";
 
 /* the recovery's own flags that are registry parameters take their help from the rows */
 static const char *const described[] = {"s", "g", "C", "max_iter", "tol", "tol_rel", "polish",
-                                        "model", "seed", "L", NULL};
+                                        "restarts", "model", "seed", "L", NULL};
 
 /* The basis' structure picks the models that fit; then the recovery's defaults. */
 static int recovery_defaults(const char *cmd, recover_args *a)

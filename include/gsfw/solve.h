@@ -161,6 +161,14 @@ typedef struct {
                             gsfw_result.x_polished); default 0 */
     int polish_iters;    /* inner iterations of the refit (default 200) */
     gsfw_dmo *polish_oracle; /* the projection polish uses; NULL: the solve's oracle */
+    int restarts;        /* with polish: at most this many warm restarts from the polished
+                            point (default 0: none). Each round runs DMO-AccFW with the line
+                            step for restart_iters iterations from the best polished point
+                            so far (L kept from the first run) and polishes again; the
+                            polished point of lowest f is returned. The rounds stop at an
+                            exact fit (0 <= f <= 1e-24 f(0)) or at a round that does not
+                            lower f (a repeat would give the same round again) */
+    int restart_iters;   /* iterations of each restart round (default 20) */
     int max_active;      /* active-set methods: capacity of the active set (default 500);
                             when full, the smallest weight is merged into the iterate's
                             pseudo-atom */
@@ -201,6 +209,10 @@ typedef struct {
     double gradient_time; /* seconds inside the objective */
     const struct gsfw_step_rule *step_rule; /* the rule used, with its name (NULL for the
                                                baselines) */
+    int restarts;         /* restart rounds run (settings.restarts); iterations, status,
+                             f_best, f_last and the trace describe the first run, the
+                             counts and times cover every round */
+    int restart_best;     /* the round whose polished point is returned (0: the first run's) */
 } gsfw_info;
 
 /* Caller-owned outputs; every pointer may be NULL. trace must hold trace_capacity

@@ -22,10 +22,19 @@ gsfw_error gsfw_fw_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
     const gsfw_settings *set = plan->set;
     const int d = run->d;
     const int accelerated = set->method == GSFW_METHOD_ACCFW;
-    double *grad = gsfw_malloc_array((size_t)d, sizeof(double));
-    double *w = accelerated ? gsfw_malloc_array((size_t)d, sizeof(double)) : NULL;
-    int *support = gsfw_malloc_array((size_t)run->dmo->max_support, sizeof(int));
-    double *atom = gsfw_malloc_array((size_t)run->dmo->max_support, sizeof(double));
+    /* the scratch: the plan's (a solve with restarts runs this loop several times), else
+     * allocated here and freed on return */
+    gsfw_fw_work own = {0};
+    const gsfw_fw_work *work = plan->work;
+    if (!work) {
+        own.grad = gsfw_malloc_array((size_t)d, sizeof(double));
+        own.w = accelerated ? gsfw_malloc_array((size_t)d, sizeof(double)) : NULL;
+        own.support = gsfw_malloc_array((size_t)run->dmo->max_support, sizeof(int));
+        own.atom = gsfw_malloc_array((size_t)run->dmo->max_support, sizeof(double));
+        work = &own;
+    }
+    double *grad = work->grad, *w = work->w, *atom = work->atom;
+    int *support = work->support;
     gsfw_error rc = GSFW_OK;
     if (!grad || (accelerated && !w) || !support || !atom) {
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "out of memory for a problem of dimension %d", d);
@@ -100,10 +109,10 @@ gsfw_error gsfw_fw_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
     gsfw_run_finish(run, t, f, x, status);
 
 done:
-    free(grad);
-    free(w);
-    free(support);
-    free(atom);
+    free(own.grad);
+    free(own.w);
+    free(own.support);
+    free(own.atom);
     return rc;
 }
 

@@ -7,8 +7,19 @@
 #include "solvers/run.h"
 
 /* What every method of the family reads (gsfw_entry.uses), and its name in messages. */
-#define GSFW_FW_USES "step option tol tol_rel x0 polish polish_iters delta"
+#define GSFW_FW_USES "step option tol tol_rel x0 polish polish_iters delta restarts restart_iters"
 #define GSFW_FW_FAMILY "Frank-Wolfe"
+
+/* Scratch of the DMO-FW / AccFW loop and of the polish, allocated once by a solve that
+ * runs them several times (restarts), so that the rounds allocate nothing. */
+typedef struct {
+    double *grad, *w, *atom; /* d, d (AccFW), the oracle's max_support */
+    int *support;            /* the oracle's max_support */
+    int *pol_support;        /* the polish oracle's max_support */
+    double *pol_w, *pol_w_try, *pol_g; /* max_support, and for objectives without
+                                          minimize_on max_support and d */
+    double *round_best, *x_try; /* d each: a round's best iterate and polished point */
+} gsfw_fw_work;
 
 typedef struct gsfw_fw_plan {
     const gsfw_settings *set;
@@ -19,6 +30,8 @@ typedef struct gsfw_fw_plan {
     double scale;         /* 1, or 1/delta for Option II */
     double L;             /* resolved smoothness (0 when nothing needs it) */
     int needs_L;          /* AccFW or a rule that needs L */
+    gsfw_fw_work *work;   /* preallocated scratch, or NULL: the loop and the polish
+                             allocate their own */
 } gsfw_fw_plan;
 
 /* The step along the direction fixed by gsfw_run_direction: asks the plan's rule.
@@ -40,6 +53,16 @@ gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x);
 /* Polish (polish.c): project x onto the model with the polish oracle, minimise f on that
  * support, scale into the C-ball; writes x_out and info's polish fields. */
 gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, double *x_out);
+
+/* Warm restarts (restarts.c). gsfw_fw_work_alloc fills work for the plan's oracles and
+ * objective (gsfw_fw_work_free releases it); gsfw_restarts runs up to
+ * plan->set->restarts rounds after the first run's polish, with plan->work set: x_ans
+ * holds that polished point on entry and the best polished point on return, x is
+ * scratch (d). Sets info's restart fields and adds the rounds' counts and times to info;
+ * the first run's other figures are kept. */
+gsfw_error gsfw_fw_work_alloc(gsfw_run *run, const gsfw_fw_plan *plan, gsfw_fw_work *work);
+void gsfw_fw_work_free(gsfw_fw_work *work);
+gsfw_error gsfw_restarts(gsfw_run *run, gsfw_fw_plan *plan, double *x, double *x_ans);
 
 /* gsfw_solve for the tests: the active-set loops also verify, at every iterate, that x
  * equals the weighted sum of the atoms to 1e-12 (relative to C), that the weights are

@@ -71,9 +71,16 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
     const int d = run->d;
     double t0 = gsfw_now();
     gsfw_dmo *oracle = set->polish_oracle ? set->polish_oracle : run->dmo;
-    int *support = gsfw_malloc_array((size_t)oracle->max_support, sizeof(int));
-    double *w = gsfw_malloc_array((size_t)oracle->max_support, sizeof(double));
-    double *g = NULL, *w_try = NULL;
+    /* the plan's scratch when a solve polishes several times (restarts), else our own */
+    gsfw_fw_work own = {0};
+    const gsfw_fw_work *work = plan->work;
+    if (!work) {
+        own.pol_support = gsfw_malloc_array((size_t)oracle->max_support, sizeof(int));
+        own.pol_w = gsfw_malloc_array((size_t)oracle->max_support, sizeof(double));
+        work = &own;
+    }
+    int *support = work->pol_support;
+    double *w = work->pol_w, *g = work->pol_g, *w_try = work->pol_w_try;
     gsfw_error rc = GSFW_OK;
     if (!support || !w) {
         rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "polish: out of memory");
@@ -92,8 +99,8 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
             if (rc) goto done;
             hr = o->minimize_on(o->ctx, k, support, w, set->polish_iters, 1e-13, &f);
         } else {
-            g = gsfw_malloc_array((size_t)d, sizeof(double));
-            w_try = gsfw_malloc_array((size_t)k, sizeof(double));
+            if (!g) g = own.pol_g = gsfw_malloc_array((size_t)d, sizeof(double));
+            if (!w_try) w_try = own.pol_w_try = gsfw_malloc_array((size_t)k, sizeof(double));
             if (!g || !w_try) {
                 rc = gsfw_fail(run->err, GSFW_ERR_NOMEM, "polish: out of memory");
                 goto done;
@@ -131,9 +138,9 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
 
 done:
     run->info->polish_time = gsfw_now() - t0;
-    free(support);
-    free(w);
-    free(g);
-    free(w_try);
+    free(own.pol_support);
+    free(own.pol_w);
+    free(own.pol_g);
+    free(own.pol_w_try);
     return rc;
 }

@@ -53,6 +53,13 @@ const gsfw_param gsfw_params_method[] = {
     {.name = "polish_iters", .type = GSFW_PARAM_INT, .lo = 0, .hi = 100000000, .def = 200,
      .flags = GSFW_PARAM_STRICT, SET(polish_iters),
      .help = "inner iterations of the polish's refit"},
+    {.name = "restarts", .type = GSFW_PARAM_INT, .lo = 0, .hi = 1000,
+     .flags = GSFW_PARAM_STRICT, SET(restarts),
+     .help = "with polish: warm restarts from the polished point (AccFW rounds with line "
+             "search, the best polished point kept; 0: none)"},
+    {.name = "restart_iters", .type = GSFW_PARAM_INT, .lo = 1, .hi = 100000000, .def = 20,
+     .flags = GSFW_PARAM_STRICT, SET(restart_iters),
+     .help = "iterations of each restart round"},
     {.name = "max_active", .type = GSFW_PARAM_INT, .lo = 2, .hi = 100000000, .def = 500,
      .flags = GSFW_PARAM_STRICT, SET(max_active),
      .help = "capacity of the active set (then the smallest weight is merged)"},

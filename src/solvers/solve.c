@@ -57,6 +57,13 @@ static gsfw_error check_settings(const gsfw_settings *set, const gsfw_dmo *dmo, 
     if (set->polish && set->polish_iters < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: polish_iters must be >= 0, got %d",
                          set->polish_iters);
+    if (set->restarts < 0 || (set->restarts > 0 && set->restart_iters < 1))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: restarts must be >= 0 and "
+                         "restart_iters >= 1, got %d and %d", set->restarts,
+                         set->restart_iters);
+    if (set->restarts > 0 && !set->polish)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: restarts start from the polished "
+                         "point: set polish = 1 as well");
     if (method->active_set && set->max_active < 2)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: max_active must be >= 2 for %s, "
                          "got %d", gsfw_method_name(set->method), set->max_active);
@@ -243,6 +250,7 @@ static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settin
     plan.scale = 1.0;
     info->delta = plan.delta;
     double *x = NULL;
+    gsfw_fw_work work = {0};
     if (settings->option == GSFW_OPTION_II) {
         if (!(plan.delta > 0 && plan.delta <= 1)) {
             rc = gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: Option II needs delta in (0, 1]; "
@@ -281,6 +289,10 @@ static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settin
         rc = gsfw_fail(err, GSFW_ERR_CALLBACK, "solve: the polish oracle failed to reset");
         goto done;
     }
+    if (settings->restarts > 0) {
+        if ((rc = gsfw_fw_work_alloc(&run, &plan, &work))) goto done;
+        plan.work = &work;
+    }
     plan.needs_L = settings->method == GSFW_METHOD_ACCFW || plan.rule->needs_L;
     if ((rc = gsfw_run_reset(&run, x))) goto done;
     if (plan.needs_L && !(settings->L > 0) && settings->L_rule == GSFW_L_ATOM) {
@@ -301,12 +313,14 @@ static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settin
             goto done;
         }
         rc = gsfw_polish(&run, &plan, res->x_best, target);
+        if (!rc && settings->restarts > 0) rc = gsfw_restarts(&run, &plan, x, target);
         free(tmp);
     }
 
 done:
     if (result && res != result) result->trace_len = res->trace_len;
     gsfw_run_free(&run);
+    gsfw_fw_work_free(&work);
     free(plan.rule_state);
     free(x);
     free(best_buf);
