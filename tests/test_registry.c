@@ -568,6 +568,48 @@ static void test_memory_estimates_grow_with_the_problem(void **state)
     gsfw_spec_free(spec);
 }
 
+/* ---- single built-ins */
+
+/* The squared hinge against its formula; with an intercept, labels of one sign are
+ * separable by the intercept alone: f = 0 (the logistic loss has no minimiser there). */
+static void test_squared_hinge(void **state)
+{
+    (void)state;
+    double A[N * D], x[D], labels[N], y[N];
+    random_problem(41, A, x, labels, y);
+    gsfw_spec *spec = new_spec(GSFW_USES_LOSS);
+    gsfw_err err;
+    set_ok(spec, "loss", "squared-hinge");
+    gsfw_operator *op = ref_dense_operator(N, D, A);
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_spec_objective(spec, op, N, labels, NULL, &obj, &err), GSFW_OK);
+    double f, want = 0.0;
+    assert_int_equal(obj->value(obj->ctx, x, &f), 0);
+    for (int i = 0; i < N; i++) {
+        double t = 0.0;
+        for (int j = 0; j < D; j++) t += A[i * D + j] * x[j];
+        const double m = fmax(0.0, 1.0 - labels[i] * t);
+        want += 0.5 * m * m;
+    }
+    assert_true(fabs(f - want) <= 1e-12 * want);
+    gsfw_objective_free(obj);
+    for (int i = 0; i < N; i++) labels[i] = 1.0;
+    set_ok(spec, "intercept", "on");
+    assert_int_equal(gsfw_spec_objective(spec, op, N, labels, NULL, &obj, &err), GSFW_OK);
+    assert_int_equal(obj->value(obj->ctx, x, &f), 0);
+    assert_true(f == 0.0);
+    double b;
+    assert_int_equal(gsfw_objective_intercept(obj, x, &b, &err), GSFW_OK);
+    assert_true(b > 0);
+    gsfw_objective_free(obj);
+    labels[3] = 0.5;
+    assert_int_equal(gsfw_spec_objective(spec, op, N, labels, NULL, &obj, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "squared-hinge label y[3] = 0.5 is not -1 or +1"));
+    ref_operator_free(op);
+    gsfw_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -580,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_every_model_selects_sets_of_the_model),
         cmocka_unit_test(test_every_sensing_kind_is_linear),
         cmocka_unit_test(test_memory_estimates_grow_with_the_problem),
+        cmocka_unit_test(test_squared_hinge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

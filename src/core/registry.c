@@ -38,6 +38,7 @@
     X(loss_ls)                                                 \
     X(loss_logistic)                                           \
     X(loss_huber)                                              \
+    X(loss_squared_hinge)                                      \
     /* sensing operators */                                    \
     X(sensing_gaussian)                                        \
     X(sensing_implicit_gaussian)                               \
