@@ -610,6 +610,47 @@ static void test_squared_hinge(void **state)
     gsfw_spec_free(spec);
 }
 
+/* Armijo's steps decrease f at every iterate, on an objective that is not quadratic too. */
+static void test_armijo_is_monotone(void **state)
+{
+    (void)state;
+    double A[N * D], x[D], labels[N], y[N];
+    random_problem(53, A, x, labels, y);
+    for (int i = 0; i < N; i++) y[i] = A[i * D] - A[i * D + 1] + A[i * D + 2];
+    for (int l = 0; l < 2; l++) {
+        gsfw_spec *spec = new_spec(GSFW_USES_SOLVE);
+        gsfw_err err;
+        set_ok(spec, "method", "fw");
+        set_ok(spec, "step", "armijo");
+        set_ok(spec, "loss", l ? "logistic" : "ls");
+        set_ok(spec, "model", "topk");
+        set_ok(spec, "s", "3");
+        set_ok(spec, "C", "3");
+        set_ok(spec, "max_iter", "40");
+        assert_int_equal(gsfw_spec_check(spec, &err), GSFW_OK);
+        assert_int_equal(gsfw_spec_bind(spec, D, NULL, NULL, &err), GSFW_OK);
+        gsfw_objective *obj = NULL;
+        gsfw_dmo *dmo = NULL;
+        assert_int_equal(gsfw_spec_objective_dense(spec, N, D, A, GSFW_ROW_MAJOR, GSFW_OP_COPY,
+                                                   l ? labels : y, &obj, &err), GSFW_OK);
+        assert_int_equal(gsfw_spec_oracles(spec, &dmo, NULL, &err), GSFW_OK);
+        gsfw_settings set;
+        gsfw_spec_settings(spec, &set);
+        assert_int_equal(set.step, GSFW_STEP_AUTO); /* no enum value: by its rule */
+        assert_non_null(set.step_rule);
+        gsfw_iterate trace[41];
+        gsfw_result res = {.trace = trace, .trace_capacity = 41};
+        gsfw_info info;
+        assert_int_equal(gsfw_spec_solve(spec, obj, dmo, NULL, &set, &res, &info, &err), GSFW_OK);
+        assert_string_equal(info.step_rule->name, "armijo");
+        for (int t = 0; t + 1 < res.trace_len; t++) assert_true(trace[t + 1].f <= trace[t].f);
+        if (!l) assert_true(trace[res.trace_len - 1].f < 0.5 * trace[0].f);
+        gsfw_dmo_free(dmo);
+        gsfw_objective_free(obj);
+        gsfw_spec_free(spec);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_every_sensing_kind_is_linear),
         cmocka_unit_test(test_memory_estimates_grow_with_the_problem),
         cmocka_unit_test(test_squared_hinge),
+        cmocka_unit_test(test_armijo_is_monotone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,7 @@
     X(step_short)                                              \
     X(step_adaptive)                                           \
     X(step_line)                                               \
+    X(step_armijo)                                             \
     /* losses */                                               \
     X(loss_ls)                                                 \
     X(loss_logistic)                                           \
