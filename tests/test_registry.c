@@ -651,6 +651,37 @@ static void test_armijo_is_monotone(void **state)
     }
 }
 
+/* The interval model finds a planted burst among louder isolated spikes, and its
+ * contains hook accepts runs only. */
+static void test_interval_finds_a_burst(void **state)
+{
+    (void)state;
+    enum { DI = 200 };
+    double z[DI];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 61);
+    for (int i = 0; i < DI; i++) z[i] = 0.1 * gsfw_rng_normal(&rng);
+    for (int i = 120; i < 130; i++) z[i] += 1.0;
+    z[10] = z[50] = 2.5; /* top-10 would take these */
+    gsfw_spec *spec = new_spec(GSFW_USES_MODEL);
+    gsfw_err err;
+    set_ok(spec, "model", "interval");
+    set_ok(spec, "s", "10");
+    assert_int_equal(gsfw_spec_check(spec, &err), GSFW_OK);
+    assert_int_equal(gsfw_spec_bind(spec, DI, NULL, NULL, &err), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    assert_int_equal(gsfw_spec_oracles(spec, &dmo, NULL, &err), GSFW_OK);
+    int support[10], size;
+    assert_int_equal(dmo->select(dmo->ctx, z, support, &size, NULL), 0);
+    assert_int_equal(size, 10);
+    for (int k = 0; k < 10; k++) assert_int_equal(support[k], 120 + k);
+    const int run[3] = {7, 5, 6}, gap[3] = {5, 6, 8};
+    assert_int_equal(dmo->contains(dmo->ctx, run, 3), 1);
+    assert_int_equal(dmo->contains(dmo->ctx, gap, 3), 0);
+    gsfw_dmo_free(dmo);
+    gsfw_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -665,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_memory_estimates_grow_with_the_problem),
         cmocka_unit_test(test_squared_hinge),
         cmocka_unit_test(test_armijo_is_monotone),
+        cmocka_unit_test(test_interval_finds_a_burst),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,7 @@
     X(model_tail)                                              \
     X(model_tree)                                              \
     X(model_tree_connected)                                    \
+    X(model_interval)                                          \
     /* step rules */                                           \
     X(step_auto)                                               \
     X(step_agnostic)                                           \
