@@ -682,6 +682,48 @@ static void test_interval_finds_a_burst(void **state)
     gsfw_spec_free(spec);
 }
 
+/* The Rademacher matrix: entries +-1/sqrt(n) (columns of unit norm exactly), about half
+ * of each sign, a function of the seed; recover measures through it. */
+static void test_rademacher_entries(void **state)
+{
+    (void)state;
+    enum { NR = 50, SIDE = 10, DR = SIDE * SIDE };
+    gsfw_spec *spec = new_spec(GSFW_USES_SENSING);
+    gsfw_err err;
+    set_ok(spec, "sensing", "rademacher");
+    set_ok(spec, "seed", "9");
+    const gsfw_sensing_spec sizes = {.n = NR, .height = SIDE, .width = SIDE};
+    gsfw_operator *op = NULL, *again = NULL;
+    assert_int_equal(gsfw_spec_sensing(spec, &sizes, &op, &err), GSFW_OK);
+    assert_int_equal(gsfw_spec_sensing(spec, &sizes, &again, &err), GSFW_OK);
+    double e[DR] = {0}, col[NR], col2[NR];
+    int positive = 0;
+    for (int j = 0; j < DR; j++) {
+        e[j] = 1.0;
+        assert_int_equal(op->apply(op->ctx, e, col), 0);
+        assert_int_equal(again->apply(again->ctx, e, col2), 0);
+        e[j] = 0.0;
+        double norm2 = 0.0;
+        for (int i = 0; i < NR; i++) {
+            assert_true(fabs(fabs(col[i]) * sqrt((double)NR) - 1.0) < 1e-15);
+            assert_true(col[i] == col2[i]);
+            positive += col[i] > 0;
+            norm2 += col[i] * col[i];
+        }
+        assert_true(fabs(norm2 - 1.0) < 1e-12);
+    }
+    assert_true(positive > 0.45 * NR * DR && positive < 0.55 * NR * DR);
+    gsfw_operator_free(op);
+    gsfw_operator_free(again);
+    /* y = A x + noise from the kind's seed, as gsfw recover measures */
+    double x[DR] = {0}, y[NR], noise_sq;
+    x[3] = 1.0;
+    assert_int_equal(gsfw_spec_measure(spec, &sizes, x, 0.0, y, &noise_sq, &op, &err), GSFW_OK);
+    assert_true(noise_sq == 0.0 && fabs(fabs(y[0]) * sqrt((double)NR) - 1.0) < 1e-15);
+    gsfw_operator_free(op);
+    gsfw_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -697,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_squared_hinge),
         cmocka_unit_test(test_armijo_is_monotone),
         cmocka_unit_test(test_interval_finds_a_burst),
+        cmocka_unit_test(test_rademacher_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,7 @@
     X(sensing_hadamard)                                        \
     X(sensing_dct_signs)                                       \
     X(sensing_hadamard_signs)                                  \
+    X(sensing_rademacher)                                      \
     /* bases of the unknowns */                                \
     X(basis_pixel)                                             \
     X(basis_haar)                                              \
