@@ -269,7 +269,7 @@ void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip)
     for (int k = 0; k < cp->n; k++) {
         const gsfw_param *p = cp->param[k];
         if (skipped(p->name, skip)) continue;
-        char var[64], line[96];
+        char var[64], line[128];
         metavar(p, var, sizeof var);
         if (!strcmp(p->name, "L")) snprintf(var, sizeof var, "L|spectral|atom");
         snprintf(line, sizeof line, "  %s%s%s", cp->flag[k], var[0] ? " " : "", var);
