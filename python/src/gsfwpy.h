@@ -83,6 +83,8 @@ gsfw_spec *gsfwpy_spec_from(unsigned uses, PyObject *kwds, const char *const *ob
 int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const char *fn);
 /* gsfw_spec_check; -1 with ValueError naming the problem. */
 int gsfwpy_spec_check(gsfw_spec *spec);
+/* registry(kind): the library's list of a kind, or of the parameters. */
+PyObject *gsfwpy_registry(PyObject *self, PyObject *args);
 
 /* ---- module functions */
 

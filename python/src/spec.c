@@ -78,3 +78,50 @@ int gsfwpy_spec_check(gsfw_spec *spec)
     }
     return 0;
 }
+
+/* registry(kind): the entries of a kind ("methods", "models", "steps", "losses", "sensing",
+ * "bases") as dicts {name, summary, reads, needs}, or ("params") the parameters as dicts
+ * {name, help, default}: what Python lists, as `gsfw help` does. */
+PyObject *gsfwpy_registry(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *topic;
+    if (!PyArg_ParseTuple(args, "s:registry", &topic)) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    if (!strcmp(topic, "params")) {
+        const gsfw_param *p;
+        for (int i = 0; (p = gsfw_registry_param(i)); i++) {
+            PyObject *row = Py_BuildValue("{s:s,s:s,s:d}", "name", p->name, "help",
+                                          p->help ? p->help : "", "default", p->def);
+            if (!row || PyList_Append(out, row) < 0) {
+                Py_XDECREF(row);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(row);
+        }
+        return out;
+    }
+    const int kind = gsfw_kind_parse(topic);
+    if (kind < 0) {
+        Py_DECREF(out);
+        return PyErr_Format(PyExc_ValueError, "unknown kind '%s'", topic);
+    }
+    const gsfw_entry *e;
+    for (int i = 0; (e = gsfw_registry_entry((gsfw_kind)kind, i)); i++) {
+        const char *needs = e->needs & GSFW_NEEDS_GRAPH ? "graph"
+                            : e->needs & GSFW_NEEDS_TREE ? "tree" : "";
+        PyObject *row = Py_BuildValue("{s:s,s:s,s:s,s:s,s:O}", "name", e->name, "summary",
+                                      e->summary, "reads", e->uses ? e->uses : "", "needs",
+                                      needs, "default",
+                                      e->flags & GSFW_ENTRY_DEFAULT ? Py_True : Py_False);
+        if (!row || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(row);
+    }
+    return out;
+}
