@@ -332,6 +332,13 @@ int cli_help_topic(const char *topic)
     return CLI_OK;
 }
 
+int cli_asks_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+    return 0;
+}
+
 char *cli_usage_text(const char *head, const cli_params *cp, const char *const *skip,
                      const char *tail)
 {
