@@ -178,12 +178,68 @@ static void test_recover_polishes_by_default(void **state)
     cli_result_free(&r);
 }
 
+/* Warm restarts: recover turns them on with its default stop (MNIST 0 at ratio 2, seed 2:
+ * the first polish misses the support, the rounds find it); --restarts 0 turns them off,
+ * an explicit --iters leaves them off; solve takes --restarts with --polish on only, and
+ * with the Frank-Wolfe methods only. */
+static void test_restarts_flags(void **state)
+{
+    (void)state;
+#define MNIST0 "recover", "--image", GSFW_SOURCE_DIR "/data/mnist_0.npy", "--ratio", "2", \
+               "--seed", "2", "--out-dir", path_in(dir, "r0"), "--no-plot"
+    const char *dflt[] = {MNIST0, NULL};
+    cli_result r = cli_run(dflt);
+    assert_int_equal(r.status, 0);
+    assert_true(field(r.out, " rel_err=") <= 1e-10);
+    assert_true(field(r.out, " restarts=") >= 1);
+    assert_true(field(r.out, "restart_best=") >= 1);
+    cli_result_free(&r);
+    const char *off[] = {MNIST0, "--restarts", "0", NULL};
+    r = cli_run(off);
+    assert_int_equal(r.status, 0);
+    assert_true(field(r.out, " rel_err=") > 0.05);
+    assert_false(has(r.out, "restarts="));
+    cli_result_free(&r);
+    const char *iters[] = {MNIST0, "--iters", "30", NULL};
+    r = cli_run(iters);
+    assert_int_equal(r.status, 0);
+    assert_false(has(r.out, "restarts="));
+    cli_result_free(&r);
+    const char *with_iters[] = {MNIST0, "--iters", "30", "--restarts", "3", NULL};
+    r = cli_run(with_iters);
+    assert_int_equal(r.status, 0);
+    assert_true(field(r.out, " restarts=") >= 1 && field(r.out, " restarts=") <= 3);
+    cli_result_free(&r);
+#undef MNIST0
+    const char *solve[] = {SOLVE_ARGS("accfw", "line"), "--iters", "3", "--polish", "on",
+                           "--restarts", "2", "--restart-iters", "5", NULL};
+    r = cli_run(solve);
+    assert_int_equal(r.status, 0);
+    assert_true(has(r.out, " restarts="));
+    assert_true(field(r.out, "f_polished=") < 1e-20);
+    cli_result_free(&r);
+    const char *no_polish[] = {SOLVE_ARGS("accfw", "line"), "--iters", "3", "--restarts", "2",
+                               NULL};
+    r = cli_run(no_polish);
+    assert_int_equal(r.status, 2);
+    assert_true(has(r.err, "--restarts needs --polish on"));
+    cli_result_free(&r);
+    const char *baseline[] = {"solve", "--A", path_in(dir, "A.npy"), "--y", path_in(dir, "y.npy"),
+                              "--model", "topk", "--s", "5", "--C", "1", "--method", "iht",
+                              "--iters", "3", "--restarts", "2", NULL};
+    r = cli_run(baseline);
+    assert_int_equal(r.status, 2);
+    assert_true(has(r.err, "--restarts"));
+    cli_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_methods_and_steps),
         cmocka_unit_test(test_tol_x0_polish),
         cmocka_unit_test(test_recover_polishes_by_default),
+        cmocka_unit_test(test_restarts_flags),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

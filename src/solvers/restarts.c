@@ -104,6 +104,13 @@ gsfw_error gsfw_restarts(gsfw_run *run, gsfw_fw_plan *plan, double *x, double *x
     double f_zero;
     gsfw_error rc = value_at_zero(run, work->x_try, &f_zero);
     if (rc) return rc;
+    /* room for the rounds' polishes: the projections return about the first one's size
+     * (the head projection's window is [s, 1.05 s]); a larger support grows it once */
+    const gsfw_dmo *pol = set->polish_oracle ? set->polish_oracle : run->dmo;
+    int room = info->polished_size > pol->model_size ? info->polished_size : pol->model_size;
+    room += room / 4 + 1;
+    if ((rc = gsfw_run_reserve(run, room < pol->max_support ? room : pol->max_support)))
+        return rc;
 
     /* the rounds: AccFW, line step, restart_iters iterations, no tolerance, L as the
      * first run resolved it (an FW first run had none: the first round estimates it) */

@@ -111,6 +111,11 @@ gsfw_error gsfw_params_method_check(const gsfw_spec *spec, gsfw_err *err)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s atom is a rule of the Frank-Wolfe "
                          "family; %s takes a number or 'spectral'",
                          gsfw_spec_spell(spec, "L_rule"), method->name);
+    if (!gsfw_method_of(method)->baseline && gsfw_spec_number(spec, "restarts") > 0 &&
+        !gsfw_spec_number(spec, "polish"))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s needs %s on: the restarts start from "
+                         "the polished point", gsfw_spec_spell(spec, "restarts"),
+                         gsfw_spec_spell(spec, "polish"));
     return GSFW_OK;
 }
 
