@@ -74,7 +74,7 @@ def _positive_or_none(name, value):
 def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw", option="I",
           L=None, L_rule=None, max_iter=300, tol=None, time_limit=None, x_true=None,
           callback=None, delta=None, step="auto", x0=None, polish=False, seed=0, loss="ls",
-          huber_delta=1.0, intercept=False, tree=None):
+          huber_delta=1.0, intercept=False, tree=None, restarts=0, restart_iters=20):
     """Minimise f over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}.
 
     A: an (n, d) array or a gsfw.Operator, with f = loss(A x, y): loss 'ls' (0.5 ||A x -
@@ -88,6 +88,9 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
     'spectral' for the baselines). step: auto, agnostic, short, adaptive, line.
     tol: stop when the certified bound on f(x) - f* is below tol. x0: starting point.
     polish: end by projecting onto the model and refitting on that support.
+    restarts (with polish): at most this many warm restarts from the polished point, rounds
+    of restart_iters AccFW iterations with line search; the best polished point is kept
+    (info['restarts'] rounds were run, info['restart_best'] is the one returned).
     callback(it, x): called per iterate with a dict of its figures; True stops the run.
     Returns a gsfw.Result.
     """
@@ -103,5 +106,6 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
         x_true=x_true, callback=callback,
         delta=0.0 if delta is None else float(delta), step=str(step), x0=x0,
         polish=bool(polish), seed=int(seed), loss=str(loss), huber_delta=float(huber_delta),
-        intercept=bool(intercept), tree=tree)
+        intercept=bool(intercept), tree=tree, restarts=int(restarts),
+        restart_iters=int(restart_iters))
     return Result(raw)

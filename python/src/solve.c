@@ -128,7 +128,7 @@ static PyObject *info_dict(const gsfw_info *in)
 {
     return Py_BuildValue(
         "{s:s,s:i,s:i,s:d,s:d,s:d,s:d,s:d,s:s,s:s,s:d,s:l,s:l,s:l,s:l,s:l,s:i,s:i,"
-        "s:d,s:d,s:d,s:d,s:d}",
+        "s:d,s:d,s:d,s:d,s:d,s:i,s:i}",
         "status", gsfw_status_name(in->status), "iterations", in->iterations, "best_iter",
         in->best_iter, "f_best", in->f_best, "f_last", in->f_last, "f_polished",
         in->f_polished, "gap_bound", in->gap_bound, "L", in->L, "L_source", l_source_name(in),
@@ -137,7 +137,8 @@ static PyObject *info_dict(const gsfw_info *in)
         in->window_missed, "gradient_calls", in->gradient_calls, "drop_steps", in->drop_steps,
         "active_size", in->active_size, "polished_size", in->polished_size, "setup_time",
         in->setup_time, "solve_time", in->solve_time, "polish_time", in->polish_time,
-        "oracle_time", in->oracle_time, "gradient_time", in->gradient_time);
+        "oracle_time", in->oracle_time, "gradient_time", in->gradient_time, "restarts",
+        in->restarts, "restart_best", in->restart_best);
 }
 
 /* The objects solve() takes by keyword; every other keyword is a registry parameter. */
