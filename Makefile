@@ -6,7 +6,7 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
+.PHONY: all build deps python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals phase
 
 all: build
 
@@ -94,6 +94,12 @@ bounds: build
 # TRIALS=N for a quick run.
 variants: build
 	@sh experiments/variants.sh $(BUILD) results/variants
+
+# Phase transitions with the limits drawn (docs/experiments-phase.md): a quick run, or
+# with FULL=1 the full one (20 trials a point, hours); SETS=, VARIANTS=, TRIALS= narrow
+# them.
+phase: build
+	@MODE=$(if $(FULL),full,quick) sh experiments/phase.sh $(BUILD) results/phase$(if $(FULL),-full)
 
 # The measured goals of docs/experiments-variants.md (needs python3-sklearn).
 variants-goals: build
