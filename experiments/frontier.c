@@ -38,13 +38,13 @@
 typedef struct {
     const char *image;
     double ratio, jitter, threshold, grow;
-    int seed_lo, seed_hi, restarts, cosamp, random, round_iters, amp, nonneg;
+    int seed_lo, seed_hi, restarts, cosamp, random, round_iters, amp, nonneg, stage1;
 } options;
 
 static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.jitter = 1.0, .threshold = 0.05, .grow = 1.0, .seed_lo = 0, .seed_hi = 19,
-                   .restarts = 10, .round_iters = 20};
+                   .restarts = 10, .round_iters = 20, .stage1 = 1};
     if (argc % 2 == 0) return 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
@@ -60,6 +60,7 @@ static int parse(int argc, char **argv, options *o)
         else if (!strcmp(k, "--grow")) o->grow = strtod(v, NULL);
         else if (!strcmp(k, "--amp")) o->amp = atoi(v);
         else if (!strcmp(k, "--nonneg")) o->nonneg = atoi(v);
+        else if (!strcmp(k, "--stage1")) o->stage1 = atoi(v);
         else if (!strcmp(k, "--threshold")) o->threshold = strtod(v, NULL);
         else return 1;
     }
@@ -193,8 +194,17 @@ static double amp_run(const recover_instance *p, cosamp_ctx *c, int iters, int n
     int k = 0;
     for (int i = 0; i < d; i++)
         if (best[i] != 0.0) c->sel[k++] = i;
-    if (k && !ls_on(c, c->sel, k, best, &f_best)) memcpy(x_out, best, (size_t)d * sizeof(double));
-    else f_best = INFINITY;
+    if (k && !ls_on(c, c->sel, k, best, &f_best)) {
+        /* into the C-ball (C = 1), as gsfw's polish does, so that it can start a solve */
+        const double nrm = cblas_dnrm2(d, best, 1);
+        if (nrm > 1.0) {
+            cblas_dscal(d, 1.0 / nrm, best, 1);
+            if (c->obj->value(c->obj->ctx, best, &f_best)) f_best = INFINITY;
+        }
+        memcpy(x_out, best, (size_t)d * sizeof(double));
+    } else {
+        f_best = INFINITY;
+    }
 out:
     free(x);
     free(r);
@@ -259,7 +269,10 @@ static int run_seed(const options *o, int seed, int *ok_count)
     }
     gsfw_result res = {.x_polished = x_ans};
     gsfw_info info;
-    if (gsfw_solve(obj, first, &set, &res, &info, &err)) goto fail;
+    memset(&info, 0, sizeof info);
+    info.f_polished = INFINITY;
+    memset(x_ans, 0, (size_t)d * sizeof(double));
+    if (o->stage1 && gsfw_solve(obj, first, &set, &res, &info, &err)) goto fail;
     const double L = info.L;
     double f_ans = info.f_polished;
     const int stage1_restarts = info.restarts;
@@ -284,7 +297,15 @@ static int run_seed(const options *o, int seed, int *ok_count)
     }
     if (o->cosamp) f_ans = cosamp_refine(&c, x_ans, f_ans, o->cosamp);
     if (o->amp) {
+        if (dmo->reset) dmo->reset(dmo->ctx); /* the projection's warm start: as new */
+        gsfw_dmo *topk = NULL; /* FRONTIER_AMP_MODEL=topk: the graph-free projection */
+        if (getenv("FRONTIER_AMP_MODEL") && !strcmp(getenv("FRONTIER_AMP_MODEL"), "topk")) {
+            if (gsfw_dmo_topk(d, p.s, &topk, &err)) goto fail;
+            c.proj = topk;
+        }
         double f_amp = amp_run(&p, &c, o->amp, o->nonneg, x_pol);
+        c.proj = dmo;
+        gsfw_dmo_free(topk);
         if (getenv("FRONTIER_VERBOSE"))
             fprintf(stderr, "amp: f %g rel_err %g\n", f_amp, rec_rel_err(x_pol, p.xstar, d));
         if (f_amp < f_ans) {
