@@ -50,8 +50,8 @@ int cli_make_dmo(const char *cmd, const cli_model_spec *spec, gsfw_dmo **out)
     /* the PCSF projections' workspaces are the large allocation of a model */
     if ((!strcmp(spec->model, "head") || !strcmp(spec->model, "tail")) && spec->graph &&
         cli_mem_check(cmd,
-                      cli_mem_pcsf(gsfw_graph_nodes(spec->graph),
-                                   gsfw_graph_edge_count(spec->graph)),
+                      gsfw_memory_estimate("pcsf", gsfw_graph_nodes(spec->graph),
+                                           gsfw_graph_edge_count(spec->graph)),
                       !strcmp(spec->model, "head") ? "the head projection's PCSF workspace"
                                                    : "the tail projection's PCSF workspace"))
         return CLI_FAIL;
