@@ -34,6 +34,8 @@
 #include "gsfw/pcsf.h"      /* PCSF, head and tail projections */
 #include "gsfw/io.h"        /* .npy, Matrix Market, edge lists */
 #include "gsfw/tree.h"      /* trees, the wavelet quadtree, tree-sparse DMOs */
-#include "gsfw/loss.h"      /* losses over a linear operator */
+#include "gsfw/loss.h"      /* losses over a linear operator, and their definitions */
+#include "gsfw/registry.h"  /* the registry of methods, models, step rules, losses, sensing
+                               kinds and bases, and the spec that turns names into a solve */
 
 #endif /* GSFW_H */

@@ -77,8 +77,8 @@ struct gsfw_tree;
 
 /* What a model name needs. Fields a model does not use are ignored. */
 typedef struct {
-    const char *model;        /* "topk", "topk-approx", "l1", "subgraph", "head", "tail",
-                                 "tree" (g rooted subtrees), "tree-connected" */
+    const char *model;        /* a model's name: `gsfw help models` lists them ("topk",
+                                 "subgraph", "head", "tree", ...) */
     int d;                    /* vector length (the graph's node count for graph models) */
     int s;                    /* sparsity */
     int g;                    /* components (graph models; default 1 when <= 0) */
@@ -86,11 +86,13 @@ typedef struct {
     const struct gsfw_tree *tree; /* tree models */
     double delta;             /* topk-approx, l1: target delta in (0, 1] (<= 0: 1) */
     uint64_t seed;            /* randomised oracles */
+    const struct gsfw_model_def *def; /* a model of one's own (gsfw/registry.h): used
+                                         instead of the name when set (default NULL) */
 } gsfw_model_spec;
 
 /* 1 if the model needs a graph, 2 if it needs a tree, 0 if neither, -1 if unknown. */
 GSFW_API int gsfw_model_needs_graph(const char *model);
-/* Comma-separated list of the model names, for messages. */
+/* Comma-separated list of the model names, for messages (the registry's). */
 GSFW_API const char *gsfw_model_names(void);
 /* The oracle of a model (the graph / tree must outlive it). */
 GSFW_API gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out,

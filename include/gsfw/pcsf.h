@@ -129,6 +129,9 @@ GSFW_API gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, 
 /* Either projection with explicit settings (method, window, budget, ...). */
 GSFW_API gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
                              gsfw_dmo **out, gsfw_err *err);
+/* Bytes a head or tail projection (and its PCSF workspace) allocates on a graph of
+ * this size: what to check before building one on a large graph. */
+GSFW_API double gsfw_headtail_memory(double nodes, double edges);
 
 #ifdef __cplusplus
 }

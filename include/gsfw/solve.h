@@ -184,7 +184,8 @@ typedef struct {
                              (given or estimated); the adaptive rule's last local estimate;
                              0 when the run uses none */
     gsfw_lipschitz_rule L_source; /* GSFW_L_GIVEN, GSFW_L_SPECTRAL or GSFW_L_ATOM */
-    gsfw_step step;       /* the rule used (GSFW_STEP_AUTO resolved) */
+    gsfw_step step;       /* the rule used (GSFW_STEP_AUTO resolved; GSFW_STEP_AUTO for
+                             a rule without an enum value: see step_rule) */
     double delta;         /* delta used for Option II scaling and the bound */
     long oracle_calls;
     long pcsf_calls;
@@ -198,6 +199,8 @@ typedef struct {
     double polish_time;   /* seconds: the polish */
     double oracle_time;   /* seconds inside the DMO */
     double gradient_time; /* seconds inside the objective */
+    const struct gsfw_step_rule *step_rule; /* the rule used, with its name (NULL for the
+                                               baselines) */
 } gsfw_info;
 
 /* Caller-owned outputs; every pointer may be NULL. trace must hold trace_capacity

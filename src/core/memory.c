@@ -11,11 +11,8 @@ double gsfw_memory_estimate(const char *piece, double a, double b)
     /* per node the adjacency offsets; per edge both directions of the adjacency (node
      * and edge id), the edge list, a cost and the reader's arrays */
     if (!strcmp(piece, "graph")) return 8.0 * a + 56.0 * b + 4096.0;
-    /* rounded up from the allocations of src/oracles/headtail.c and src/oracles/pcsf/:
-     * about 20 arrays of n ints or doubles in the projection, clusters, their heap entries
-     * and the pruning scratch per node; two pairing-heap nodes, the edge record, its heap
-     * slots and the projection's cost copies per edge */
-    if (!strcmp(piece, "pcsf")) return 512.0 * a + 224.0 * b + 65536.0;
+    /* kept with the allocations it describes (src/oracles/headtail/) */
+    if (!strcmp(piece, "pcsf")) return gsfw_headtail_memory(a, b);
     if (!strcmp(piece, "trace")) return (a + 1.0) * (double)sizeof(gsfw_iterate);
     return -1.0;
 }
