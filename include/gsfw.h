@@ -564,6 +564,14 @@ GSFW_API gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u
                          int target_clusters, gsfw_pruning pruning, int *out_nodes,
                          int *n_out_nodes, int *out_edges, int *n_out_edges, gsfw_err *err);
 
+/* Merge tolerance of the growth phase: an edge whose uncovered remainder r is below
+ * eps * cost (or exactly 0) is tight. The default, GSFW_PCSF_DEFAULT_TOLERANCE = 1e-6, is
+ * the tolerance of pcst_fast as released (PyPI, fraenkel-lab); 1e-10 gives the outputs of
+ * the original cluster_approx sources. eps must be finite and in [0, 1). The setting stays
+ * with the workspace for every later run. */
+#define GSFW_PCSF_DEFAULT_TOLERANCE 1e-6
+GSFW_API gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err *err);
+
 /* ---------------------------------------------------------------- file I/O */
 
 /* .npy (format 1.0/2.0/3.0), float64 little-endian, C or Fortran order, 1-D or 2-D.

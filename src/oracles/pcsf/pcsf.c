@@ -67,6 +67,7 @@ typedef struct {
 
 struct gsfw_pcsf {
     int cap_n, cap_m;
+    double eps;             /* merge tolerance relative to the edge cost */
     /* growth */
     gsfw_ph_node *nd;       /* 2 cap_m: the heap node of edge part p is nd[p] */
     pc_edge *edge;          /* cap_m: targets of the edge parts */
@@ -124,6 +125,18 @@ gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err)
     if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: output pointer is NULL");
     *out = calloc(1, sizeof **out);
     if (!*out) return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory");
+    (*out)->eps = GSFW_PCSF_DEFAULT_TOLERANCE;
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err *err)
+{
+    if (!ws) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pcsf: workspace is NULL");
+    if (!(eps >= 0.0 && eps < 1.0))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "pcsf: merge tolerance %g is outside [0, 1)", eps);
+    ws->eps = eps;
     gsfw_err_clear(err);
     return GSFW_OK;
 }
@@ -298,6 +311,10 @@ typedef struct {
     const int *eu, *ev;
     const double *cost;
     double now;
+    /* The last event, when it was a growth event that rescheduled its part at the time
+     * it was processed (stuck_part, else -1), and that time: see edge_event. */
+    int stuck_part;
+    double stuck_time;
 } run_ctx;
 
 static inline double edge_cost(const double *cost, int e) { return cost ? cost[e] : 1.0; }
@@ -522,6 +539,8 @@ static gsfw_error edge_event(run_ctx *c, int A, int p, double te, int *ncl, int 
     }
 #endif
     cl[A].u.t.heap = gsfw_ph_delete_min(&ws->ph, p);
+    const int stuck_part = c->stuck_part;
+    c->stuck_part = -1;
     if (is_dropped) {
         st->dropped_events++;
         refresh_queue(ws, A);
@@ -539,10 +558,23 @@ static gsfw_error edge_event(run_ctx *c, int A, int p, double te, int *ncl, int 
         refresh_queue(ws, A);
         return GSFW_OK;
     }
-    if (r < GSFW_PCSF_EPS * ce || r == 0.0 || r <= GSFW_PCSF_TIME_EPS * now ||
-        now + r == now || (cl[B].u.t.active && now + r / 2.0 == now)) {
+    if (r < ws->eps * ce || r == 0.0) {
         merge_clusters(c, A, B, p, q, now + r, ncl, count);
         return GSFW_OK;
+    }
+    /* A growth event that reschedules p at the current time (r is below the resolution
+     * of now) leaves every quantity the next event reads unchanged. If the next event
+     * pops p again, it is this one once more, and so is every later event: pcst_fast
+     * loops forever (docs/pcsf.md, "Livelock"). Only there gsfw departs from it and
+     * merges the two clusters. */
+    if (cl[B].u.t.active ? now + r / 2.0 == now : now + r == now) {
+        if (stuck_part == p && c->stuck_time == now) {
+            st->livelocks++;
+            merge_clusters(c, A, B, p, q, now + r, ncl, count);
+            return GSFW_OK;
+        }
+        c->stuck_part = p;
+        c->stuck_time = now;
     }
     st->growth_events++;
     if (st->growth_events > guard)
@@ -583,6 +615,7 @@ static gsfw_error grow(run_ctx *c, int n, int m, const double *prizes, int root,
             if (rc) return rc;
         } else { /* A deactivates */
             st->deactivations++;
+            c->stuck_part = -1;
             c->now = te;
             gsfw_pq_remove(&ws->q, A);
             cl[A].u.t.active = 0;
@@ -937,7 +970,7 @@ gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const i
     }
     rc = reserve(ws, n, m, err);
     if (rc) return rc;
-    run_ctx c = {ws, edge_u, edge_v, costs, 0.0};
+    run_ctx c = {ws, edge_u, edge_v, costs, 0.0, -1, 0.0};
     rc = grow(&c, n, m, prizes, root, target_clusters, err);
     if (rc) return rc;
     prune(ws, n, edge_u, edge_v, prizes, costs, root, pruning, out_nodes, n_out_nodes,
