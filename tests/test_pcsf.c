@@ -15,7 +15,7 @@
 
 #include "gsfw.h"
 #include "util/splitmix.h"
-#include "oracles/pcsf/pcsf_heap.h"
+#include "oracles/pcsf/pcsf_queue.h"
 #include "oracles/pcsf/pcsf_internal.h"
 
 /* ------------------------------------------------------------------ helpers */
@@ -285,7 +285,7 @@ static void test_queue_random(void **state)
     enum { N = 300 };
     gsfw_pq q;
     memset(&q, 0, sizeof q);
-    assert_int_equal(gsfw_pq_reserve(&q, N), 0);
+    assert_int_equal(gsfw_pq_reserve(&q, N, N), 0);
     double key[N];
     int in[N] = {0};
     uint64_t seed = 5;

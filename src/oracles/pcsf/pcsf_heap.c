@@ -1,42 +1,11 @@
-/* Pairing heap delete_min and the indexed (key, kind, id) 4-ary heap of the PCSF module. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
-#endif
+/* Pairing heaps of the PCSF growth phase: chunks, delete_min (pcsf_heap.h). */
 #include "oracles/pcsf/pcsf_heap.h"
+
+#include "oracles/pcsf/pcsf_mem.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
-void *gsfw_pcsf_big_alloc(size_t count, size_t size)
-{
-    if (size != 0 && count > SIZE_MAX / size) return NULL;
-    size_t bytes = count * size;
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
-    size_t rounded = (bytes + huge - 1) / huge * huge;
-    void *p = aligned_alloc(huge, rounded);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-void gsfw_pcsf_populate(void *begin, size_t bytes)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    const uintptr_t page = 4096;
-    uintptr_t lo = ((uintptr_t)begin + page - 1) & ~(page - 1);
-    uintptr_t hi = ((uintptr_t)begin + bytes) & ~(page - 1);
-    if (begin && hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-#else
-    (void)begin;
-    (void)bytes;
-#endif
-}
 
 /* ------------------------------------------------------------ pairing heap */
 
@@ -57,10 +26,24 @@ static int reserve_ints(int **a, size_t *cap, size_t want)
     return *a ? 0 : -1;
 }
 
-int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
+/* The delete_min scratch for `need` children (kept for later runs). Returns 0 or -1 with
+ * H->failed set. */
+static int buf_grow(gsfw_ph *H, size_t need)
+{
+    int *b = realloc(H->buf, need * sizeof *b);
+    if (!b) {
+        H->failed = GSFW_PH_NOMEM;
+        return -1;
+    }
+    H->buf = b;
+    H->buf_cap = need;
+    return 0;
+}
+
+int gsfw_ph_reserve(gsfw_ph *H, size_t slots)
 {
     if (slots > GSFW_PH_MAX_SLOTS) slots = GSFW_PH_MAX_SLOTS;
-    if (reserve_ints(&H->buf, &H->buf_cap, max_nodes) ||
+    if ((H->buf_cap < 1024 && buf_grow(H, 1024)) ||
         reserve_ints(&H->slot, &H->slot_cap, slots))
         return -1;
     gsfw_ph_reset(H);
@@ -140,9 +123,12 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
     gsfw_ph_node *nd = H->nd, *R = &nd[root];
     /* the live children, most recently linked first; the root's chunks are free from
      * here (the pairing may reuse them at once) */
-    int *buf = H->buf;
     size_t k = 0;
     int cls = (int)(R->fill & 31), used = (int)(R->fill >> 5);
+    /* the chain of chunks holds fewer than 2^(cls + 1) children */
+    if (R->kids >= 0 && ((size_t)2 << cls) > H->buf_cap && buf_grow(H, (size_t)2 << cls))
+        return -1;
+    int *buf = H->buf;
     for (int b = R->kids; b >= 0;) {
         const int *s = H->slot + b;
         for (int i = used; i >= 1; i--) {
@@ -195,115 +181,4 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
     int r = buf[np - 1];
     for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(H, r, buf[i]);
     return r;
-}
-
-/* ---------------------------------------------------------- indexed queue */
-
-static inline int pq_less(const gsfw_pq_entry *a, const gsfw_pq_entry *b)
-{
-    if (a->key != b->key) return a->key < b->key;
-    if ((a->aux < 0) != (b->aux < 0)) return a->aux < 0;
-    return a->id < b->id;
-}
-
-int gsfw_pq_reserve(gsfw_pq *q, int cap)
-{
-    if (cap <= q->cap) return 0;
-    gsfw_pq_free(q);
-    q->mem = gsfw_pcsf_big_alloc((size_t)cap + 3, sizeof *q->mem);
-    q->pos = gsfw_pcsf_big_alloc((size_t)cap, sizeof *q->pos);
-    if (!q->mem || !q->pos) {
-        gsfw_pq_free(q);
-        return -1;
-    }
-    q->heap = q->mem + 3;
-    for (int i = 0; i < cap; i++) q->pos[i] = -1;
-    q->cap = cap;
-    return 0;
-}
-
-void gsfw_pq_clear(gsfw_pq *q, int used)
-{
-    for (int i = 0; i < q->size; i++) q->pos[q->heap[i].id] = -1;
-    (void)used;
-    q->size = 0;
-}
-
-void gsfw_pq_free(gsfw_pq *q)
-{
-    free(q->mem);
-    free(q->pos);
-    memset(q, 0, sizeof *q);
-}
-
-static void sift_up(gsfw_pq *q, int i)
-{
-    gsfw_pq_entry e = q->heap[i];
-    while (i > 0) {
-        int p = (i - 1) >> 2;
-        if (!pq_less(&e, &q->heap[p])) break;
-        q->heap[i] = q->heap[p];
-        q->pos[q->heap[i].id] = i;
-        i = p;
-    }
-    q->heap[i] = e;
-    q->pos[e.id] = i;
-}
-
-static void sift_down(gsfw_pq *q, int i)
-{
-    gsfw_pq_entry e = q->heap[i];
-    const int n = q->size;
-    gsfw_pq_entry *h = q->heap;
-    for (;;) {
-        int c = 4 * i + 1;
-        if (c >= n) break;
-        int best = c, end = c + 4 < n ? c + 4 : n;
-        for (int k = c + 1; k < end; k++)
-            if (pq_less(&h[k], &h[best])) best = k;
-        if (!pq_less(&h[best], &e)) break;
-        h[i] = h[best];
-        q->pos[h[i].id] = i;
-        i = best;
-    }
-    h[i] = e;
-    q->pos[e.id] = i;
-}
-
-void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux)
-{
-    int i = q->pos[id];
-    if (i < 0) {
-        i = q->size++;
-        q->heap[i].key = key;
-        q->heap[i].id = id;
-        q->heap[i].aux = aux;
-        q->pos[id] = i;
-        sift_up(q, i);
-        return;
-    }
-    gsfw_pq_entry old = q->heap[i];
-    q->heap[i].key = key;
-    q->heap[i].aux = aux;
-    if (pq_less(&q->heap[i], &old))
-        sift_up(q, i);
-    else if (pq_less(&old, &q->heap[i]))
-        sift_down(q, i);
-}
-
-void gsfw_pq_set(gsfw_pq *q, int id, double key) { gsfw_pq_set_aux(q, id, key, -1); }
-
-void gsfw_pq_remove(gsfw_pq *q, int id)
-{
-    int i = q->pos[id];
-    if (i < 0) return;
-    q->pos[id] = -1;
-    int last = --q->size;
-    if (i == last) return;
-    q->heap[i] = q->heap[last];
-    q->pos[q->heap[i].id] = i;
-    if (i > 0 && pq_less(&q->heap[i], &q->heap[(i - 1) >> 2]))
-        sift_up(q, i);
-    else
-        sift_down(q, i);
 }
