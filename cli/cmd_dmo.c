@@ -7,9 +7,8 @@
 #include "cli.h"
 #include "memory.h"
 #include "models.h"
-#include "tree_load.h"
 
-static const char usage[] =
+static const char synopsis[] =
     "usage: gsfw dmo --model MODEL --z z.npy --s S [--g G]\n"
     "                [--graph grid:HxW | --edges FILE [--nodes N]]\n"
     "                [--tree quadtree:HxW | --tree FILE] [--delta D] [--seed N] [--stats]\n"
@@ -18,18 +17,15 @@ static const char usage[] =
     "Select a support S in the model maximising ||z_S|| (exactly or approximately) and\n"
     "print its 0-based node ids, ascending, separated by spaces.\n"
     "\n"
-    "  --model M   topk | topk-approx | l1 | subgraph | head | tail | tree | tree-connected\n"
     "  --z FILE    input vector (.npy)\n"
-    "  --s S       sparsity; --g G: number of connected components (default 1)\n"
-    "  --graph grid:HxW | --edges FILE   graph (required by subgraph, head, tail); an edge\n"
-    "              list uses ids 0..d-1 (--nodes d: the nodes it does not name are isolated)\n"
+    "  --graph grid:HxW | --edges FILE   graph of the graph models; an edge list uses ids\n"
+    "              0..d-1 (--nodes d: the nodes it does not name are isolated)\n"
     "  --tree T    tree of the tree models: quadtree:HxW (wavelet coefficients of an H x W\n"
-    "              image) or a .npy of parent ids (-1 for a root); --model tree with --g G\n"
-    "              selects at most G rooted subtrees\n"
-    "  --delta D   target delta of topk-approx and l1 (default 1)\n"
-    "  --seed N    seed of randomised oracles\n"
+    "              image) or a .npy of parent ids (-1 for a root)\n"
     "  --stats     also print ||z_S||, the oracle's proven delta and PCSF calls on stderr\n"
-    CLI_MEM_HELP;
+    CLI_MEM_HELP
+    "\n"
+    "Parameters:\n";
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -40,35 +36,36 @@ static int cmp_int(const void *a, const void *b)
 int cmd_dmo(int argc, char **argv)
 {
     const char *cmd = "dmo";
-    const char *model = NULL, *z_path = NULL, *s_text = NULL, *g_text = NULL, *grid = NULL,
-               *edges = NULL, *delta_text = NULL, *seed_text = NULL, *stats_flag = NULL,
-               *tree_spec = NULL, *mem_text = NULL, *nodes_text = NULL;
-    cli_opt opts[] = {
-        {"--model", 0, &model}, {"--z", 0, &z_path}, {"--s", 0, &s_text},
-        {"--g", 0, &g_text}, {"--graph", 0, &grid}, {"--edges", 0, &edges},
-        {"--delta", 0, &delta_text}, {"--seed", 0, &seed_text}, {"--stats", 1, &stats_flag},
-        {"--tree", 0, &tree_spec}, {"--max-memory", 0, &mem_text},
-        {"--nodes", 0, &nodes_text},
+    const char *z_path = NULL, *stats_flag = NULL, *mem_text = NULL;
+    cli_params cp;
+    cli_model_flags mf = {0};
+    if (cli_params_init(cmd, &cp, GSFW_USES_MODEL, NULL)) return CLI_FAIL;
+    cli_opt opts[CLI_MAX_PARAMS + 8] = {
+        {"--z", 0, &z_path}, {"--graph", 0, &mf.grid}, {"--edges", 0, &mf.edges},
+        {"--stats", 1, &stats_flag}, {"--tree", 0, &mf.tree_spec},
+        {"--max-memory", 0, &mem_text}, {"--nodes", 0, &mf.nodes_text},
     };
-    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
-    if (rc) return rc;
-    if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
-    if ((rc = cli_require(cmd, "--model", model))) return rc;
-    if ((rc = cli_require(cmd, "--z", z_path))) return rc;
-    if ((rc = cli_require(cmd, "--s", s_text))) return rc;
-    cli_model_spec spec;
-    if ((rc = cli_parse_model_flags(cmd, model, s_text, g_text, delta_text, seed_text, &spec)))
+    int nopts = 7 + cli_params_opts(&cp, opts + 7);
+    char *usage = cli_usage_text(synopsis, &cp, NULL, "");
+    int rc = usage ? cli_parse(cmd, argc, argv, opts, nopts, usage) : cli_fail(cmd, "out of memory");
+    free(usage);
+    if (!rc) rc = cli_mem_set_limit(cmd, mem_text);
+    if (!rc) rc = cli_require(cmd, "--model", cli_params_text(&cp, "model"));
+    if (!rc) rc = cli_require(cmd, "--z", z_path);
+    if (!rc) rc = cli_require(cmd, "--s", cli_params_text(&cp, "s"));
+    if (!rc) rc = cli_params_apply(cmd, &cp);
+    if (!rc) rc = cli_model_check_flags(cmd, &cp, &mf);
+    if (!rc) rc = cli_params_check(cmd, &cp);
+    if (rc) {
+        cli_params_free(&cp);
         return rc;
-    if ((rc = cli_check_tree_flag(cmd, model, tree_spec))) return rc;
-    if ((rc = cli_parse_nodes(cmd, nodes_text, &spec.nodes))) return rc;
-    if (delta_text && strcmp(model, "topk-approx") && strcmp(model, "l1"))
-        cli_warn(cmd, "--delta is ignored by --model %s", model);
+    }
 
     double *z = NULL;
     int d = 0, *support = NULL;
     gsfw_graph *graph = NULL;
     gsfw_tree *tree = NULL;
-    gsfw_dmo *dmo = NULL;
+    gsfw_dmo *dmo = NULL, *tail = NULL;
     if ((rc = cli_load_vector(cmd, "--z", z_path, &z, &d))) goto done;
     for (int i = 0; i < d; i++) {
         if (!isfinite(z[i])) {
@@ -76,13 +73,12 @@ int cmd_dmo(int argc, char **argv)
             goto done;
         }
     }
-    if ((rc = cli_bind_model(cmd, &spec, grid, edges, d, &graph))) goto done;
-    if ((rc = cli_bind_tree(cmd, &spec, tree_spec, d, &tree))) goto done;
-    if ((rc = cli_make_dmo(cmd, &spec, &dmo))) goto done;
+    if ((rc = cli_model_inputs(cmd, &cp, &mf, d, &graph, &tree))) goto done;
+    if ((rc = cli_model_oracles(cmd, &cp, graph, &dmo, &tail))) goto done;
     /* the graph projections work on the squares z_i^2 (the PCSF prizes), the tree
      * oracles on the weights z_i^2 */
-    const int squares = !strcmp(dmo->name, "head") || !strcmp(dmo->name, "tail") ||
-                        cli_model_needs_tree(model);
+    const gsfw_model_def *def = cli_entry(&cp, GSFW_KIND_MODEL)->def;
+    const int squares = def->squares;
     for (int i = 0; squares && i < d; i++) {
         if (!isfinite(z[i] * z[i])) {
             rc = cli_fail(cmd, "--z: '%s' entry %d is %g, whose square overflows; the %s "
@@ -121,7 +117,9 @@ int cmd_dmo(int argc, char **argv)
         }
     }
     cli_print_ids(support, size);
-    if (squares) cli_warn_short_support(cmd, dmo->name, graph, size, spec.s, spec.g);
+    if (squares && graph)
+        cli_warn_short_support(cmd, dmo->name, graph, size, (int)gsfw_spec_number(cp.spec, "s"),
+                               (int)gsfw_spec_number(cp.spec, "g"));
     if (stats_flag)
         fprintf(stderr, "size=%d norm=%.17g delta=%.17g pcsf_calls=%ld window_missed=%d\n", size,
                 nrm, dmo->delta, stats.pcsf_calls, stats.window_missed);
@@ -130,8 +128,10 @@ int cmd_dmo(int argc, char **argv)
 done:
     gsfw_free(z);
     free(support);
+    gsfw_dmo_free(tail);
     gsfw_dmo_free(dmo);
     gsfw_graph_free(graph);
     gsfw_tree_free(tree);
+    cli_params_free(&cp);
     return rc;
 }

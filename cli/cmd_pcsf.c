@@ -178,45 +178,72 @@ static int canonical_grid_spec(const char *s)
     return *s == '\0';
 }
 
-/* The H x W grid as an edge list only, in gsfw_graph_grid's order: the PCSF does not read
- * the CSR adjacency, which would cost 36 MB and a pass over the edges at 1000x1000. */
-static int grid_edge_list(int h, int w, gsfw_graph **out)
+/* The instance's edge list (the PCSF reads no adjacency). */
+typedef struct {
+    int m;
+    int *u, *v;
+    double *cost; /* NULL: unit costs */
+} edge_list;
+
+static void edge_list_free(edge_list *el)
 {
-    gsfw_graph *g = calloc(1, sizeof *g);
+    gsfw_free(el->u);
+    gsfw_free(el->v);
+    gsfw_free(el->cost);
+}
+
+/* The H x W grid's edges in gsfw_graph_grid's order, without the CSR adjacency a
+ * gsfw_graph carries (36 MB and a pass over the edges at 1000x1000). */
+static int grid_edge_list(int h, int w, edge_list *el)
+{
     long long mm = (long long)h * (w - 1) + (long long)(h - 1) * w;
-    if (g) {
-        g->n = h * w;
-        g->m = (int)mm;
-        g->edge_u = malloc((mm > 0 ? (size_t)mm : 1) * sizeof(int));
-        g->edge_v = malloc((mm > 0 ? (size_t)mm : 1) * sizeof(int));
-    }
-    if (!g || !g->edge_u || !g->edge_v) {
-        gsfw_graph_free(g);
-        return cli_fail("pcsf", "out of memory for a %d x %d grid", h, w);
-    }
+    el->m = (int)mm;
+    el->u = malloc((mm > 0 ? (size_t)mm : 1) * sizeof(int));
+    el->v = malloc((mm > 0 ? (size_t)mm : 1) * sizeof(int));
+    if (!el->u || !el->v) return cli_fail("pcsf", "out of memory for a %d x %d grid", h, w);
     int e = 0;
     for (int r = 0; r < h; r++) {
         for (int c = 0; c < w; c++) {
             int i = r * w + c;
             if (c + 1 < w) {
-                g->edge_u[e] = i;
-                g->edge_v[e++] = i + 1;
+                el->u[e] = i;
+                el->v[e++] = i + 1;
             }
             if (r + 1 < h) {
-                g->edge_u[e] = i;
-                g->edge_v[e++] = i + w;
+                el->u[e] = i;
+                el->v[e++] = i + w;
             }
         }
     }
-    *out = g;
     return CLI_OK;
 }
 
-/* The graph, with messages that name the prize file when the sizes disagree. */
+/* A copy of a graph's edge list (unit costs: cost NULL). */
+static int copy_edges(const gsfw_graph *g, edge_list *el)
+{
+    const int *u, *v;
+    const double *cost;
+    gsfw_graph_edges(g, &u, &v, &cost);
+    size_t m = (size_t)gsfw_graph_edge_count(g);
+    el->m = (int)m;
+    el->u = malloc((m ? m : 1) * sizeof(int));
+    el->v = malloc((m ? m : 1) * sizeof(int));
+    el->cost = cost ? malloc((m ? m : 1) * sizeof(double)) : NULL;
+    if (!el->u || !el->v || (cost && !el->cost))
+        return cli_fail("pcsf", "out of memory for %zu edges", m);
+    memcpy(el->u, u, m * sizeof(int));
+    memcpy(el->v, v, m * sizeof(int));
+    if (cost) memcpy(el->cost, cost, m * sizeof(double));
+    return CLI_OK;
+}
+
+/* The graph's edges, with messages that name the prize file when the sizes disagree;
+ * an edge list is checked by building the graph once (ids, costs). */
 static int load_graph(const char *grid, const char *edges, int n, const char *prizes_path,
-                      gsfw_graph **g)
+                      edge_list *el)
 {
     gsfw_err err;
+    gsfw_graph *g = NULL;
     if (grid) {
         long h = 0, w = 0;
         char tail = 0;
@@ -225,29 +252,26 @@ static int load_graph(const char *grid, const char *edges, int n, const char *pr
         if (sized && h * w != n)
             return cli_fail("pcsf", "--graph %s has %ld nodes but --prizes %s has %d prizes",
                             grid, h * w, prizes_path, n);
-        if (sized && canonical_grid_spec(grid)) return grid_edge_list((int)h, (int)w, g);
-        return cli_load_graph("pcsf", grid, NULL, n, g);
+        if (sized && canonical_grid_spec(grid)) return grid_edge_list((int)h, (int)w, el);
+        int ret = cli_load_graph("pcsf", grid, NULL, n, &g);
+        if (ret == CLI_OK) ret = copy_edges(g, el);
+        gsfw_graph_free(g);
+        return ret;
     }
-    int m = 0, *u = NULL, *v = NULL;
-    double *cost = NULL;
-    gsfw_error rc = gsfw_edges_read(edges, -1, &m, &u, &v, &cost, &err);
+    gsfw_error rc = gsfw_edges_read(edges, -1, &el->m, &el->u, &el->v, &el->cost, &err);
     if (rc) return cli_fail("pcsf", "--edges: %s", err.message);
-    int ret = CLI_OK;
-    for (int e = 0; e < m && ret == CLI_OK; e++) {
+    const int *u = el->u, *v = el->v;
+    for (int e = 0; e < el->m; e++) {
         int big = u[e] > v[e] ? u[e] : v[e];
         if (big >= n)
-            ret = cli_fail("pcsf", "--edges %s: edge %d (%d, %d) uses node %d, but --prizes %s "
-                           "has only %d prizes (nodes 0..%d)", edges, e, u[e], v[e], big,
-                           prizes_path, n, n - 1);
+            return cli_fail("pcsf", "--edges %s: edge %d (%d, %d) uses node %d, but --prizes "
+                            "%s has only %d prizes (nodes 0..%d)", edges, e, u[e], v[e], big,
+                            prizes_path, n, n - 1);
     }
-    if (ret == CLI_OK) {
-        rc = gsfw_graph_from_edges(n, m, u, v, cost, g, &err);
-        if (rc) ret = cli_fail("pcsf", "--edges %s: %s", edges, err.message);
-    }
-    gsfw_free(u);
-    gsfw_free(v);
-    gsfw_free(cost);
-    return ret;
+    rc = gsfw_graph_from_edges(n, el->m, u, v, el->cost, &g, &err);
+    gsfw_graph_free(g);
+    if (rc) return cli_fail("pcsf", "--edges %s: %s", edges, err.message);
+    return CLI_OK;
 }
 
 /* Library messages start with "pcsf: "; the CLI prefixes its own name already. */
@@ -310,32 +334,27 @@ int cmd_pcsf(int argc, char **argv)
         return cli_fail("pcsf", "--root %d is out of range: the instance has %d nodes (from "
                         "--prizes)", root, n);
     }
-    gsfw_graph *g = NULL;
-    rc = load_graph(grid, edges, n, prizes_path, &g);
+    edge_list el = {0, NULL, NULL, NULL};
+    rc = load_graph(grid, edges, n, prizes_path, &el);
     if (rc) {
+        edge_list_free(&el);
         free(prizes);
         return rc;
     }
-    /* The PCSF reads only the edge list: release the CSR adjacency of an --edges graph
-     * before the solver allocates its workspace (grids are built without one). */
-    free(g->adj_ptr);
-    free(g->adj_node);
-    free(g->adj_edge);
-    g->adj_ptr = g->adj_node = g->adj_edge = NULL;
     double t1 = gsfw_now();
     gsfw_pcsf *ws = NULL;
     gsfw_err err;
     int *out_nodes = malloc((n > 0 ? (size_t)n : 1) * sizeof(int));
-    int *out_edges = malloc((g->m > 0 ? (size_t)g->m : 1) * sizeof(int));
+    int *out_edges = malloc((el.m > 0 ? (size_t)el.m : 1) * sizeof(int));
     int nn = 0, ne = 0;
     gsfw_error e = GSFW_OK;
     if (!out_nodes || !out_edges) {
-        rc = cli_fail("pcsf", "out of memory for %d nodes and %d edges", n, g->m);
-    } else if ((rc = cli_mem_check("pcsf", cli_mem_pcsf(n, g->m), "the PCSF workspace"))) {
+        rc = cli_fail("pcsf", "out of memory for %d nodes and %d edges", n, el.m);
+    } else if ((rc = cli_mem_check("pcsf", cli_mem_pcsf(n, el.m), "the PCSF workspace"))) {
         /* message printed */
     } else if ((e = gsfw_pcsf_create(&ws, &err)) ||
                (e = gsfw_pcsf_set_tolerance(ws, tolerance, &err)) ||
-               (e = gsfw_pcsf_run(ws, n, g->m, g->edge_u, g->edge_v, prizes, g->cost, root,
+               (e = gsfw_pcsf_run(ws, n, el.m, el.u, el.v, prizes, el.cost, root,
                                   clusters, (gsfw_pruning)pruning, out_nodes, &nn, out_edges,
                                   &ne, &err))) {
         rc = fail_lib(e, &err);
@@ -346,13 +365,13 @@ int cmd_pcsf(int argc, char **argv)
         print_line("edges:", out_edges, ne);
         if (stats_s)
             fprintf(stderr, "pcsf: n=%d m=%d root=%d clusters=%d pruning=%s load_s=%.4f "
-                    "solve_s=%.4f write_s=%.4f nodes=%d edges=%d\n", n, g->m, root, clusters,
+                    "solve_s=%.4f write_s=%.4f nodes=%d edges=%d\n", n, el.m, root, clusters,
                     pruning_s ? pruning_s : "gw", t1 - t0, t2 - t1, gsfw_now() - t2, nn, ne);
     }
     gsfw_pcsf_free(ws);
     free(out_nodes);
     free(out_edges);
-    gsfw_graph_free(g);
+    edge_list_free(&el);
     free(prizes);
     return rc;
 }

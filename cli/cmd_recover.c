@@ -22,86 +22,12 @@
 #include "recover_metrics.h"
 #include "recover_plot.h"
 #include "recover_problem.h"
-#include "run_method.h"
-#include "objectives/linear.h"
 #include "operators/op_internal.h"
 #include "trace_csv.h"
 #include "core/internal.h"
 #include "io/atomic.h"
+#include "params.h"
 #include "util/rng.h"
-
-static const char usage[] =
-    "usage: gsfw recover --image FILE(.npy|.png) --ratio R --out-dir DIR\n"
-    "                    [--method accfw|fw|afw|pfw|bpcg|graph-iht|graph-cosamp|cosamp|\n"
-    "                              gen-mp|iht]\n"
-    "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
-    "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
-    "                    [--sensing gaussian|implicit-gaussian|dct|hadamard|dct-signs|\n"
-    "                               hadamard-signs] [--float32]\n"
-    "                    [--basis pixel|haar|db4]\n"
-    "                    [--noise SIGMA] [--seed N] [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
-    "                    [--max-memory SIZE] [--max-pixels N]\n"
-    "\n"
-    "Recover an image from n = floor(R s) measurements y = A x* + SIGMA e. x* is the image\n"
-    "flattened row-major, scaled to unit l2 norm; by default A has i.i.d. N(0, 1/n) entries\n"
-    "drawn from --seed.\n"
-    "\n"
-    "  --image FILE      2-D .npy (float64, float32 or integer: 8/16-bit images) or a PNG\n"
-    "                    (grayscale or RGB, converted to luma)\n"
-    "  --ratio R         sampling ratio n/s (> 0; n = floor(R s) must be >= 1)\n"
-    "  --out-dir DIR     created if missing; receives recovered.npy, recovered.png,\n"
-    "                    truth.png, trace.csv, convergence.png, panel.png\n"
-    "  --method M        default accfw\n"
-    "  --sensing K       gaussian (default: an explicit n x d matrix), implicit-gaussian\n"
-    "                    (the same distribution, rows generated on demand: memory O(n + d)),\n"
-    "                    dct (n rows of the orthonormal 2-D DCT chosen by --seed, scaled by\n"
-    "                    sqrt(d/n)), hadamard (likewise; d a power of two),\n"
-    "                    dct-signs, hadamard-signs (the same rows after random +-1 signs\n"
-    "                    on the pixels: incoherent with wavelets, use these with --basis)\n"
-    "  --float32         gaussian: store A in single precision (half the memory traffic)\n"
-    "  --basis B         pixel (default): the image is sparse; haar or db4: the image is\n"
-    "                    sparse in that orthonormal 2-D wavelet basis (square, power-of-two\n"
-    "                    side); the unknowns are the coefficients theta, y = A Psi theta*\n"
-    "  --model M         support model of the graph methods: head (PCSF head/tail\n"
-    "                    projections, the default when built in), subgraph (top-g +\n"
-    "                    neighbour growth), topk (no graph); with a wavelet basis: tree\n"
-    "                    (rooted subtrees of the coefficients' quadtree, the default) or\n"
-    "                    topk. iht and cosamp always use top-s.\n"
-    "  --s S, --g G      sparsity and components (default: nnz(x*) and the components of\n"
-    "                    supp(x*) on the 4-neighbour grid; with a wavelet basis K, the\n"
-    "                    number of coefficients holding 99.9%% of the energy, and g = 1)\n"
-    "  --C C             radius of D(C, M) for fw/accfw (default ||x*|| = 1)\n"
-    "  --iters T         iterations (default: accfw 300, fw 500, cosamp and graph-cosamp\n"
-    "                    50, the others 300)\n"
-    "  --step RULE       step rule of the Frank-Wolfe methods: auto (default), agnostic,\n"
-    "                    short, adaptive, line\n"
-    "  --tol TOL         stop the Frank-Wolfe methods when the certified bound on\n"
-    "                    f(x_t) - f* falls below TOL (status=converged); without --iters\n"
-    "                    the cap is then 20000 iterations\n"
-    "  --tol-rel R       ... or below R times the bound at x_0. Default when polishing and\n"
-    "                    none of --iters, --tol, --tol-rel is given: 1e-3 (the polished\n"
-    "                    answer needs no long run), with --iters' default as the cap\n"
-    "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"
-    "                    model and refitted on that support (default on); the raw_* fields\n"
-    "                    describe the unpolished best iterate\n"
-    "  --noise SIGMA     noise level (default 0)\n"
-    "  --seed N          seed of A and e (default 0)\n"
-    "  --L L|spectral|atom  smoothness constant (accfw's step point and the baselines'\n"
-    "                    steps 1/L). atom: the curvature ||A v_0||^2/||v_0||^2 along accfw's\n"
-    "                    first atom (accfw default); spectral: ||A||_2^2 by power iteration\n"
-    "                    (default of the baselines)\n"
-    "  --reference-compat  the reference scripts' baseline settings (docs/baselines.md)\n"
-    "  --no-plot         skip convergence.png and panel.png (no gnuplot needed)\n"
-    CLI_MEM_HELP
-    "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
-    "\n"
-    "The outputs appear together or not at all. SIGINT or SIGTERM ends the run with\n"
-    "status 130 or 143 and leaves the directory as it was; a second run into a directory\n"
-    "in use is refused (docs/recover.md).\n"
-    "\n"
-    "Prints one line of key=value fields: method, model, status, iters, n, d, s, g, time_s\n"
-    "(solve), setup_s (drawing A, estimating L, building oracles), f, f_star = f(x*),\n"
-    "est_err, rel_err, psnr (peak R = max|x*|), support_f1, oracle_calls, pcsf_calls, L.\n";
 
 #define RECOVER_POWER_ITERS 50
 #define RECOVER_L_MARGIN 1.02
@@ -115,7 +41,7 @@ static const char usage[] =
 static int check_memory(const char *cmd, const recover_args *a, int H, int W, double n)
 {
     const double d = (double)H * W;
-    const int explicit = !strcmp(a->sensing, "gaussian");
+    const int explicit = a->explicit_matrix;
     const double copies = !explicit ? 0.0 : a->float32 ? 1.5 : 1.0;
     const double support_cols = explicit ? fmin(fmin(3.0 * n / a->ratio, d),
                                                 (double)(1L << 25) / fmax(n, 1.0))
@@ -233,7 +159,7 @@ static int wavelet_target(const char *cmd, const recover_args *a, recover_run *r
     if (r->H != r->W)
         return cli_fail(cmd, "--basis %s needs a square image, got %d x %d", a->basis, r->H,
                         r->W);
-    if (gsfw_operator_wavelet2d(r->H, a->basis, &r->psi, &err) ||
+    if (a->basis_def->build(r->H, &r->psi, &err) ||
         gsfw_tree_quadtree(r->H, r->W, &r->tree, &err))
         return cli_fail(cmd, "--basis %s: %s", a->basis, err.message);
     r->theta = malloc((size_t)d * sizeof(double));
@@ -295,7 +221,7 @@ static int choose_target(const char *cmd, const recover_args *a, recover_run *r)
     if (!(n_real >= 1))
         return cli_fail(cmd, "--ratio %s gives n = floor(%g * %d) = %.0f measurements; need "
                         "at least 1", a->ratio_text, a->ratio, s, n_real);
-    if (n_real > 2147483647.0 || (!strcmp(a->sensing, "gaussian") && n_real * d > 4e9))
+    if (n_real > 2147483647.0 || (a->explicit_matrix && n_real * d > 4e9))
         return cli_fail(cmd, "--ratio %.6g gives a %.6g x %d matrix, too large", a->ratio,
                         n_real, d);
     r->n = (int)n_real;
@@ -310,9 +236,8 @@ static int choose_target(const char *cmd, const recover_args *a, recover_run *r)
  * reach. */
 static int estimate_L(const char *cmd, const recover_args *a, recover_run *r)
 {
-    const int m = a->method;
-    r->needs_L = m == GSFW_METHOD_ACCFW || m == GSFW_METHOD_IHT ||
-                 m == GSFW_METHOD_GRAPH_IHT || m == GSFW_METHOD_GEN_MP;
+    /* the methods whose own steps take L (a step rule's L is the solver's to find) */
+    r->needs_L = gsfw_entry_uses(gsfw_spec_entry(a->params.spec, GSFW_KIND_METHOD), "L");
     r->L = a->L;
     if (!r->needs_L || r->L > 0 || a->l_rule != GSFW_L_SPECTRAL) return CLI_OK;
     const int n = r->n, d = r->d;
@@ -336,20 +261,22 @@ static int estimate_L(const char *cmd, const recover_args *a, recover_run *r)
 static int setup(const char *cmd, const recover_args *a, recover_run *r)
 {
     double t0 = gsfw_now();
-    recover_problem_spec pspec = {.sensing = a->sensing, .float32 = a->float32,
-                                  .psi = r->psi, .n = r->n, .height = r->H, .width = r->W,
-                                  .seed = (uint64_t)a->seed, .noise = a->noise};
+    recover_problem_spec pspec = {.spec = a->params.spec, .psi = r->psi, .n = r->n,
+                                  .height = r->H, .width = r->W, .noise = a->noise};
     int rc = recover_problem_build(cmd, &pspec, r->truth, &r->prob);
     if (rc) return rc;
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if ((rc = estimate_L(cmd, a, r))) return rc;
-    gsfw_model_spec mspec = {.model = a->model, .d = r->d, .s = r->s, .g = r->g,
-                             .graph = r->graph, .tree = r->tree, .delta = 1.0};
+    /* the model over the unknowns: s and g as chosen, on the grid or the quadtree */
+    gsfw_spec *spec = a->params.spec;
+    const gsfw_entry *used = gsfw_spec_find(spec, GSFW_KIND_MODEL, gsfw_spec_model_used(spec));
     gsfw_err err;
-    gsfw_error e = a->baseline ? gsfw_baseline_oracles((gsfw_method)a->method, &mspec,
-                                                       a->compat, &r->head, &r->tail, &err)
-                               : gsfw_dmo_from_model(&mspec, &r->head, &err);
-    if (e) return cli_fail(cmd, "--model %s: %s", a->model, err.message);
+    if (gsfw_spec_set_number(spec, "s", r->s, &err) ||
+        gsfw_spec_set_number(spec, "g", r->g, &err) ||
+        gsfw_spec_bind(spec, r->d, (used->needs & GSFW_NEEDS_GRAPH) ? r->graph : NULL,
+                       (used->needs & GSFW_NEEDS_TREE) ? r->tree : NULL, &err) ||
+        gsfw_spec_oracles(spec, &r->head, &r->tail, &err))
+        return cli_fail(cmd, "--model %s: %s", a->model, err.message);
     r->setup_s = gsfw_now() - t0;
     return CLI_OK;
 }
@@ -366,15 +293,15 @@ static int solve(const char *cmd, const recover_args *a, recover_run *r)
         return cli_fail(cmd, "out of memory for %d iterations of dimension %d", iters, d);
     r->res = (gsfw_result){.x_best = r->x_best, .x_last = r->x_last, .trace = r->trace,
                            .trace_capacity = iters + 1, .x_polished = r->x_pol};
-    const cli_run_opts run = {.method = a->method, .option = GSFW_OPTION_I, .step = a->step,
-                              .C = a->C, .L = r->needs_L ? r->L : 0.0, .l_rule = a->l_rule,
-                              .iters = iters, .tol = a->tol, .tol_rel = a->tol_rel,
-                              .polish = a->polish, .x_true = r->truth,
-                              .reference_compat = a->compat};
+    gsfw_settings set;
+    gsfw_spec_settings(a->params.spec, &set);
+    set.L = r->needs_L ? r->L : 0.0;
+    set.L_rule = a->l_rule;
+    set.x_true = r->truth;
+    set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
     gsfw_err err;
-    /* SIGINT / SIGTERM stop the run between iterations */
-    gsfw_error e = cli_run_method(&run, r->prob.obj, r->head, r->tail, cli_interrupt_callback,
-                                  NULL, &r->res, &r->info, &err);
+    gsfw_error e = gsfw_spec_solve(a->params.spec, r->prob.obj, r->head, r->tail, &set, &r->res,
+                                   &r->info, &err);
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if (e) return cli_fail_err(cmd, e, &err);
     r->setup_s += r->info.setup_time;
@@ -393,7 +320,7 @@ static int solve(const char *cmd, const recover_args *a, recover_run *r)
 /* The model the oracles of the run project on. */
 static const char *model_used(const recover_args *a)
 {
-    return a->method == GSFW_METHOD_IHT || a->method == GSFW_METHOD_COSAMP ? "topk" : a->model;
+    return gsfw_spec_model_used(a->params.spec);
 }
 
 /* recovered.npy, recovered.png, truth.png, trace.csv (and the two plots) into the
@@ -415,7 +342,7 @@ static int write_outputs(const char *cmd, const recover_args *a, const recover_r
     if (rc || a->no_plot) return rc;
     char title[256];
     snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
-             gsfw_method_name((gsfw_method)a->method), model_used(a), r->n, d, r->s, r->g,
+             a->method, model_used(a), r->n, d, r->s, r->g,
              a->seed);
     if ((rc = recover_plot_convergence(cmd, staged[4], staged[3], r->prob.f_star, title)))
         return rc;
@@ -442,10 +369,13 @@ static void print_summary(const recover_args *a, const recover_run *r)
     }
     /* where L came from: a number given with --L, the spectral estimate (made here for
      * the baselines, or the solver's fallback), or the first atom's curvature */
-    const int L_given = a->l_text && strcmp(a->l_text, "spectral") && strcmp(a->l_text, "atom");
+    const int L_given = gsfw_spec_given(a->params.spec, "L");
+    char rule[16];
     const char *L_source = !r->needs_L ? "unused"
                            : L_given ? "given"
-                           : info->L_source == GSFW_L_ATOM ? "atom" : "spectral";
+                           : cli_choice_name("L_rule", info->L_source == GSFW_L_ATOM
+                                                           ? GSFW_L_ATOM : GSFW_L_SPECTRAL,
+                                             rule, sizeof rule);
     printf("method=%s model=%s sensing=%s basis=%s status=%s iters=%d returned=%s best_iter=%d n=%d d=%d s=%d "
            "g=%d C=%.17g seed=%d ratio=%.17g noise=%.17g time_s=%.6f setup_s=%.6f "
            "polish_s=%.6f f=%.17g "
@@ -454,14 +384,14 @@ static void print_summary(const recover_args *a, const recover_run *r)
            "raw_support_f1=%.6f raw_nnz=%d gap_bound=%.6g step=%s window_missed=%ld "
            "oracle_calls=%ld pcsf_calls=%ld L=%.17g L_source=%s "
            "oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name((gsfw_method)a->method), model_used(a), a->sensing, a->basis,
+           a->method, model_used(a), a->sensing, a->basis,
            gsfw_status_name(info->status), info->iterations, a->polish ? "polished" : "best",
            info->best_iter, r->n, d, r->s, r->g, a->C, a->seed, a->ratio, a->noise,
            info->solve_time, r->setup_s, info->polish_time,
            a->polish ? info->f_polished : info->f_best, info->f_last, r->prob.f_star,
            rec_dist(img_ret, xs, d), rec_rel_err(img_ret, xs, d), rec_psnr(img_ret, xs, d), f1,
            pre, rec, nnz_ret, info->f_best, rec_rel_err(r->x_best, r->truth, d), raw_f1,
-           nnz_raw, info->gap_bound, a->baseline ? "none" : gsfw_step_name(info->step),
+           nnz_raw, info->gap_bound, info->step_rule ? info->step_rule->name : "none",
            info->window_missed, info->oracle_calls, info->pcsf_calls,
            info->L > 0 ? info->L : (r->needs_L ? r->L : 0.0), L_source, info->oracle_time,
            info->gradient_time);
@@ -471,8 +401,11 @@ int cmd_recover(int argc, char **argv)
 {
     const char *cmd = "recover";
     recover_args a;
-    int rc = recover_args_parse(argc, argv, usage, &a);
-    if (rc) return rc;
+    int rc = recover_args_parse(argc, argv, &a);
+    if (rc) {
+        recover_args_free(&a);
+        return rc;
+    }
     cli_interrupt_install();
 
     recover_run r;
@@ -502,5 +435,6 @@ done:
     /* what is left of the staging directory (everything, after a failure) goes */
     cli_outdir_close(&od, rc != CLI_OK);
     run_free(&r);
+    recover_args_free(&a);
     return rc;
 }

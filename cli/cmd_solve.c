@@ -9,79 +9,31 @@
 #include "cli.h"
 #include "interrupt.h"
 #include "memory.h"
-#include "models.h"
 #include "solve_args.h"
 #include "solve_outputs.h"
 #include "tree_load.h"
 
-static const char usage[] =
+static const char synopsis[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
     "                  [--graph grid:HxW | --edges FILE [--nodes N]]\n"
     "                  [--tree quadtree:HxW | --tree FILE] --C C --method METHOD\n"
-    "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
-    "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
+    "                  --iters T [--PARAMETER VALUE ...] [--x0 x0.npy]\n"
     "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
-    "                  [--polished-out x.npy] [--x-true xstar.npy] [--seed N]\n"
-    "                  [--time-limit SEC] [--loss ls|logistic|huber] [--huber-delta D]\n"
-    "                  [--intercept]\n"
+    "                  [--polished-out x.npy] [--x-true xstar.npy] [--max-memory SIZE]\n"
     "\n"
     "Minimise f(x) = loss(A x, y) over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}\n"
     "with a Frank-Wolfe method (the paper's Algorithm 1 and active-set variants) or a\n"
     "baseline, from x_0 = 0 (or --x0).\n"
     "\n"
-    "  --A FILE        n x d matrix: .npy (float64, float32 or integer; dense) or .mtx\n"
-    "                  (Matrix Market coordinate; kept sparse, CSR)\n"
-    "  --y FILE        n-vector .npy, any numeric dtype (labels -1/+1 for --loss logistic)\n"
-    "  --loss L        ls: 0.5 ||A x - y||^2 (default); logistic: sum log(1 + exp(-y_i\n"
-    "                  (A x)_i)); huber: sum h((A x - y)_i), h(t) = t^2/2 for |t| <= D,\n"
-    "                  else D (|t| - D/2)\n"
-    "  --huber-delta D Huber threshold (> 0, default 1)\n"
-    "  --intercept     logistic: fit an unpenalised intercept b (reported as intercept= at\n"
-    "                  the best iterate, and as polished_intercept= at the polished point)\n"
-    "  --model M       topk (exact top-s), topk-approx (delta-approximate top-s, App. C),\n"
-    "                  l1 (s = 1), subgraph (top-g + best-neighbour growth over M(G,s,g)),\n"
-    "                  head (PCSF head projection), tail, tree (rooted subtrees; at most\n"
-    "                  g of them with --g), tree-connected (one connected subtree)\n"
-    "  --s S, --g G    sparsity and number of connected components (g defaults to 1)\n"
-    "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes); an edge list\n"
-    "                  must use ids 0..d-1, or state --nodes d when the last are isolated\n"
-    "  --tree quadtree:HxW | FILE  tree for tree models (d nodes): wavelet quadtree or a\n"
-    "                  .npy of parent ids (-1 for a root)\n"
-    "  --C C           radius (> 0)\n"
-    "  --method M      fw (DMO-FW), accfw (DMO-AccFW, nearest extreme point), afw (away\n"
-    "                  steps), pfw (pairwise), bpcg (blended pairwise); baselines: iht,\n"
-    "                  cosamp, graph-iht, graph-cosamp, gen-mp (head/tail oracles built\n"
-    "                  from --model by the library's recipes)\n"
-    "  --step RULE     auto (default: agnostic 2/(t+2) for fw/accfw, line for the active-set\n"
-    "                  methods), agnostic, short, adaptive, line\n"
-    "  --tol TOL       stop (status=converged) when the certified bound on f(x_t) - f*\n"
-    "                  falls below TOL\n"
-    "  --tol-rel R     ... or below R times the bound at x_0\n"
-    "  --x0 FILE       starting point (.npy, d entries), in D: ||x0|| <= C, support in M\n"
-    "  --polish on|off end by projecting onto the model and refitting on that support\n"
-    "                  (default off); --polished-out writes the polished x\n"
-    "  --option I|II   I: iterates in D; II: atoms scaled by 1/delta (iterates in D/delta)\n"
-    "  --delta D       delta for Option II (default: the oracle's proven delta) and the\n"
-    "                  target of topk-approx / l1\n"
-    "  --L L|spectral|atom  smoothness constant for accfw, the short step and the baselines;\n"
-    "                  atom (default for the FW family): the curvature ||A v_0||^2/||v_0||^2\n"
-    "                  along the first atom; spectral (the baselines' default): ||A||_2^2\n"
-    "  --iters T       number of iterations; iterates x_0..x_T are produced\n"
-    "  --trace FILE    CSV, one row per iterate:\n"
-    "                  iter,time_s,f,gap,[est_err,]support,gap_bound,step,active\n"
-    "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
-    "                  (FILE '-' is standard output, for one of the outputs; the summary\n"
-    "                  line then goes to stderr)\n"
-    "  --x-true FILE   ground truth: est_err = ||x_t - x_true|| in the trace, and est_err\n"
-    "                  (of x_T) and est_err_best in the summary\n"
-    "  --seed N        seed of randomised oracles (default 0)\n"
-    "  --time-limit S  stop after S seconds\n"
+    "  --polished-out FILE  the polished x (with --polish on)\n"
+    CLI_MEM_HELP;
+
+static const char extra[] =
     "\n"
     "Prints one line of key=value fields: method, option, step, model, loss, [intercept,]\n"
     "status, iters, f_last, f_best, best_iter, [est_err, est_err_best,] gap_bound,\n"
     "f_polished, polished_nnz, [polished_intercept,] window_missed, L, L_source, delta,\n"
     "oracle_calls, pcsf_calls, setup_s, time_s, polish_s, oracle_s, gradient_s.\n"
-    CLI_MEM_HELP
     "\n"
     "SIGINT or SIGTERM stops the run between iterations with status 130 or 143; no output\n"
     "is written then.\n";
@@ -151,35 +103,15 @@ static double distance(const double *a, const double *b, int d)
     return sqrt(s);
 }
 
-/* Options that the chosen method or model does not use are reported, not silently
- * dropped; two outputs on standard output would interleave, so that is refused. */
-static int solve_warnings(const char *cmd, int method, int step, gsfw_option option,
-                          const char *l_text, const char *delta_text, const char *model,
-                          const char *const outputs[4])
+/* Two outputs on standard output would interleave. (Options the chosen method or model
+ * does not use are reported by the spec's check.) */
+static int check_dashes(const char *cmd, const char *const outputs[4])
 {
     int dashes = 0;
     for (int k = 0; k < 4; k++) dashes += outputs[k] && !strcmp(outputs[k], "-");
     if (dashes > 1)
         return cli_usage_error(cmd, "only one of --out, --best-out, --trace and --polished-out "
                                "can be '-' (standard output)");
-    const char *name = gsfw_method_name((gsfw_method)method);
-    if ((method == GSFW_METHOD_IHT || method == GSFW_METHOD_COSAMP) && strcmp(model, "topk"))
-        cli_warn(cmd, "--model %s is ignored by --method %s (it always uses top-s)%s", model,
-                 name, cli_model_needs_graph(model) > 0 ? ", and so is the graph" : "");
-    if (l_text && (method == GSFW_METHOD_COSAMP || method == GSFW_METHOD_GRAPH_COSAMP))
-        cli_warn(cmd, "--L is ignored by --method %s (it takes no 1/L steps)", name);
-    /* the Frank-Wolfe methods other than accfw read L only in the short step (and as the
-     * adaptive step's first guess); auto is agnostic for fw, line for the others */
-    const int open_loop = step == GSFW_STEP_AGNOSTIC || step == GSFW_STEP_LINE ||
-                          (step == GSFW_STEP_AUTO && method != GSFW_METHOD_ACCFW);
-    if (l_text && !gsfw_method_is_baseline((gsfw_method)method) &&
-        method != GSFW_METHOD_ACCFW && open_loop)
-        cli_warn(cmd, "--L is ignored by --method %s with the %s step", name,
-                 step == GSFW_STEP_AUTO ? (method == GSFW_METHOD_FW ? "agnostic" : "line")
-                                        : gsfw_step_name((gsfw_step)step));
-    if (delta_text && option == GSFW_OPTION_I && strcmp(model, "topk-approx") &&
-        strcmp(model, "l1"))
-        cli_warn(cmd, "--delta is ignored by --option I with --model %s", model);
     return CLI_OK;
 }
 
@@ -188,7 +120,7 @@ static const char CMD[] = "solve";
 /* The command line: the flags shared with gsfw-mpi solve and gsfw solve's own. */
 typedef struct {
     cli_solve_args a;
-    const char *tree_spec, *mem_text, *nodes_text;
+    const char *mem_text;
     FILE *summary; /* stdout, or stderr when an output goes to standard output */
 } solve_flags;
 
@@ -231,10 +163,11 @@ static int check_memory(const solve_flags *f)
      * restricted least squares keep (CoSaMP, polish: at most A's size and 2^25 doubles),
      * and the trace; the graph and oracle are checked where the graph is loaded */
     char what[64];
-    snprintf(what, sizeof what, "--A and %d iterations", f->a.run.iters);
+    const int iters = (int)gsfw_spec_number(f->a.params.spec, "max_iter");
+    snprintf(what, sizeof what, "--A and %d iterations", iters);
     const double a_bytes = cli_mem_file_size(f->a.a_path);
     double need = 2 * a_bytes + fmin(a_bytes, 8.0 * (double)(1L << 25)) +
-                  (f->a.trace_path ? cli_mem_trace(f->a.run.iters) : 0);
+                  (f->a.trace_path ? cli_mem_trace(iters) : 0);
     return cli_mem_check(CMD, need, what);
 }
 
@@ -243,21 +176,20 @@ static int check_memory(const solve_flags *f)
 static int parse_flags(int argc, char **argv, solve_flags *f)
 {
     cli_solve_args *a = &f->a;
-    cli_opt opts[CLI_SOLVE_NOPTS + 4];
-    cli_solve_opts(a, opts);
-    f->tree_spec = f->mem_text = f->nodes_text = NULL;
-    const cli_opt own[4] = {{"--polished-out", 0, &a->pol_path}, {"--tree", 0, &f->tree_spec},
-                            {"--max-memory", 0, &f->mem_text}, {"--nodes", 0, &f->nodes_text}};
-    memcpy(opts + CLI_SOLVE_NOPTS, own, sizeof own);
-    int rc = cli_parse(CMD, argc, argv, opts, CLI_SOLVE_NOPTS + 4, usage);
+    cli_opt opts[CLI_SOLVE_MAX_OPTS];
+    int n = cli_solve_opts(CMD, a, opts);
+    if (n < 0) return CLI_FAIL;
+    f->mem_text = NULL;
+    opts[n++] = (cli_opt){"--polished-out", 0, &a->pol_path};
+    opts[n++] = (cli_opt){"--max-memory", 0, &f->mem_text};
+    char *usage = cli_solve_usage(a, synopsis, extra);
+    if (!usage) return cli_fail(CMD, "out of memory");
+    int rc = cli_parse(CMD, argc, argv, opts, n, usage);
+    free(usage);
     if (rc) return rc;
     if ((rc = cli_solve_check(CMD, a))) return rc;
-    if ((rc = cli_check_tree_flag(CMD, a->model, f->tree_spec))) return rc;
-    if ((rc = cli_parse_nodes(CMD, f->nodes_text, &a->spec.nodes))) return rc;
     const char *outputs[4] = {a->out_path, a->best_path, a->trace_path, a->pol_path};
-    if ((rc = solve_warnings(CMD, a->run.method, a->run.step, a->run.option, a->l_text,
-                             a->delta_text, a->model, outputs)))
-        return rc;
+    if ((rc = check_dashes(CMD, outputs))) return rc;
     if ((rc = plan_outputs(f))) return rc;
     return check_memory(f);
 }
@@ -272,44 +204,35 @@ static int load_problem(solve_flags *f, solve_run *r)
     if (ny != r->n)
         return cli_fail(CMD, "--y: '%s' has %d entries but A ('%s') has %d rows", a->y_path, ny,
                         a->a_path, r->n);
-    /* the methods whose steps use L, when it is not given (a dense --A; a sparse .mtx
-     * operator is not scanned) */
-    const int method = a->run.method;
-    const int needs_L = method != GSFW_METHOD_FW && method != GSFW_METHOD_COSAMP &&
-                        method != GSFW_METHOD_GRAPH_COSAMP;
-    if (needs_L && !(a->run.L > 0) && r->A && (rc = check_curvature(CMD, r->A, r->n, r->d)))
+    /* when the run estimates L (a dense --A; a sparse .mtx operator is not scanned) */
+    const gsfw_spec *spec = a->params.spec;
+    if (gsfw_spec_uses(spec, "L") && !gsfw_spec_given(spec, "L") && r->A &&
+        (rc = check_curvature(CMD, r->A, r->n, r->d)))
         return rc;
     if ((rc = cli_solve_load_vectors(CMD, a, r->d, &r->x_true, &r->x0))) return rc;
-    if ((rc = cli_bind_model(CMD, &a->spec, a->grid, a->edges, r->d, &r->graph))) return rc;
-    return cli_bind_tree(CMD, &a->spec, f->tree_spec, r->d, &r->tree);
+    return cli_model_inputs(CMD, &a->params, &a->model, r->d, &r->graph, &r->tree);
 }
 
 /* The objective over A and y, and the method's oracles. */
-static int build_objective(const cli_solve_args *a, solve_run *r)
+static int build_objective(cli_solve_args *a, solve_run *r)
 {
     gsfw_err err;
-    gsfw_error e;
-    /* least squares on a dense matrix: the dedicated constructor (BLAS on a column-major
-     * copy); otherwise the loss over the operator */
-    if (r->A && a->loss.loss == GSFW_LOSS_SQUARED) {
-        e = gsfw_objective_least_squares(r->n, r->d, r->A, GSFW_ROW_MAJOR, r->y, &r->obj, &err);
-    } else {
-        e = r->A ? gsfw_operator_dense(r->n, r->d, r->A, GSFW_ROW_MAJOR, GSFW_OP_COPY, &r->op,
-                                       &err)
-                 : GSFW_OK;
-        if (!e) e = gsfw_objective_linear(r->op, r->n, r->y, &a->loss, &r->obj, &err);
-    }
+    const gsfw_spec *spec = a->params.spec;
+    gsfw_error e = r->A ? gsfw_spec_objective_dense(spec, r->n, r->d, r->A, GSFW_ROW_MAJOR,
+                                                     GSFW_OP_COPY, r->y, &r->obj, &err)
+                        : gsfw_spec_objective(spec, r->op, r->n, r->y, NULL, &r->obj, &err);
     if (e) return cli_fail(CMD, "--A/--y: %s", err.message);
     gsfw_free(r->A);
     r->A = NULL;
-    return cli_make_oracles(CMD, a->run.method, &a->spec, &r->dmo, &r->tail);
+    return cli_model_oracles(CMD, &a->params, r->graph, &r->dmo, &r->tail);
 }
 
 /* x_last, x_best, x_polished and the trace, as the solvers fill them */
 static int alloc_outputs(const cli_solve_args *a, solve_run *r)
 {
     const size_t d = (size_t)r->d;
-    const int iters = a->run.iters, polish = a->run.polish;
+    const int iters = (int)gsfw_spec_number(a->params.spec, "max_iter");
+    const int polish = (int)gsfw_spec_number(a->params.spec, "polish");
     r->x_last = malloc(d * sizeof(double));
     r->x_best = malloc(d * sizeof(double));
     if (polish) r->x_pol = malloc(d * sizeof(double));
@@ -325,12 +248,13 @@ static int alloc_outputs(const cli_solve_args *a, solve_run *r)
 static int run_and_write(const cli_solve_args *a, solve_run *r)
 {
     gsfw_err err;
-    cli_run_opts run = a->run;
-    run.x0 = r->x0;
-    run.x_true = r->x_true;
-    /* SIGINT / SIGTERM stop between iterations */
-    gsfw_error e = cli_run_method(&run, r->obj, r->dmo, r->tail, cli_interrupt_callback, NULL,
-                                  &r->res, &r->info, &err);
+    gsfw_settings set;
+    gsfw_spec_settings(a->params.spec, &set);
+    set.x0 = r->x0;
+    set.x_true = r->x_true;
+    set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
+    gsfw_error e = gsfw_spec_solve(a->params.spec, r->obj, r->dmo, r->tail, &set, &r->res,
+                                   &r->info, &err);
     if (cli_interrupted()) return cli_interrupted_exit(CMD, "no output was written");
     if (e) {
         const char *msg = err.message;
@@ -348,11 +272,11 @@ static int run_and_write(const cli_solve_args *a, solve_run *r)
     return rc;
 }
 
-static const char *l_source_name(const gsfw_info *info)
+static const char *l_source_name(const gsfw_info *info, char *buf, size_t cap)
 {
     if (!(info->L > 0)) return "unused";
-    if (info->L_source == GSFW_L_ATOM) return "atom";
-    return info->L_source == GSFW_L_SPECTRAL ? "spectral" : "given";
+    if (info->L_source != GSFW_L_ATOM && info->L_source != GSFW_L_SPECTRAL) return "given";
+    return cli_choice_name("L_rule", (int)info->L_source, buf, cap);
 }
 
 /* The key=value line. */
@@ -362,11 +286,11 @@ static int print_summary(const solve_flags *f, solve_run *r)
     const gsfw_info *info = &r->info;
     gsfw_err err;
     char intercept[64];
-    if (cli_intercept_field(&a->loss, r->obj, r->x_best, intercept, sizeof intercept, &err))
+    if (cli_intercept_field(a, r->obj, r->x_best, intercept, sizeof intercept, &err))
         return cli_fail(CMD, "%s", err.message);
     /* the intercept of the polished point, which is the answer when polishing */
     char pol_intercept[64] = "";
-    if (r->x_pol && a->loss.intercept) {
+    if (r->x_pol && gsfw_spec_number(a->params.spec, "intercept")) {
         double b;
         if (gsfw_objective_intercept(r->obj, r->x_pol, &b, &err))
             return cli_fail(CMD, "%s", err.message);
@@ -376,13 +300,14 @@ static int print_summary(const solve_flags *f, solve_run *r)
     if (r->x_true)
         snprintf(est, sizeof est, "est_err=%.17g est_err_best=%.17g ",
                  distance(r->x_last, r->x_true, r->d), distance(r->x_best, r->x_true, r->d));
+    char l_source[16];
     cli_solve_print_head(f->summary, a, intercept, gsfw_status_name(info->status), info);
     fprintf(f->summary, "%sgap_bound=%.6g f_polished=%.17g polished_nnz=%d %swindow_missed=%ld "
             "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
             "time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
             est, info->gap_bound, info->f_polished, info->polished_size, pol_intercept,
             info->window_missed,
-            info->L, l_source_name(info), info->delta, info->oracle_calls, info->pcsf_calls,
+            info->L, l_source_name(info, l_source, sizeof l_source), info->delta, info->oracle_calls, info->pcsf_calls,
             info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
             info->gradient_time);
     return CLI_OK;
@@ -410,7 +335,10 @@ int cmd_solve(int argc, char **argv)
 {
     solve_flags f;
     int rc = parse_flags(argc, argv, &f);
-    if (rc) return rc;
+    if (rc) {
+        cli_solve_args_free(&f.a);
+        return rc;
+    }
     cli_interrupt_install();
     solve_run r;
     memset(&r, 0, sizeof r);
@@ -418,5 +346,6 @@ int cmd_solve(int argc, char **argv)
         !(rc = alloc_outputs(&f.a, &r)) && !(rc = run_and_write(&f.a, &r)))
         rc = print_summary(&f, &r);
     free_run(&r);
+    cli_solve_args_free(&f.a);
     return rc;
 }

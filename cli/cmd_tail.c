@@ -78,7 +78,8 @@ int cmd_tail(int argc, char **argv)
         gsfw_free(z);
         return rc;
     }
-    if ((rc = cli_mem_check("tail", cli_mem_pcsf(graph->n, graph->m),
+    if ((rc = cli_mem_check("tail",
+                            cli_mem_pcsf(gsfw_graph_nodes(graph), gsfw_graph_edge_count(graph)),
                             "the tail projection's PCSF workspace"))) {
         gsfw_free(z);
         gsfw_graph_free(graph);

@@ -1,5 +1,6 @@
 /* gsfw command-line entry point: dispatch to the subcommands. */
 #include "cli.h"
+#include "params.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: gsfw <command> [options]\n       gsfw --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nRun 'gsfw <command> --help' for the options of a command.\n");
+    fprintf(out, "\nRun 'gsfw <command> --help' for the options of a command, and\n'gsfw help ");
+    for (int k = 0; k < GSFW_KIND_COUNT; k++) fprintf(out, "%s|", gsfw_kind_name((gsfw_kind)k));
+    fprintf(out, "params' for the library's, one line each.\n");
 }
 
 /* Descriptors 0-2 that the caller closed are reopened on /dev/null: otherwise the next
@@ -60,6 +63,8 @@ int main(int argc, char **argv)
         printf("gsfw %s\n", gsfw_version());
         return finish("--version", CLI_OK);
     }
+    if (!strcmp(argv[1], "help") && argc == 3) /* gsfw help models|methods|...: the registry */
+        return finish("help", cli_help_topic(argv[2]));
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return finish("--help", CLI_OK);

@@ -1,80 +1,129 @@
 /* Parsing and checking the flags of `gsfw recover` (docs/recover.md). */
 #include "recover_args.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "fw_flags.h"
 #include "memory.h"
-#include "models.h"
-#include "recover_checks.h"
-#include "recover_defaults.h"
 
-#define RECOVER_TOL_ITER_CAP 20000
 #define RECOVER_MAX_PIXELS 100000000
 
-/* --sensing, --float32, --basis and --model. */
-static int parse_problem_kind(const char *cmd, const char *sensing_text, int float32,
-                              const char *basis_text, const char *model, recover_args *a)
+static const char synopsis[] =
+    "usage: gsfw recover --image FILE(.npy|.png) --ratio R --out-dir DIR [--method M]\n"
+    "                    [--model M] [--s S] [--g G] [--C C] [--iters T] [--step RULE]\n"
+    "                    [--tol TOL] [--tol-rel R] [--polish on|off] [--sensing KIND]\n"
+    "                    [--float32] [--basis B] [--noise SIGMA] [--seed N]\n"
+    "                    [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
+    "                    [--max-memory SIZE] [--max-pixels N] [--PARAMETER VALUE ...]\n"
+    "\n"
+    "Recover an image from n = floor(R s) measurements y = A x* + SIGMA e. x* is the image\n"
+    "flattened row-major, scaled to unit l2 norm; by default A has i.i.d. N(0, 1/n) entries\n"
+    "drawn from --seed.\n"
+    "\n"
+    "  --image FILE      2-D .npy (float64, float32 or integer: 8/16-bit images) or a PNG\n"
+    "                    (grayscale or RGB, converted to luma)\n"
+    "  --ratio R         sampling ratio n/s (> 0; n = floor(R s) must be >= 1)\n"
+    "  --out-dir DIR     created if missing; receives recovered.npy, recovered.png,\n"
+    "                    truth.png, trace.csv, convergence.png, panel.png\n"
+    "  --s S, --g G      sparsity and components (default: nnz(x*) and the components of\n"
+    "                    supp(x*) on the 4-neighbour grid; with a wavelet basis K, the\n"
+    "                    number of coefficients holding 99.9%% of the energy, and g = 1)\n"
+    "  --C C             radius of D(C, M) (default ||x*|| = 1)\n"
+    "  --iters T         iterations (default: the method's typical count, from 50 to 500)\n"
+    "  --tol, --tol-rel  stop the Frank-Wolfe methods on the certified bound; without\n"
+    "                    --iters the cap is then 20000 iterations\n"
+    "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"
+    "                    model and refitted (default on; then --tol-rel 1e-3 unless --iters,\n"
+    "                    --tol or --tol-rel is given); the raw_* fields describe the\n"
+    "                    unpolished best iterate\n"
+    "  --model M         the support model (default: the one for the basis' structure:\n"
+    "                    the grid's for the pixels, the quadtree's for a wavelet basis)\n"
+    "  --noise SIGMA     noise level (default 0)\n"
+    "  --seed N          seed of A and e (default 0)\n"
+    "  --L L|spectral|atom  smoothness constant; atom is the default of the Frank-Wolfe\n"
+    "                    methods, spectral (||A||_2^2 by power iteration) the baselines'\n"
+    "  --no-plot         skip convergence.png and panel.png (no gnuplot needed)\n"
+    CLI_MEM_HELP
+    "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
+    "\n"
+    "Parameters (gsfw help params):\n";
+
+static const char epilogue[] =
+    "\n"
+    "The outputs appear together or not at all. SIGINT or SIGTERM ends the run with\n"
+    "status 130 or 143 and leaves the directory as it was; a second run into a directory\n"
+    "in use is refused (docs/recover.md).\n"
+    "\n"
+    "Prints one line of key=value fields: method, model, status, iters, n, d, s, g, time_s\n"
+    "(solve), setup_s (drawing A, estimating L, building oracles), f, f_star = f(x*),\n"
+    "est_err, rel_err, psnr (peak R = max|x*|), support_f1, oracle_calls, pcsf_calls, L.\n";
+
+/* the recovery's own flags that are registry parameters take their help from the rows */
+static const char *const described[] = {"s", "g", "C", "max_iter", "tol", "tol_rel", "polish",
+                                        "model", "seed", "L", NULL};
+
+/* The basis' structure picks the models that fit; then the recovery's defaults. */
+static int recovery_defaults(const char *cmd, recover_args *a)
 {
-    a->sensing = sensing_text ? sensing_text : "gaussian";
-    const char *sensing = a->sensing;
-    if (strcmp(sensing, "gaussian") && strcmp(sensing, "implicit-gaussian") &&
-        strcmp(sensing, "dct") && strcmp(sensing, "hadamard") &&
-        strcmp(sensing, "dct-signs") && strcmp(sensing, "hadamard-signs"))
-        return cli_usage_error(cmd, "--sensing: unknown kind '%s' (known: gaussian, "
-                               "implicit-gaussian, dct, hadamard, dct-signs, hadamard-signs)",
-                               sensing);
-    if (float32 && strcmp(sensing, "gaussian"))
-        return cli_usage_error(cmd, "--float32 applies to --sensing gaussian only");
-    a->float32 = float32;
-    const char *basis = a->basis = basis_text ? basis_text : "pixel";
-    if (strcmp(basis, "pixel") && strcmp(basis, "haar") && strcmp(basis, "db4"))
-        return cli_usage_error(cmd, "--basis: unknown basis '%s' (known: pixel, haar, db4)",
-                               basis);
-    a->wavelet = strcmp(basis, "pixel") != 0;
-    if (!model) model = a->wavelet ? "tree" : cli_model_available("head") ? "head" : "subgraph";
-    a->model = model;
-    if (!a->wavelet && strcmp(model, "head") && strcmp(model, "subgraph") &&
-        strcmp(model, "topk"))
-        return cli_usage_error(cmd, "unknown model '%s' (recover knows head, subgraph, topk; "
-                               "tree with a wavelet --basis)", model);
-    if (a->wavelet && strcmp(model, "tree") && strcmp(model, "topk"))
-        return cli_usage_error(cmd, "--basis %s takes --model tree or topk, not '%s'", basis,
-                               model);
-    if (!cli_model_available(model))
-        return cli_fail(cmd, "--model %s is not available in this build", model);
-    return CLI_OK;
+    const gsfw_entry *basis = gsfw_spec_entry(a->params.spec, GSFW_KIND_BASIS);
+    a->basis_def = basis->def;
+    gsfw_spec_available(a->params.spec, a->basis_def->structure);
+    a->baseline = gsfw_spec_is_baseline(a->params.spec);
+    int rc = cli_params_recovery_defaults(cmd, &a->params, &a->iters);
+    a->polish = (int)gsfw_spec_number(a->params.spec, "polish");
+    return rc;
 }
 
-int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a)
+/* The values the run reads, from the spec. */
+static void take_values(recover_args *a)
+{
+    const gsfw_spec *spec = a->params.spec;
+    a->method = gsfw_spec_entry(spec, GSFW_KIND_METHOD)->name;
+    a->model = gsfw_spec_entry(spec, GSFW_KIND_MODEL)->name;
+    const gsfw_entry *sensing = gsfw_spec_entry(spec, GSFW_KIND_SENSING);
+    a->sensing = sensing->name;
+    a->explicit_matrix = ((const gsfw_sensing_def *)sensing->def)->explicit_matrix;
+    a->basis = gsfw_spec_entry(spec, GSFW_KIND_BASIS)->name;
+    a->wavelet = a->basis_def->build != NULL;
+    a->float32 = (int)gsfw_spec_number(spec, "float32");
+    a->C = gsfw_spec_number(spec, "C");
+    a->seed = (int)gsfw_spec_number(spec, "seed");
+    a->s_given = gsfw_spec_given(spec, "s") ? (int)gsfw_spec_number(spec, "s") : 0;
+    a->g_given = gsfw_spec_given(spec, "g") ? (int)gsfw_spec_number(spec, "g") : 0;
+    a->L = gsfw_spec_given(spec, "L") ? gsfw_spec_number(spec, "L") : 0.0;
+    /* DMO-AccFW's default L is the curvature along its first atom: on the paper's images
+     * it beats both L = 1 and ||A||_2^2 (docs/recover.md); the baselines' 1/L steps keep
+     * the spectral bound */
+    a->l_rule = gsfw_spec_given(spec, "L_rule") ? (gsfw_lipschitz_rule)gsfw_spec_number(spec, "L_rule")
+                : a->baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
+}
+
+int recover_args_parse(int argc, char **argv, recover_args *a)
 {
     const char *cmd = "recover";
-    const char *noise_text = NULL, *seed_text = NULL, *model = NULL, *s_text = NULL,
-               *g_text = NULL, *c_text = NULL, *iters_text = NULL, *compat_text = NULL,
-               *noplot_text = NULL, *step_text = NULL, *tol_text = NULL, *polish_text = NULL,
-               *tol_rel_text = NULL, *sensing_text = NULL, *f32_text = NULL,
-               *basis_text = NULL, *mem_text = NULL, *pixels_text = NULL;
+    const char *noise_text = NULL, *noplot_text = NULL, *mem_text = NULL, *pixels_text = NULL;
     memset(a, 0, sizeof *a);
-    cli_opt opts[] = {
+    static const char *const skip[] = {"option", "delta", NULL};
+    if (cli_params_init(cmd, &a->params, GSFW_USES_METHOD | GSFW_USES_MODEL | GSFW_USES_STEP |
+                                             GSFW_USES_SENSING | GSFW_USES_BASIS, skip))
+        return CLI_FAIL;
+    cli_opt opts[CLI_MAX_PARAMS + 8] = {
         {"--image", 0, &a->image}, {"--ratio", 0, &a->ratio_text},
-        {"--noise", 0, &noise_text}, {"--seed", 0, &seed_text},
-        {"--method", 0, &a->method_text}, {"--model", 0, &model}, {"--s", 0, &s_text},
-        {"--g", 0, &g_text}, {"--C", 0, &c_text}, {"--iters", 0, &iters_text},
-        {"--out-dir", 0, &a->out_dir}, {"--L", 0, &a->l_text},
-        {"--reference-compat", 1, &compat_text}, {"--no-plot", 1, &noplot_text},
-        {"--step", 0, &step_text}, {"--tol", 0, &tol_text}, {"--polish", 0, &polish_text},
-        {"--tol-rel", 0, &tol_rel_text}, {"--sensing", 0, &sensing_text},
-        {"--float32", 1, &f32_text}, {"--basis", 0, &basis_text},
-        {"--max-memory", 0, &mem_text}, {"--max-pixels", 0, &pixels_text},
+        {"--noise", 0, &noise_text}, {"--out-dir", 0, &a->out_dir},
+        {"--no-plot", 1, &noplot_text}, {"--max-memory", 0, &mem_text},
+        {"--max-pixels", 0, &pixels_text},
     };
-    int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
+    int nopts = 7 + cli_params_opts(&a->params, opts + 7);
+    char *usage = cli_usage_text(synopsis, &a->params, described, epilogue);
+    if (!usage) return cli_fail(cmd, "out of memory");
+    int rc = cli_parse(cmd, argc, argv, opts, nopts, usage);
+    free(usage);
     if (rc) return rc;
 
     if ((rc = cli_require(cmd, "--image", a->image))) return rc;
     if ((rc = cli_require(cmd, "--ratio", a->ratio_text))) return rc;
     if ((rc = cli_require(cmd, "--out-dir", a->out_dir))) return rc;
-    a->C = 1.0;
     if ((rc = cli_parse_double(cmd, "--ratio", a->ratio_text, &a->ratio))) return rc;
     if (!(a->ratio > 0))
         return cli_usage_error(cmd, "--ratio must be > 0, got %s", a->ratio_text);
@@ -82,52 +131,11 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
         if ((rc = cli_parse_double(cmd, "--noise", noise_text, &a->noise))) return rc;
         if (a->noise < 0) return cli_usage_error(cmd, "--noise must be >= 0, got %s", noise_text);
     }
-    if (seed_text && (rc = cli_parse_int(cmd, "--seed", seed_text, 0, 2147483647L, &a->seed)))
-        return rc;
-    const char *method_text = a->method_text;
-    a->method = gsfw_method_parse(method_text ? method_text : "accfw");
-    if (a->method < 0)
-        return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, afw, pfw, bpcg, "
-                               "graph-iht, graph-cosamp, cosamp, gen-mp, iht)", method_text);
-    const int baseline = a->baseline = gsfw_method_is_baseline((gsfw_method)a->method);
-    cli_fw_flags fw;
-    if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, !baseline,
-                                 &fw)))
-        return rc;
-    a->step = fw.step;
-    a->polish = fw.polish;
-    a->tol = fw.tol;
-    a->tol_rel = fw.tol_rel;
-    if (a->polish && !tol_text && !tol_rel_text && !iters_text) a->tol_rel = 1e-3;
-    if (baseline && (step_text || tol_text || tol_rel_text || a->polish))
-        return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
-                               "methods, not to %s", gsfw_method_name((gsfw_method)a->method));
-    recover_warn_ignored(cmd, a->method, model, g_text, a->l_text, compat_text != NULL);
-    if ((rc = parse_problem_kind(cmd, sensing_text, f32_text != NULL, basis_text, model, a)))
-        return rc;
-    if (s_text && (rc = cli_parse_int(cmd, "--s", s_text, 1, 2147483647L, &a->s_given)))
-        return rc;
-    if (g_text && (rc = cli_parse_int(cmd, "--g", g_text, 1, 2147483647L, &a->g_given)))
-        return rc;
-    if (c_text) {
-        if ((rc = cli_parse_double(cmd, "--C", c_text, &a->C))) return rc;
-        if (!(a->C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", c_text);
-    }
-    /* DMO-AccFW's default L is the curvature along its first atom (GSFW_L_ATOM): on the
-     * paper's images it beats both L = 1 and ||A||_2^2 (docs/recover.md); the baselines'
-     * 1/L steps keep the spectral bound. */
-    a->l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (a->l_text && (rc = cli_parse_L(cmd, a->l_text, &a->L, &a->l_rule))) return rc;
-    if (a->l_rule == GSFW_L_ATOM && baseline)
-        return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe methods; %s takes a "
-                               "number or 'spectral'", method_text);
-    a->iters = cli_recover_default_iters(a->method);
-    /* a tolerance asked for explicitly decides the stop: the default count becomes a cap
-     * that only guards against a bound that never gets there */
-    if (tol_text || tol_rel_text) a->iters = RECOVER_TOL_ITER_CAP;
-    if (iters_text && (rc = cli_parse_int(cmd, "--iters", iters_text, 0, 10000000L, &a->iters)))
-        return rc;
-    a->compat = compat_text != NULL;
+    a->l_text = cli_params_text(&a->params, "L");
+    if ((rc = cli_params_apply(cmd, &a->params))) return rc;
+    if ((rc = recovery_defaults(cmd, a))) return rc;
+    if ((rc = cli_params_check(cmd, &a->params))) return rc;
+    take_values(a);
     a->no_plot = noplot_text != NULL;
     if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
     a->max_pixels = RECOVER_MAX_PIXELS;
@@ -135,4 +143,9 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
         (rc = cli_parse_int(cmd, "--max-pixels", pixels_text, 1, 2147483647L, &a->max_pixels)))
         return rc;
     return CLI_OK;
+}
+
+void recover_args_free(recover_args *a)
+{
+    cli_params_free(&a->params);
 }

@@ -3,32 +3,34 @@
 #define GSFW_CLI_RECOVER_ARGS_H
 
 #include "gsfw.h"
+#include "params.h"
 
 typedef struct {
     const char *image, *out_dir;
     const char *ratio_text;   /* as given, for messages */
-    const char *method_text;  /* as given (NULL: accfw), for messages */
     const char *l_text;       /* --L as given, or NULL */
-    const char *sensing;      /* gaussian (default), implicit-gaussian, dct, ... */
-    const char *basis;        /* pixel (default), haar, db4 */
-    const char *model;        /* head/subgraph/topk, or tree/topk with a wavelet basis */
+    /* the registry's choices (names from their rows) */
+    const char *method, *model, *sensing, *basis;
+    const gsfw_basis_def *basis_def;
     double ratio, noise, C;
     double L;                 /* --L as a number, else 0 */
-    gsfw_lipschitz_rule l_rule;
+    gsfw_lipschitz_rule l_rule; /* the rule that estimates L when it is not given */
     int seed;
-    int method, baseline;     /* gsfw_method; 1 for iht, cosamp, graph-*, gen-mp */
-    gsfw_step step;
-    double tol, tol_rel;      /* 0 when not given; tol_rel 1e-3 when polishing by default */
+    int baseline;             /* the method is a baseline */
     int polish;
     int s_given, g_given;     /* 0 when not given */
-    int iters;                /* the given count, else the method's default (or the cap of
-                                 a run stopped by --tol / --tol-rel) */
-    int float32, wavelet, compat, no_plot;
+    int iters;                /* the given count, else the method's typical one (or the cap
+                                 of a run stopped by --tol / --tol-rel) */
+    int float32, wavelet, no_plot;
+    int explicit_matrix;      /* the sensing kind stores the n x d matrix */
     int max_pixels;
+    cli_params params;        /* the spec: method, model, step, sensing, basis and values */
 } recover_args;
 
 /* Parse argv (after the subcommand) into a; usage is printed for --help. Returns CLI_OK,
- * or CLI_USAGE / CLI_FAIL with the message printed. Also applies --max-memory. */
-int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a);
+ * or CLI_USAGE / CLI_FAIL with the message printed. Also applies --max-memory. Free with
+ * recover_args_free (also after a failure). */
+int recover_args_parse(int argc, char **argv, recover_args *a);
+void recover_args_free(recover_args *a);
 
 #endif

@@ -6,98 +6,47 @@
 #include <string.h>
 
 #include "cli.h"
-#include "objectives/linear.h"
-#include "util/rng.h"
-
-/* y += sigma e with e ~ N(0, I_n) from rng; returns ||sigma e||^2. */
-static double add_noise(gsfw_rng *rng, double sigma, double *y, int n)
-{
-    double sq = 0.0;
-    if (sigma > 0)
-        for (int i = 0; i < n; i++) {
-            double ei = sigma * gsfw_rng_normal(rng);
-            y[i] += ei;
-            sq += ei * ei;
-        }
-    return sq;
-}
-
-/* The explicit Gaussian matrix, drawn as recover always has (one generator seeded with
- * seed, N(0, 1/n) entries column by column), so earlier results stay bit-identical; y is
- * measured on it, the noise continues the same stream, and the objective takes the array
- * over: the matrix is held once. */
-static int build_gaussian(const char *cmd, const recover_problem_spec *spec, const double *xs,
-                          recover_problem *p)
-{
-    const int n = spec->n, d = spec->height * spec->width;
-    double *A = malloc((size_t)n * (size_t)d * sizeof(double));
-    if (!A) return cli_fail(cmd, "out of memory for a %d x %d matrix", n, d);
-    gsfw_rng rng;
-    gsfw_rng_seed(&rng, spec->seed);
-    const double sd = 1.0 / sqrt((double)n);
-    for (size_t k = 0; k < (size_t)n * (size_t)d; k++) A[k] = sd * gsfw_rng_normal(&rng);
-    for (int j = 0; j < d; j++)
-        if (xs[j] != 0.0)
-            for (int i = 0; i < n; i++) p->y[i] += A[(size_t)j * n + i] * xs[j];
-    p->f_star = 0.5 * add_noise(&rng, spec->noise, p->y, n);
-    gsfw_err err;
-    if (spec->float32) {
-        gsfw_error e = gsfw_operator_dense_to_f32(n, d, A, GSFW_COL_MAJOR, &p->sensing, &err);
-        free(A);
-        if (e) return cli_fail_err(cmd, e, &err);
-        p->op = p->sensing;
-        if (gsfw_objective_linear(p->op, n, p->y, NULL, &p->obj, &err))
-            return cli_fail(cmd, "%s", err.message);
-        return CLI_OK;
-    }
-    if (gsfw_objective_least_squares_adopt(n, d, A, p->y, &p->obj, &err))
-        return cli_fail(cmd, "%s", err.message);
-    p->op = gsfw_linear_operator(p->obj->ctx, NULL);
-    return CLI_OK;
-}
+#include "operators/op_internal.h"
 
 int recover_problem_build(const char *cmd, const recover_problem_spec *spec,
                           const double *truth, recover_problem *p)
 {
     memset(p, 0, sizeof *p);
-    const int n = spec->n, d = spec->height * spec->width;
+    const int n = spec->n;
     p->y = calloc((size_t)n, sizeof(double));
     if (!p->y) return cli_fail(cmd, "out of memory for %d measurements", n);
-    int rc;
     gsfw_err err;
-    if (!strcmp(spec->sensing, "gaussian") && !spec->psi) {
-        rc = build_gaussian(cmd, spec, truth, p);
-        if (rc) recover_problem_free(p);
-        return rc;
-    }
-    if (spec->float32 && strcmp(spec->sensing, "gaussian")) {
-        recover_problem_free(p);
-        return cli_fail(cmd, "--float32 applies to --sensing gaussian only");
-    }
-    if (gsfw_sensing_operator(spec->sensing, n, spec->height, spec->width, spec->seed,
-                              spec->float32, &p->sensing, &err)) {
-        recover_problem_free(p);
-        return cli_fail(cmd, "--sensing %s: %s", spec->sensing, err.message);
-    }
-    p->op = p->sensing;
-    if (spec->psi) {
+    const gsfw_sensing_spec sizes = {.n = n, .height = spec->height, .width = spec->width};
+    const char *kind = gsfw_spec_entry(spec->spec, GSFW_KIND_SENSING)->name;
+    double noise_sq = 0.0;
+    if (!spec->psi) {
+        /* y = A x* + sigma e, the noise drawn as the kind draws it */
+        if (gsfw_spec_measure(spec->spec, &sizes, truth, spec->noise, p->y, &noise_sq,
+                              &p->sensing, &err)) {
+            recover_problem_free(p);
+            return cli_fail(cmd, "--sensing %s: %s", kind, err.message);
+        }
+        p->op = p->sensing;
+    } else {
+        /* y = A Psi theta* + sigma e */
+        if (gsfw_spec_sensing(spec->spec, &sizes, &p->sensing, &err)) {
+            recover_problem_free(p);
+            return cli_fail(cmd, "--sensing %s: %s", kind, err.message);
+        }
         if (gsfw_operator_compose(p->sensing, spec->psi, &p->composed, &err)) {
             recover_problem_free(p);
             return cli_fail(cmd, "--basis: %s", err.message);
         }
         p->op = p->composed;
+        if (p->op->apply(p->op->ctx, truth, p->y)) {
+            recover_problem_free(p);
+            return cli_fail(cmd, "--sensing %s: the operator failed measuring the image", kind);
+        }
+        noise_sq = gsfw_sensing_noise((uint64_t)gsfw_spec_number(spec->spec, "seed"),
+                                      spec->noise, n, 0, n, p->y);
     }
-    if (p->op->apply(p->op->ctx, truth, p->y)) {
-        recover_problem_free(p);
-        return cli_fail(cmd, "--sensing %s: the operator failed measuring the image",
-                        spec->sensing);
-    }
-    /* the noise stream of the operators other than the explicit Gaussian: its own seed */
-    gsfw_rng rng;
-    gsfw_rng_seed(&rng, spec->seed ^ 0x9e3779b97f4a7c15ULL);
-    p->f_star = 0.5 * add_noise(&rng, spec->noise, p->y, n);
-    (void)d;
-    if (gsfw_objective_linear(p->op, n, p->y, NULL, &p->obj, &err)) {
+    p->f_star = 0.5 * noise_sq;
+    if (gsfw_spec_objective(spec->spec, p->op, n, p->y, NULL, &p->obj, &err)) {
         recover_problem_free(p);
         return cli_fail(cmd, "%s", err.message);
     }

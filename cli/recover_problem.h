@@ -9,19 +9,17 @@
 #include "gsfw.h"
 
 typedef struct {
-    const char *sensing; /* "gaussian", "implicit-gaussian", "dct", "hadamard" */
-    int float32;         /* gaussian: float32 storage */
+    const gsfw_spec *spec;    /* the sensing kind, its seed and float32 */
     const gsfw_operator *psi; /* synthesis basis (x = Psi theta), NULL for pixels */
     int n, height, width;
-    uint64_t seed;
     double noise;        /* sigma of the Gaussian noise */
 } recover_problem_spec;
 
 typedef struct {
     gsfw_objective *obj;
-    gsfw_operator *sensing;   /* owned; NULL when the objective owns its dense matrix */
+    gsfw_operator *sensing;   /* owned */
     gsfw_operator *composed;  /* sensing o psi, owned, or NULL */
-    const gsfw_operator *op;  /* what the objective multiplies by (owned above or by obj) */
+    const gsfw_operator *op;  /* what the objective multiplies by (owned above) */
     double *y;                /* n measurements */
     double f_star;            /* f(truth) = 0.5 ||noise||^2 */
 } recover_problem;

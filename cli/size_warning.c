@@ -16,12 +16,13 @@ static int cmp_desc(const void *a, const void *b)
 /* Nodes in the gc largest components of g, or -1 when out of memory. */
 static long reachable_nodes(const gsfw_graph *g, int gc)
 {
-    int *label = malloc((size_t)g->n * sizeof *label);
-    int *sizes = calloc((size_t)g->n, sizeof *sizes);
+    int n = gsfw_graph_nodes(g);
+    int *label = malloc((size_t)n * sizeof *label);
+    int *sizes = calloc((size_t)n, sizeof *sizes);
     int count = 0;
     long total = -1;
     if (label && sizes && gsfw_graph_components(g, label, &count, NULL) == GSFW_OK) {
-        for (int i = 0; i < g->n; i++) sizes[label[i]]++;
+        for (int i = 0; i < n; i++) sizes[label[i]]++;
         qsort(sizes, (size_t)count, sizeof *sizes, cmp_desc);
         total = 0;
         for (int k = 0; k < count && k < gc; k++) total += sizes[k];

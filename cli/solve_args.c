@@ -2,138 +2,81 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "fw_flags.h"
-
-void cli_solve_opts(cli_solve_args *a, cli_opt *opts)
+int cli_solve_opts(const char *cmd, cli_solve_args *a, cli_opt *opts)
 {
     memset(a, 0, sizeof *a);
-    const cli_opt shared[] = {
-        {"--A", 0, &a->a_path}, {"--y", 0, &a->y_path}, {"--model", 0, &a->model},
-        {"--s", 0, &a->s_text}, {"--g", 0, &a->g_text}, {"--graph", 0, &a->grid},
-        {"--edges", 0, &a->edges}, {"--C", 0, &a->c_text}, {"--method", 0, &a->method_text},
-        {"--option", 0, &a->option_text}, {"--delta", 0, &a->delta_text},
-        {"--L", 0, &a->l_text}, {"--iters", 0, &a->iters_text},
-        {"--trace", 0, &a->trace_path}, {"--out", 0, &a->out_path},
+    if (cli_params_init(cmd, &a->params, GSFW_USES_SOLVE, NULL)) return -1;
+    const cli_opt files[] = {
+        {"--A", 0, &a->a_path},          {"--y", 0, &a->y_path},
+        {"--graph", 0, &a->model.grid},  {"--edges", 0, &a->model.edges},
+        {"--trace", 0, &a->trace_path},  {"--out", 0, &a->out_path},
         {"--best-out", 0, &a->best_path}, {"--x-true", 0, &a->xtrue_path},
-        {"--seed", 0, &a->seed_text}, {"--time-limit", 0, &a->time_text},
-        {"--step", 0, &a->step_text}, {"--tol", 0, &a->tol_text}, {"--x0", 0, &a->x0_path},
-        {"--polish", 0, &a->polish_text}, {"--tol-rel", 0, &a->tol_rel_text},
-        {"--loss", 0, &a->loss_text}, {"--huber-delta", 0, &a->huber_text},
-        {"--intercept", 1, &a->intercept_flag},
+        {"--x0", 0, &a->x0_path},        {"--tree", 0, &a->model.tree_spec},
+        {"--nodes", 0, &a->model.nodes_text},
     };
-    _Static_assert(sizeof shared / sizeof shared[0] == CLI_SOLVE_NOPTS,
-                   "CLI_SOLVE_NOPTS counts the shared flags");
-    memcpy(opts, shared, sizeof shared);
+    _Static_assert(sizeof files / sizeof files[0] == CLI_SOLVE_FILE_OPTS,
+                   "CLI_SOLVE_FILE_OPTS counts the file flags");
+    memcpy(opts, files, sizeof files);
+    return CLI_SOLVE_FILE_OPTS + cli_params_opts(&a->params, opts + CLI_SOLVE_FILE_OPTS);
 }
 
-/* --loss, --huber-delta, --intercept: usage errors for values and for flags that do not
- * belong to the chosen loss. */
-static int parse_loss_flags(const char *cmd, const char *loss_text, const char *huber_text,
-                            const char *intercept_flag, gsfw_loss_options *opt)
+void cli_solve_args_free(cli_solve_args *a)
 {
-    gsfw_loss_options_default(opt);
-    if (loss_text) {
-        int kind = gsfw_loss_parse(loss_text);
-        if (kind < 0)
-            return cli_usage_error(cmd, "--loss must be ls, logistic or huber, got '%s'",
-                                   loss_text);
-        opt->loss = (gsfw_loss)kind;
-    }
-    if (huber_text) {
-        if (opt->loss != GSFW_LOSS_HUBER)
-            return cli_usage_error(cmd, "--huber-delta needs --loss huber");
-        int rc = cli_parse_double(cmd, "--huber-delta", huber_text, &opt->huber_delta);
-        if (rc) return rc;
-        if (!(opt->huber_delta > 0) || !isfinite(opt->huber_delta))
-            return cli_usage_error(cmd, "--huber-delta must be finite and > 0, got %s",
-                                   huber_text);
-    }
-    if (intercept_flag) {
-        if (opt->loss != GSFW_LOSS_LOGISTIC)
-            return cli_usage_error(cmd, "--intercept needs --loss logistic");
-        opt->intercept = 1;
-    }
-    return CLI_OK;
+    cli_params_free(&a->params);
 }
 
-/* --C and --method; a->baseline follows the method. */
-static int parse_radius_and_method(const char *cmd, cli_solve_args *a)
+char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *extra)
 {
-    int rc;
-    if ((rc = cli_parse_double(cmd, "--C", a->c_text, &a->run.C))) return rc;
-    if (!(a->run.C > 0)) return cli_usage_error(cmd, "--C must be > 0, got %s", a->c_text);
-    a->run.method = gsfw_method_parse(a->method_text);
-    if (a->run.method < 0)
-        return cli_usage_error(cmd, "--method: unknown method '%s' (known: fw, accfw, afw, pfw, "
-                               "bpcg, iht, cosamp, graph-iht, graph-cosamp, gen-mp)",
-                               a->method_text);
-    a->baseline = gsfw_method_is_baseline((gsfw_method)a->run.method);
-    return CLI_OK;
-}
-
-/* --step, --tol, --tol-rel, --polish, --polished-out, --x0 and --option: the flags of the
- * Frank-Wolfe methods, refused for a baseline. */
-static int parse_fw_method_flags(const char *cmd, cli_solve_args *a)
-{
-    cli_fw_flags fw;
-    int rc = cli_parse_fw_flags(cmd, a->step_text, a->tol_text, a->tol_rel_text,
-                                a->polish_text, 0, &fw);
-    if (rc) return rc;
-    a->run.step = fw.step;
-    a->run.polish = fw.polish;
-    a->run.tol = fw.tol;
-    a->run.tol_rel = fw.tol_rel;
-    if (a->pol_path && !a->run.polish)
-        return cli_usage_error(cmd, "--polished-out needs --polish on");
-    if (a->baseline && (a->step_text || a->tol_text || a->tol_rel_text || a->x0_path ||
-                        a->run.polish || a->option_text))
-        return cli_usage_error(cmd, "--step, --tol, --x0, --polish and --option belong to the "
-                               "Frank-Wolfe methods, not to %s", a->method_text);
-    a->run.option = GSFW_OPTION_I;
-    if (a->option_text) {
-        if (!strcmp(a->option_text, "I") || !strcmp(a->option_text, "1"))
-            a->run.option = GSFW_OPTION_I;
-        else if (!strcmp(a->option_text, "II") || !strcmp(a->option_text, "2"))
-            a->run.option = GSFW_OPTION_II;
-        else
-            return cli_usage_error(cmd, "--option must be I or II, got '%s'", a->option_text);
-    }
-    return CLI_OK;
+    static const char files[] =
+        "\n"
+        "  --A FILE        n x d matrix: .npy (float64, float32 or integer; dense) or .mtx\n"
+        "                  (Matrix Market coordinate; kept sparse, CSR)\n"
+        "  --y FILE        n-vector .npy, any numeric dtype (labels -1/+1 for the\n"
+        "                  classification losses)\n"
+        "  --graph grid:HxW | --edges FILE   graph for graph models (d nodes); an edge list\n"
+        "                  must use ids 0..d-1, or state --nodes d when the last are isolated\n"
+        "  --tree quadtree:HxW | FILE  tree for tree models (d nodes): wavelet quadtree or a\n"
+        "                  .npy of parent ids (-1 for a root)\n"
+        "  --x0 FILE       starting point (.npy, d entries), in D: ||x0|| <= C, support in M\n"
+        "  --trace FILE    CSV, one row per iterate:\n"
+        "                  iter,time_s,f,gap,[est_err,]support,gap_bound,step,active\n"
+        "  --out FILE      last iterate x_T (.npy); --best-out: argmin_t f(x_t)\n"
+        "                  (FILE '-' is standard output, for one of the outputs; the summary\n"
+        "                  line then goes to stderr)\n"
+        "  --x-true FILE   ground truth: est_err = ||x_t - x_true|| in the trace, and est_err\n"
+        "                  (of x_T) and est_err_best in the summary\n"
+        "\n"
+        "Parameters (gsfw help params):\n";
+    char *whole = malloc(strlen(head) + sizeof files);
+    if (!whole) return NULL;
+    strcpy(whole, head);
+    strcat(whole, files);
+    char *text = cli_usage_text(whole, &a->params, NULL, extra);
+    free(whole);
+    return text;
 }
 
 int cli_solve_check(const char *cmd, cli_solve_args *a)
 {
     /* Flags first (usage errors, exit 2), files second (exit 1). */
-    const char *required[][2] = {{"--A", a->a_path}, {"--y", a->y_path},
-                                 {"--model", a->model}, {"--s", a->s_text},
-                                 {"--C", a->c_text}, {"--method", a->method_text},
-                                 {"--iters", a->iters_text}};
+    cli_params *cp = &a->params;
+    const char *required[][2] = {
+        {"--A", a->a_path}, {"--y", a->y_path}, {"--model", cli_params_text(cp, "model")},
+        {"--s", cli_params_text(cp, "s")}, {"--C", cli_params_text(cp, "C")},
+        {"--method", cli_params_text(cp, "method")}, {"--iters", cli_params_text(cp, "max_iter")}};
     int rc;
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if ((rc = cli_require(cmd, required[i][0], required[i][1]))) return rc;
-    if ((rc = parse_radius_and_method(cmd, a))) return rc;
-    if ((rc = parse_fw_method_flags(cmd, a))) return rc;
-    a->run.l_rule = a->baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (a->l_text && (rc = cli_parse_L(cmd, a->l_text, &a->run.L, &a->run.l_rule))) return rc;
-    if ((rc = cli_parse_int(cmd, "--iters", a->iters_text, 0, 100000000L, &a->run.iters)))
-        return rc;
-    if (a->time_text) {
-        if ((rc = cli_parse_double(cmd, "--time-limit", a->time_text, &a->run.time_limit)))
-            return rc;
-        if (!(a->run.time_limit > 0)) return cli_usage_error(cmd, "--time-limit must be > 0");
-    }
-    if ((rc = parse_loss_flags(cmd, a->loss_text, a->huber_text, a->intercept_flag, &a->loss)))
-        return rc;
-    if ((rc = cli_parse_model_flags(cmd, a->model, a->s_text, a->g_text, a->delta_text,
-                                    a->seed_text, &a->spec)))
-        return rc;
-    if (a->baseline && a->run.l_rule == GSFW_L_ATOM)
-        return cli_usage_error(cmd, "--L atom is a rule of the Frank-Wolfe family; %s takes a "
-                               "number or 'spectral'", a->method_text);
-    a->run.delta = a->delta_text ? a->spec.delta : 0.0; /* else the oracle's */
-    return CLI_OK;
+    if ((rc = cli_params_apply(cmd, cp))) return rc;
+    if ((rc = cli_params_mark(cmd, cp, "x0", a->x0_path))) return rc;
+    if ((rc = cli_params_mark(cmd, cp, "x_true", a->xtrue_path))) return rc;
+    if (a->pol_path && !gsfw_spec_number(cp->spec, "polish"))
+        return cli_usage_error(cmd, "--polished-out needs --polish on");
+    if ((rc = cli_model_check_flags(cmd, cp, &a->model))) return rc;
+    return cli_params_check(cmd, cp);
 }
 
 int cli_solve_load_vectors(const char *cmd, const cli_solve_args *a, int d, double **x_true,
@@ -159,11 +102,11 @@ int cli_solve_load_vectors(const char *cmd, const cli_solve_args *a, int d, doub
     return CLI_OK;
 }
 
-gsfw_error cli_intercept_field(const gsfw_loss_options *loss, gsfw_objective *obj,
-                               const double *x, char *out, size_t cap, gsfw_err *err)
+gsfw_error cli_intercept_field(const cli_solve_args *a, gsfw_objective *obj, const double *x,
+                               char *out, size_t cap, gsfw_err *err)
 {
     out[0] = '\0';
-    if (!loss->intercept) return GSFW_OK;
+    if (!gsfw_spec_number(a->params.spec, "intercept")) return GSFW_OK;
     double b;
     gsfw_error e = gsfw_objective_intercept(obj, x, &b, err);
     if (!e) snprintf(out, cap, " intercept=%.17g", b);
@@ -173,11 +116,15 @@ gsfw_error cli_intercept_field(const gsfw_loss_options *loss, gsfw_objective *ob
 void cli_solve_print_head(FILE *fp, const cli_solve_args *a, const char *intercept,
                           const char *status, const gsfw_info *info)
 {
+    const gsfw_spec *spec = a->params.spec;
+    char option[16];
     fprintf(fp, "method=%s option=%s step=%s model=%s loss=%s%s status=%s iters=%d "
             "f_last=%.17g f_best=%.17g best_iter=%d ",
-            gsfw_method_name((gsfw_method)a->run.method),
-            a->run.option == GSFW_OPTION_I ? "I" : "II",
-            a->baseline ? "none" : gsfw_step_name(info->step), a->model,
-            gsfw_loss_name(a->loss.loss), intercept, status, info->iterations, info->f_last,
-            info->f_best, info->best_iter);
+            gsfw_spec_entry(spec, GSFW_KIND_METHOD)->name,
+            cli_choice_name("option", (int)gsfw_spec_number(spec, "option"), option,
+                            sizeof option),
+            info->step_rule ? info->step_rule->name : "none",
+            gsfw_spec_entry(spec, GSFW_KIND_MODEL)->name,
+            gsfw_spec_entry(spec, GSFW_KIND_LOSS)->name, intercept, status, info->iterations,
+            info->f_last, info->f_best, info->best_iter);
 }

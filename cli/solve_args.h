@@ -1,5 +1,6 @@
-/* The flags that `gsfw solve` and `gsfw-mpi solve` share: their option table and the
- * checks made on them before any file is read. */
+/* The flags that `gsfw solve` and `gsfw-mpi solve` share: the files, the registry's
+ * parameters of the methods, models, step rules and losses (params.h), and the checks
+ * made on them before any file is read. */
 #ifndef GSFW_CLI_SOLVE_ARGS_H
 #define GSFW_CLI_SOLVE_ARGS_H
 
@@ -7,32 +8,34 @@
 
 #include "cli.h"
 #include "models.h"
-#include "run_method.h"
+#include "params.h"
 
 typedef struct {
-    /* the flags as given (NULL when absent) */
-    const char *a_path, *y_path, *model, *s_text, *g_text, *grid, *edges, *c_text,
-        *method_text, *option_text, *delta_text, *l_text, *iters_text, *trace_path,
-        *out_path, *best_path, *xtrue_path, *seed_text, *time_text, *step_text, *tol_text,
-        *x0_path, *polish_text, *tol_rel_text, *loss_text, *huber_text, *intercept_flag;
-    const char *pol_path; /* --polished-out: in gsfw solve's table only */
-    /* the values, set by cli_solve_check (run.x0 and run.x_true: the caller's) */
-    cli_run_opts run;
-    int baseline;
-    gsfw_loss_options loss;
-    cli_model_spec spec;
+    /* the file flags as given (NULL when absent) */
+    const char *a_path, *y_path, *trace_path, *out_path, *best_path, *xtrue_path, *x0_path;
+    const char *pol_path;  /* --polished-out: in gsfw solve's table only */
+    cli_model_flags model; /* --graph, --edges, --nodes, --tree */
+    cli_params params;     /* the registry's flags and the spec */
 } cli_solve_args;
 
-/* How many entries cli_solve_opts writes. */
-#define CLI_SOLVE_NOPTS 27
+/* How many file flags cli_solve_opts writes before the parameters' flags. */
+#define CLI_SOLVE_FILE_OPTS 11
+/* Room for every option of a solve command (the command's own after these). */
+#define CLI_SOLVE_MAX_OPTS (CLI_SOLVE_FILE_OPTS + CLI_MAX_PARAMS + 8)
 
-/* Clear *a and write the shared flags, bound to its fields, to opts[0..CLI_SOLVE_NOPTS-1];
- * a command appends its own flags after them. */
-void cli_solve_opts(cli_solve_args *a, cli_opt *opts);
+/* Clear *a, make its spec, and write the shared flags bound to its fields to opts; returns
+ * their number (a command appends its own after them), or -1 with a message printed. */
+int cli_solve_opts(const char *cmd, cli_solve_args *a, cli_opt *opts);
+void cli_solve_args_free(cli_solve_args *a);
 
-/* The checks of the parsed flags, in gsfw solve's order: the required flags, --C,
- * --method, the Frank-Wolfe flags, --option, --L, --iters, --time-limit, the loss flags,
- * the model flags. Returns CLI_OK or CLI_USAGE (message printed). */
+/* The usage text of a solve command: `head` (its synopsis and description), the files,
+ * the registry's parameters, the methods, models, step rules and losses, and `extra` (the
+ * command's own flags, then the summary's fields). Returned malloc'ed (NULL when out of
+ * memory). */
+char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *extra);
+
+/* The checks of the parsed flags: the required ones, every parameter's value, their
+ * combination (the spec's warnings printed). Returns CLI_OK or CLI_USAGE. */
 int cli_solve_check(const char *cmd, cli_solve_args *a);
 
 /* --x-true (d finite entries) and --x0 (d entries), read once d is known; each stays
@@ -41,10 +44,10 @@ int cli_solve_check(const char *cmd, cli_solve_args *a);
 int cli_solve_load_vectors(const char *cmd, const cli_solve_args *a, int d, double **x_true,
                            double **x0);
 
-/* " intercept=B" for a loss with an intercept (the one of the objective at x), "" for
+/* " intercept=B" when the loss fits an intercept (the one of the objective at x), "" for
  * the others. */
-gsfw_error cli_intercept_field(const gsfw_loss_options *loss, gsfw_objective *obj,
-                               const double *x, char *out, size_t cap, gsfw_err *err);
+gsfw_error cli_intercept_field(const cli_solve_args *a, gsfw_objective *obj, const double *x,
+                               char *out, size_t cap, gsfw_err *err);
 
 /* The fields the summary lines of gsfw solve and gsfw-mpi solve begin with, "method=..
  * best_iter=N " (a space last); intercept as from cli_intercept_field, status the name

@@ -16,15 +16,23 @@
 
 #define NPY_MAX_BYTES ((long)1 << 31)
 
-int cli_check_tree_flag(const char *cmd, const char *model, const char *tree_spec)
+int cli_check_tree_flag(const char *cmd, const gsfw_entry *model, const char *tree_spec)
 {
-    int needs = cli_model_needs_tree(model);
+    int needs = (model->needs & GSFW_NEEDS_TREE) != 0;
     if (needs && !tree_spec)
         return cli_usage_error(cmd, "--model %s needs a tree: --tree quadtree:HxW or --tree "
-                               "parents.npy", model);
-    if (!needs && tree_spec)
-        return cli_usage_error(cmd, "--tree is for the tree models (tree, tree-connected), "
-                               "not --model %s", model);
+                               "parents.npy", model->name);
+    if (!needs && tree_spec) {
+        char names[256] = "";
+        size_t used = 0;
+        const gsfw_entry *e;
+        for (int i = 0; (e = gsfw_registry_entry(GSFW_KIND_MODEL, i)) && used < sizeof names; i++)
+            if (e->needs & GSFW_NEEDS_TREE)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                         used ? ", " : "", e->name);
+        return cli_usage_error(cmd, "--tree is for the tree models (%s), not --model %s", names,
+                               model->name);
+    }
     return CLI_OK;
 }
 
@@ -213,8 +221,7 @@ int cli_read_parents(const char *cmd, const char *path, int **parent, int *n_out
     return CLI_OK;
 }
 
-int cli_bind_tree(const char *cmd, cli_model_spec *spec, const char *tree_spec, int d,
-                  gsfw_tree **tree)
+int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tree)
 {
     *tree = NULL;
     if (!tree_spec) return CLI_OK;
@@ -244,6 +251,5 @@ int cli_bind_tree(const char *cmd, cli_model_spec *spec, const char *tree_spec, 
         free(parent);
         if (e) return cli_fail(cmd, "--tree '%s': %s", tree_spec, err.message);
     }
-    spec->tree = *tree;
     return CLI_OK;
 }

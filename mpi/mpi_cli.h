@@ -3,7 +3,7 @@
 #define GSFW_MPI_CLI_H
 
 #include "cli.h"
-#include "run_method.h"
+#include "params.h"
 #include "mpi/gsfw_mpi.h"
 
 typedef struct {
@@ -44,20 +44,23 @@ typedef struct {
     gsfw_objective *obj;
     gsfw_mpi_reducer_stats red;
     gsfw_graph *graph;    /* the model's graph, or NULL */
+    gsfw_tree *tree;      /* the model's tree, or NULL */
     gsfw_dmo *dmo, *tail; /* the method's oracles (tail: a baseline's, or NULL) */
 } mpi_problem;
 
 /* Build the objective over p->op and p->y (p->rows = 0 selects the zero stand-in here,
  * with a norm2 hook when the other ranks' operators have one). Collective (one
  * allreduce); failures printed and CLI_FAIL returned (agree afterwards). */
-int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p,
-                          const gsfw_loss_options *loss);
+int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p, const gsfw_spec *spec);
 void mpi_problem_free(mpi_problem *p);
 
 /* One run of a Frank-Wolfe method or baseline with the collective stop rule. */
 typedef struct {
-    cli_run_opts run;   /* run.time_limit: rank 0's clock decides, for every rank */
-    int oracle_on_root; /* 1: the DMO runs on rank 0 and is broadcast */
+    const gsfw_spec *spec; /* the method, its settings (time_limit: rank 0's clock decides,
+                              for every rank) */
+    const double *x0, *x_true; /* NULL when not given */
+    double L;              /* > 0: overrides the spec's (gsfw-mpi recover's estimate) */
+    int oracle_on_root;    /* 1: the DMO runs on rank 0 and is broadcast */
 } mpi_run_opts;
 
 /* --oracle all|root (text may be NULL: all). Returns CLI_OK or CLI_USAGE. */

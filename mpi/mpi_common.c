@@ -4,6 +4,7 @@
 #include "trace_csv.h"
 #include "atomic_group.h"
 #include "io/npy.h"
+#include "objectives/linear.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -66,8 +67,7 @@ int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
     return CLI_FAIL;
 }
 
-int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p,
-                          const gsfw_loss_options *loss_in)
+int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p, const gsfw_spec *spec)
 {
     gsfw_err err;
     /* the objective takes its Lipschitz bound from norm2 when the operator has one, by
@@ -76,21 +76,23 @@ int mpi_problem_objective(mpi_ctx *m, const char *cmd, mpi_problem *p,
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, m->comm);
     if (p->rows > 0 && mine != any)
         return mpi_fail(m, cmd, "the ranks' operators disagree on having a norm2 hook");
+    gsfw_loss_options loss;
+    p->red.comm = m->comm;
+    const gsfw_reducer reducer = gsfw_mpi_reducer_timed(&p->red);
+    gsfw_spec_loss(spec, &reducer, &loss);
     if (p->rows == 0) {
-        /* a zero row with target 0 adds exactly 0 to every sum of the residual losses;
-         * the logistic loss of a zero row is log 2, not 0 */
-        if (loss_in->loss == GSFW_LOSS_LOGISTIC)
-            return mpi_fail(m, cmd, "this rank holds none of the %d rows, which the logistic "
-                            "loss cannot stand in for; run with at most %d ranks", p->n, p->n);
+        /* a zero row with target 0 must add exactly 0 to every sum (true of the residual
+         * losses; the logistic loss of a zero row is log 2) */
+        if (!gsfw_loss_zero_row_free(&loss))
+            return mpi_fail(m, cmd, "this rank holds none of the %d rows, which the %s loss "
+                            "cannot stand in for; run with at most %d ranks", p->n,
+                            gsfw_spec_entry(spec, GSFW_KIND_LOSS)->name, p->n);
         if (gsfw_mpi_zero_operator(p->d, any, &p->op, &err))
             return mpi_fail(m, cmd, "%s", err.message);
         free(p->y);
         p->y = calloc(1, sizeof(double));
         if (!p->y) return mpi_fail(m, cmd, "out of memory");
     }
-    gsfw_loss_options loss = *loss_in;
-    p->red.comm = m->comm;
-    loss.reducer = gsfw_mpi_reducer_timed(&p->red);
     if (gsfw_objective_linear(p->op, p->op->n, p->y, &loss, &p->obj, &err))
         return mpi_fail(m, cmd, "rows %d..%d (numbered from 0 within the block in what "
                         "follows): %s", p->row0, p->row0 + p->rows - 1, err.message);
@@ -102,6 +104,7 @@ void mpi_problem_free(mpi_problem *p)
     gsfw_dmo_free(p->tail);
     gsfw_dmo_free(p->dmo);
     gsfw_graph_free(p->graph);
+    gsfw_tree_free(p->tree);
     gsfw_objective_free(p->obj);
     gsfw_operator_free(p->op);
     gsfw_operator_free(p->base);
@@ -151,7 +154,9 @@ void mpi_solution_free(mpi_solution *s)
 int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
             mpi_solution *s)
 {
-    int rc = solution_alloc(m, cmd, p->d, o->run.iters, o->run.polish, s);
+    gsfw_settings set;
+    gsfw_spec_settings(o->spec, &set);
+    int rc = solution_alloc(m, cmd, p->d, set.max_iter, set.polish, s);
     if (rc) return rc;
     gsfw_info *info = &s->info;
     gsfw_err err;
@@ -163,12 +168,14 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
         dmo_run = dmo_root;
         tail_run = p->tail ? tail_root : NULL;
     }
-    gsfw_mpi_stop stop = {m->comm, m->rank, o->run.time_limit, NULL, NULL, 0};
-    cli_run_opts run = o->run;
-    run.time_limit = 0.0; /* each rank's own clock would stop the ranks at different iterates */
-    if (!e)
-        e = cli_run_method(&run, p->obj, dmo_run, tail_run, gsfw_mpi_stop_callback, &stop,
-                           &s->res, info, &err);
+    gsfw_mpi_stop stop = {m->comm, m->rank, set.time_limit, NULL, NULL, 0};
+    set.time_limit = 0.0; /* each rank's own clock would stop the ranks at different iterates */
+    set.x0 = o->x0;
+    set.x_true = o->x_true;
+    if (o->L > 0) set.L = o->L;
+    set.callback = gsfw_mpi_stop_callback;
+    set.callback_data = &stop;
+    if (!e) e = gsfw_spec_solve(o->spec, p->obj, dmo_run, tail_run, &set, &s->res, info, &err);
     gsfw_dmo_free(dmo_root);
     gsfw_dmo_free(tail_root);
     if (e) {

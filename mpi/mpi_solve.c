@@ -5,17 +5,13 @@
 #include <string.h>
 
 #include "mpi_cli.h"
-#include "models.h"
 #include "solve_args.h"
 
-static const char usage[] =
+static const char head[] =
     "usage: mpirun -np K gsfw-mpi solve --A A.npy|A.mtx --y y.npy --model MODEL --s S\n"
     "                  [--g G] [--graph grid:HxW | --edges FILE] --C C --method METHOD\n"
-    "                  [--option I|II] [--delta D] [--L L] [--step RULE] --iters T\n"
-    "                  [--tol TOL] [--tol-rel R] [--x0 x0.npy] [--polish on|off]\n"
-    "                  [--trace trace.csv] [--out x.npy] [--best-out x.npy]\n"
-    "                  [--x-true xstar.npy] [--seed N] [--time-limit SEC]\n"
-    "                  [--loss ls|logistic|huber] [--huber-delta D] [--intercept]\n"
+    "                  --iters T [--PARAMETER VALUE ...] [--x0 x0.npy] [--trace trace.csv]\n"
+    "                  [--out x.npy] [--best-out x.npy] [--x-true xstar.npy]\n"
     "                  [--oracle all|root]\n"
     "\n"
     "gsfw solve with the rows of A and y split over the K ranks (rank r holds rows\n"
@@ -23,15 +19,15 @@ static const char usage[] =
     "x is kept whole on every rank). The flags are those of gsfw solve; the iterates are\n"
     "the same for every K up to the rounding of the sums over ranks. Rank 0 writes the\n"
     "outputs and prints the summary line (with ranks=K and the reduction's time).\n"
+    "--A is .npy (float64, float32 or integer, C or Fortran order: each rank seeks to its\n"
+    "rows) or .mtx (each rank keeps the entries of its rows). A loss to which a row of\n"
+    "zeros adds something needs a row on every rank.\n";
+
+static const char extra[] =
     "\n"
-    "  --A FILE        .npy (float64, float32 or integer, C or Fortran order: each rank\n"
-    "                  seeks to its rows) or .mtx (each rank keeps the entries of its rows)\n"
-    "  --loss L        ls (default), huber, logistic (every rank must hold a row: a\n"
-    "                  stand-in zero row would add log 2 per rank to the loss)\n"
     "  --oracle WHERE  all (default): every rank runs the oracle on the same gradient;\n"
     "                  root: rank 0 runs it and broadcasts the support\n"
-    "  --time-limit S  rank 0's clock decides; every rank stops at the same iterate\n"
-    "  (the other flags: gsfw solve --help)\n";
+    "  --time-limit S  rank 0's clock decides; every rank stops at the same iterate\n";
 
 /* This rank's rows of A: a dense block read from .npy, or a CSR block from .mtx. */
 static int load_block(mpi_ctx *m, const char *cmd, const char *path, mpi_problem *p)
@@ -104,17 +100,23 @@ static const char CMD[] = "solve";
  * settings. The checks give the same verdict on every rank: rank 0 alone speaks. */
 static int parse_flags(mpi_ctx *m, int argc, char **argv, cli_solve_args *a, mpi_run_opts *o)
 {
-    cli_opt opts[CLI_SOLVE_NOPTS + 1];
+    cli_opt opts[CLI_SOLVE_MAX_OPTS];
     const char *oracle_text = NULL;
-    cli_solve_opts(a, opts);
-    opts[CLI_SOLVE_NOPTS] = (cli_opt){"--oracle", 0, &oracle_text};
     memset(o, 0, sizeof *o);
     mpi_quiet_begin(m);
-    int rc = cli_parse(CMD, argc, argv, opts, CLI_SOLVE_NOPTS + 1, usage);
+    int n = cli_solve_opts(CMD, a, opts), rc = n < 0 ? CLI_FAIL : CLI_OK;
+    char *usage = NULL;
+    if (!rc) {
+        opts[n++] = (cli_opt){"--oracle", 0, &oracle_text};
+        usage = cli_solve_usage(a, head, extra);
+        if (!usage) rc = cli_fail(CMD, "out of memory");
+    }
+    if (!rc) rc = cli_parse(CMD, argc, argv, opts, n, usage);
+    free(usage);
     if (!rc) rc = cli_solve_check(CMD, a);
     if (!rc) rc = mpi_parse_oracle_flag(CMD, oracle_text, &o->oracle_on_root);
     mpi_quiet_end(m);
-    o->run = a->run;
+    o->spec = a->params.spec;
     return rc;
 }
 
@@ -125,8 +127,9 @@ static int set_up_model(mpi_ctx *m, cli_solve_args *a, mpi_problem *p, double **
 {
     mpi_quiet_begin(m);
     int local = cli_solve_load_vectors(CMD, a, p->d, x_true, x0);
-    if (!local) local = cli_bind_model(CMD, &a->spec, a->grid, a->edges, p->d, &p->graph);
-    if (!local) local = cli_make_oracles(CMD, a->run.method, &a->spec, &p->dmo, &p->tail);
+    if (!local)
+        local = cli_model_inputs(CMD, &a->params, &a->model, p->d, &p->graph, &p->tree);
+    if (!local) local = cli_model_oracles(CMD, &a->params, p->graph, &p->dmo, &p->tail);
     mpi_quiet_end(m);
     return mpi_agree(m, CMD, "setting up the model", local);
 }
@@ -138,8 +141,7 @@ static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mp
 {
     gsfw_err err;
     char intercept[64];
-    int local = cli_intercept_field(&a->loss, p->obj, s->x_best, intercept, sizeof intercept,
-                                    &err)
+    int local = cli_intercept_field(a, p->obj, s->x_best, intercept, sizeof intercept, &err)
                     ? mpi_fail(m, CMD, "%s", err.message)
                     : CLI_OK;
     int rc = mpi_agree(m, CMD, "computing the intercept", local);
@@ -148,7 +150,7 @@ static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mp
         const char *paths[3] = {a->out_path, a->best_path, a->trace_path};
         const gsfw_info *info = &s->info;
         local = mpi_write_outputs(m, CMD, paths, s->x_last, s->x_best, p->d, s->trace,
-                                  s->res.trace_len, o->run.x_true != NULL);
+                                  s->res.trace_len, o->x_true != NULL);
         if (!local) {
             cli_solve_print_head(stdout, a, intercept, s->status, info);
             printf("gap_bound=%.6g f_polished=%.17g L=%.17g oracle_calls=%ld pcsf_calls=%ld "
@@ -168,7 +170,10 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
     cli_solve_args a;
     mpi_run_opts o;
     int rc = parse_flags(m, argc, argv, &a, &o);
-    if (rc) return rc;
+    if (rc) {
+        cli_solve_args_free(&a);
+        return rc;
+    }
     mpi_problem p = {0};
     mpi_solution s = {0};
     double *x_true = NULL, *x0 = NULL;
@@ -179,14 +184,15 @@ int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv)
     if (!rc) rc = set_up_model(m, &a, &p, &x_true, &x0);
     if (!rc)
         rc = mpi_agree(m, CMD, "building the objective",
-                       mpi_problem_objective(m, CMD, &p, &a.loss));
-    o.run.x0 = x0;
-    o.run.x_true = x_true;
+                       mpi_problem_objective(m, CMD, &p, a.params.spec));
+    o.x0 = x0;
+    o.x_true = x_true;
     if (!rc) rc = mpi_run(m, CMD, &p, &o, &s);
     if (!rc) rc = report(m, &a, &o, &p, &s, t_load);
     gsfw_free(x_true);
     gsfw_free(x0);
     mpi_solution_free(&s);
     mpi_problem_free(&p);
+    cli_solve_args_free(&a);
     return rc;
 }

@@ -70,7 +70,17 @@ if [ -s "$tmp/offenders" ]; then
     cat "$tmp/offenders" >&2
     fail "$(wc -l <"$tmp/offenders") exported symbols lack the gsfw_ prefix"
 fi
-echo "libgsfw.so: SONAME $soname, $(nm -D --defined-only "$so" | grep -c ' T ') exported functions, all gsfw_*"
+# the exported functions are exactly those the public headers declare GSFW_API
+cat "$src"/include/gsfw.h "$src"/include/gsfw/*.h | tr '\n' ' ' | grep -o 'GSFW_API [^;]*;' |
+    grep -o 'gsfw_[a-z0-9_]* *(' | tr -d ' (' | sort -u >"$tmp/declared"
+nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' | sort -u >"$tmp/exported"
+if ! cmp -s "$tmp/declared" "$tmp/exported"; then
+    echo "declared GSFW_API in include/ (<) against exported by $so (>):" >&2
+    diff "$tmp/declared" "$tmp/exported" >&2
+    fail "the exported functions differ from the public headers' declarations"
+fi
+echo "libgsfw.so: SONAME $soname, $(wc -l <"$tmp/exported") exported functions, all gsfw_*," \
+    "= the $(wc -l <"$tmp/declared") declared in include/"
 
 # --- what only the command-line tools need stays out of the library: PNG images (so no
 # libpng) and the move of several outputs at once (cli/png_io.c, cli/atomic_group.c,

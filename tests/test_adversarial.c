@@ -85,7 +85,7 @@ static void enumerate(enum_ctx *e, int start, int depth)
             e->best_other = w;
     }
     if (depth == e->s) return;
-    for (int i = start; i < e->G->n; i++) {
+    for (int i = start; i < gsfw_graph_nodes(e->G); i++) {
         e->cur[depth] = i;
         enumerate(e, i + 1, depth + 1);
     }
@@ -238,7 +238,7 @@ static void test_appendix_b_example(void **state)
     const int one_wrong[4] = {1, 2, 3, 4};
     gsfw_graph *G = NULL;
     assert_int_equal(gsfw_graph_grid(5, 6, &G, NULL), GSFW_OK);
-    assert_int_equal(G->n, d);
+    assert_int_equal(gsfw_graph_nodes(G), d);
     gsfw_dmo *exact = NULL;
     assert_int_equal(gsfw_dmo_brute_force(G, s, g, &exact, NULL), GSFW_OK);
 

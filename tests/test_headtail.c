@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "graph/graph_internal.h" /* the graph's fields */
 #include "util/splitmix.h"
 
 static uint64_t rng_next(uint64_t *s) { return gsfw_splitmix64(s); }

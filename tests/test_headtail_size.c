@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "graph/graph_internal.h" /* the graph's fields */
 #include "util/splitmix.h"
 
 /* The repair is greedy: on the small graphs below its energy is at least this fraction

@@ -97,8 +97,8 @@ static int contains(const int *S, int k, int x)
 /* Components of G[S] through the library's graph routine. */
 static int induced_components(const gsfw_graph *G, const int *S, int k)
 {
-    unsigned char *mask = calloc((size_t)G->n, 1);
-    int *work = malloc(2 * (size_t)G->n * sizeof(int));
+    unsigned char *mask = calloc((size_t)gsfw_graph_nodes(G), 1);
+    int *work = malloc(2 * (size_t)gsfw_graph_nodes(G) * sizeof(int));
     assert_non_null(mask);
     assert_non_null(work);
     for (int i = 0; i < k; i++) mask[S[i]] = 1;
@@ -544,7 +544,7 @@ static gsfw_graph *random_graph(gsfw_rng *rng, int n, int pieces, int extra, int
 /* Number of nodes in the components of G that contain at least one of the ids in seeds. */
 static int reach_of(const gsfw_graph *G, const int *seeds, int k)
 {
-    int *label = malloc((size_t)G->n * sizeof(int));
+    int *label = malloc((size_t)gsfw_graph_nodes(G) * sizeof(int));
     int count = 0;
     assert_non_null(label);
     assert_int_equal(gsfw_graph_components(G, label, &count, NULL), GSFW_OK);
@@ -552,7 +552,7 @@ static int reach_of(const gsfw_graph *G, const int *seeds, int k)
     assert_non_null(hit);
     for (int i = 0; i < k; i++) hit[label[seeds[i]]] = 1;
     int total = 0;
-    for (int i = 0; i < G->n; i++) total += hit[label[i]];
+    for (int i = 0; i < gsfw_graph_nodes(G); i++) total += hit[label[i]];
     free(hit);
     free(label);
     return total;
@@ -563,7 +563,7 @@ static int reach_of(const gsfw_graph *G, const int *seeds, int k)
  * the brute-force optimum; the brute-force answer is feasible and never beaten. */
 static void check_subgraph_vs_brute(const gsfw_graph *G, int smax, int nz, gsfw_rng *rng)
 {
-    int n = G->n;
+    int n = gsfw_graph_nodes(G);
     double *z = malloc((size_t)n * sizeof(double));
     int *S = malloc((size_t)n * sizeof(int)), *B = malloc((size_t)n * sizeof(int));
     int *order = malloc((size_t)n * sizeof(int));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "graph/graph_internal.h" /* the graph's fields */
 #include "util/splitmix.h"
 #include "oracles/pcsf/pcsf_queue.h"
 #include "oracles/pcsf/pcsf_internal.h"

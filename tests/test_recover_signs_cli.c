@@ -82,7 +82,7 @@ static void test_unknown_kind(void **state)
                                 path_in(dir, "out"), NULL};
     cli_result r = cli_run(args);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "unknown kind 'hadamard-sign'"));
+    assert_non_null(strstr(r.err, "unknown sensing kind 'hadamard-sign'"));
     assert_non_null(strstr(r.err, "dct-signs, hadamard-signs"));
     cli_result_free(&r);
     tmpdir_remove(dir);

@@ -208,16 +208,18 @@ static void build_inputs(void)
     planted_measure(&in.prob, 1.0);
     for (int i = 0; i < D; i++) in.z[i] = gsfw_rng_normal(&rng);
     /* PCSF: the grid's edges plus random chords, with ties (costs in {1, 2, 3}) */
-    in.pcsf_m = in.grid->m + CHORDS;
+    const int *grid_u, *grid_v, grid_m = gsfw_graph_edge_count(in.grid);
+    gsfw_graph_edges(in.grid, &grid_u, &grid_v, NULL);
+    in.pcsf_m = grid_m + CHORDS;
     assert_int_equal(in.pcsf_m, M_MAX);
     in.pcsf_u = malloc(in.pcsf_m * sizeof(int));
     in.pcsf_v = malloc(in.pcsf_m * sizeof(int));
     in.pcsf_cost = malloc(in.pcsf_m * sizeof(double));
     assert_true(in.pcsf_u && in.pcsf_v && in.pcsf_cost);
     for (int e = 0; e < in.pcsf_m; e++) {
-        int chord = e >= in.grid->m;
-        in.pcsf_u[e] = chord ? (int)(gsfw_rng_uniform(&rng) * D) : in.grid->edge_u[e];
-        in.pcsf_v[e] = chord ? (int)(gsfw_rng_uniform(&rng) * D) : in.grid->edge_v[e];
+        int chord = e >= grid_m;
+        in.pcsf_u[e] = chord ? (int)(gsfw_rng_uniform(&rng) * D) : grid_u[e];
+        in.pcsf_v[e] = chord ? (int)(gsfw_rng_uniform(&rng) * D) : grid_v[e];
         in.pcsf_cost[e] = 1.0 + (int)(gsfw_rng_uniform(&rng) * 3);
     }
     for (int i = 0; i < D; i++) in.pcsf_prize[i] = (int)(gsfw_rng_uniform(&rng) * 5);

@@ -210,7 +210,7 @@ static void test_errors(void **state)
     expect_failure(a6, 2, "--tree is for the tree models");
     const char *a7[] = {"dmo", "--model", "tree-connected", "--tree", ok, "--z", zp, "--s", "3",
                         "--g", "2", NULL};
-    expect_failure(a7, 2, "--g 2 is not allowed");
+    expect_failure(a7, 2, "--model tree-connected needs --g 1, got 2");
     const char *a8[] = {"dmo", "--model", "tree", "--tree", "quadtree:abc", "--z", zp, "--s", "3",
                         NULL};
     expect_failure(a8, 2, "--tree expects quadtree:HxW");

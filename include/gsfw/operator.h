@@ -21,8 +21,7 @@
  * operator must not be used by two threads at the same time (build one per thread; the
  * implicit and transform operators are cheap to build). Inputs and outputs never alias.
  *
- * Include gsfw.h rather than this header: the constructors below use its gsfw_error,
- * gsfw_err and gsfw_layout. Building and using operators: docs/operators.md. */
+ * Included by gsfw.h. Building and using operators: docs/operators.md. */
 #ifndef GSFW_OPERATOR_H
 #define GSFW_OPERATOR_H
 

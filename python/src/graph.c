@@ -90,14 +90,14 @@ static PyObject *graph_n(gsfwpy_Graph *self, void *closure)
 {
     (void)closure;
     const gsfw_graph *g = checked(self);
-    return g ? PyLong_FromLong(g->n) : NULL;
+    return g ? PyLong_FromLong(gsfw_graph_nodes(g)) : NULL;
 }
 
 static PyObject *graph_m(gsfwpy_Graph *self, void *closure)
 {
     (void)closure;
     const gsfw_graph *g = checked(self);
-    return g ? PyLong_FromLong(g->m) : NULL;
+    return g ? PyLong_FromLong(gsfw_graph_edge_count(g)) : NULL;
 }
 
 static PyObject *graph_edges(gsfwpy_Graph *self, void *closure)
@@ -105,13 +105,15 @@ static PyObject *graph_edges(gsfwpy_Graph *self, void *closure)
     (void)closure;
     const gsfw_graph *g = checked(self);
     if (!g) return NULL;
-    npy_intp dims[2] = {g->m, 2};
+    const int *u, *v, m = gsfw_graph_edge_count(g);
+    gsfw_graph_edges(g, &u, &v, NULL);
+    npy_intp dims[2] = {m, 2};
     PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64);
     if (!a) return NULL;
     int64_t *e = (int64_t *)PyArray_DATA(a);
-    for (int k = 0; k < g->m; k++) {
-        e[2 * k] = g->edge_u[k];
-        e[2 * k + 1] = g->edge_v[k];
+    for (int k = 0; k < m; k++) {
+        e[2 * k] = u[k];
+        e[2 * k + 1] = v[k];
     }
     return (PyObject *)a;
 }
@@ -121,11 +123,13 @@ static PyObject *graph_costs(gsfwpy_Graph *self, void *closure)
     (void)closure;
     const gsfw_graph *g = checked(self);
     if (!g) return NULL;
-    if (!g->cost) Py_RETURN_NONE;
-    npy_intp dim = g->m;
+    const double *cost;
+    gsfw_graph_edges(g, NULL, NULL, &cost);
+    if (!cost) Py_RETURN_NONE;
+    npy_intp dim = gsfw_graph_edge_count(g);
     PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &dim, NPY_DOUBLE);
     if (!a) return NULL;
-    if (g->m) memcpy(PyArray_DATA(a), g->cost, (size_t)g->m * sizeof(double));
+    if (dim) memcpy(PyArray_DATA(a), cost, (size_t)dim * sizeof(double));
     return (PyObject *)a;
 }
 
@@ -134,8 +138,8 @@ static PyObject *graph_components(gsfwpy_Graph *self, PyObject *noargs)
     (void)noargs;
     const gsfw_graph *g = checked(self);
     if (!g) return NULL;
-    npy_intp dim = g->n;
-    int *label = PyMem_Malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof(int));
+    npy_intp dim = gsfw_graph_nodes(g);
+    int *label = PyMem_Malloc((size_t)(dim > 0 ? dim : 1) * sizeof(int));
     if (!label) return PyErr_NoMemory();
     int count = 0;
     gsfw_err err;

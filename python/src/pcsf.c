@@ -86,10 +86,13 @@ PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     const gsfw_graph *g = gsfwpy_graph_arg(graph, "graph", 0);
     if (!g) return NULL;
-    PyArrayObject *p = gsfwpy_vector(prizes, "prizes", g->n, 0);
+    const int *u, *v;
+    const double *cost;
+    gsfw_graph_edges(g, &u, &v, &cost);
+    PyArrayObject *p = gsfwpy_vector(prizes, "prizes", gsfw_graph_nodes(g), 0);
     if (!p) return NULL;
-    PyObject *out = run_pcsf(g->n, g->m, g->edge_u, g->edge_v, (const double *)PyArray_DATA(p),
-                             g->cost, root, clusters, pruning);
+    PyObject *out = run_pcsf(gsfw_graph_nodes(g), gsfw_graph_edge_count(g), u, v,
+                             (const double *)PyArray_DATA(p), cost, root, clusters, pruning);
     Py_DECREF(p);
     return out;
 }

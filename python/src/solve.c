@@ -165,9 +165,9 @@ static int check_model(const char *model, int d, int s, int g, const gsfw_graph 
                      "unknowns", gsfw_tree_num_nodes(tree), d);
         return -1;
     }
-    if (graph && graph->n != d) {
+    if (graph && gsfw_graph_nodes(graph) != d) {
         PyErr_Format(PyExc_ValueError, "the graph has %d nodes but the problem has d = %d "
-                     "unknowns", graph->n, d);
+                     "unknowns", gsfw_graph_nodes(graph), d);
         return -1;
     }
     if (s < 1 || s > d) {

@@ -3,6 +3,7 @@
 #define GSFW_INTERNAL_H
 
 #include "gsfw.h"
+#include "graph/graph_internal.h" /* the library sees the graph's fields */
 
 #include <stdarg.h>
 #include <stdlib.h>

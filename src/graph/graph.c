@@ -4,6 +4,23 @@
 #include <math.h>
 #include <string.h>
 
+int gsfw_graph_nodes(const gsfw_graph *g)
+{
+    return g ? g->n : 0;
+}
+
+int gsfw_graph_edge_count(const gsfw_graph *g)
+{
+    return g ? g->m : 0;
+}
+
+void gsfw_graph_edges(const gsfw_graph *g, const int **u, const int **v, const double **cost)
+{
+    if (u) *u = g ? g->edge_u : NULL;
+    if (v) *v = g ? g->edge_v : NULL;
+    if (cost) *cost = g ? g->cost : NULL;
+}
+
 void gsfw_graph_free(gsfw_graph *g)
 {
     if (!g) return;
@@ -159,23 +176,11 @@ static int label_components(const gsfw_graph *g, const unsigned char *mask, int 
     return count;
 }
 
-/* 1 when g can be walked: a graph filled by hand may lack the CSR arrays the
- * constructors build, or carry a negative size. */
-static int graph_walkable(const gsfw_graph *g)
-{
-    if (g->n < 0 || g->m < 0) return 0;
-    return g->n == 0 || (g->adj_ptr && (g->m == 0 || g->adj_node));
-}
-
 gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gsfw_err *err)
 {
     if (!g || !label || !count)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph components: %s is NULL",
                          !g ? "the graph" : !label ? "label" : "count");
-    if (!graph_walkable(g))
-        return gsfw_fail(err, GSFW_ERR_GRAPH, "graph components: the graph (n = %d, m = %d) has "
-                         "a negative size or no adjacency (build it with gsfw_graph_*)", g->n,
-                         g->m);
     int *stack = gsfw_malloc_array((size_t)g->n, sizeof(int));
     if (!stack) return gsfw_fail(err, GSFW_ERR_NOMEM, "out of memory");
     *count = label_components(g, NULL, label, stack);
@@ -185,8 +190,8 @@ gsfw_error gsfw_graph_components(const gsfw_graph *g, int *label, int *count, gs
 
 int gsfw_graph_induced_components(const gsfw_graph *g, const unsigned char *mask, int *work)
 {
-    /* No error channel: -1, which no count can be, answers a NULL graph or work array or
-     * a graph that cannot be walked. (mask NULL selects every node.) */
-    if (!g || !work || !graph_walkable(g)) return -1;
+    /* No error channel: -1, which no count can be, answers a NULL graph or work array.
+     * (mask NULL selects every node.) */
+    if (!g || !work) return -1;
     return label_components(g, mask, work, work + g->n);
 }

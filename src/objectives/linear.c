@@ -16,10 +16,12 @@
  * reserve allocates once before a solver's loop. */
 #include "objectives/linear.h"
 #include "objectives/restricted_ls.h"
+#include "core/registry.h"
 #include "operators/op_internal.h"
 
 #include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 enum {
@@ -45,8 +47,9 @@ enum {
 typedef struct {
     const gsfw_operator *A;
     gsfw_operator *owned; /* destroyed with the objective (convenience constructors) */
-    const gsfw_linear_loss *loss;
+    const gsfw_loss_def *loss;
     gsfw_loss_params par;
+    double param[GSFW_LOSS_MAX_PARAMS]; /* par.param points here */
     gsfw_reducer red;
     int intercept;
     int n, d;
@@ -87,13 +90,35 @@ static int compute_z(lin_ctx *c, const double *x, double *z)
  * phi(b) is convex: Newton steps, kept inside the bracket [lo, hi] that the signs of
  * phi' give (bisection when a step leaves it, doubling while one side is still open).
  * With labels of one sign phi' never changes sign and the search fails. */
+/* sum_i l'(t_i) and sum_i l''(t_i), t = z + gamma dz + b: the loss's fused sums, or its
+ * derivatives row by row */
+static void intercept_sums(const lin_ctx *c, const double *z, const double *dz, double gamma,
+                           double b, double s[2])
+{
+    if (c->loss->intercept_sums) {
+        c->loss->intercept_sums(&c->par, c->n, z, dz, gamma, b, s);
+        return;
+    }
+    gsfw_loss_params row = c->par;
+    double g = 0.0, h = 0.0;
+    for (int i = 0; i < c->n; i++) {
+        double t = dz ? z[i] + gamma * dz[i] : z[i], gi, hi;
+        row.y = c->par.y + i;
+        c->loss->deriv(&row, 1, &t, b, &gi, &hi);
+        g += gi;
+        h += hi;
+    }
+    s[0] = g;
+    s[1] = h;
+}
+
 static int solve_intercept(const lin_ctx *c, const double *z, const double *dz, double gamma,
                            double *b)
 {
     double lo = -INFINITY, hi = INFINITY, x = isfinite(*b) ? *b : 0.0;
     for (int it = 0; it < NEWTON_MAX_ITER; it++) {
         double s[2];
-        c->loss->intercept_sums(&c->par, c->n, z, dz, gamma, x, s);
+        intercept_sums(c, z, dz, gamma, x, s);
         if (reduce(c, s, 2)) return REDUCER_FAILED;
         if (s[0] == 0.0) {
             *b = x;
@@ -136,7 +161,7 @@ static int eval_at(lin_ctx *c, const double *z, double *b, double *f, double *gr
     }
     if (grad) {
         const double *g = z;
-        if (!c->loss->identity_deriv) {
+        if (!c->loss->quadratic) {
             c->loss->deriv(&c->par, c->n, z, shift, gbuf, NULL);
             g = gbuf;
         }
@@ -588,7 +613,7 @@ static int lin_reserve(void *ctx, int max_support)
 {
     lin_ctx *c = ctx;
     if (max_support < 0) return BAD_ARGUMENT;
-    if (c->loss != &gsfw_loss_squared || c->red.sum || !c->A->cheap_columns) return 0;
+    if (!c->loss->quadratic || c->red.sum || !c->A->cheap_columns) return 0;
     int cap = gsfw_restricted_ls_cap(c->n, max_support < c->d ? max_support : c->d);
     (void)gsfw_restricted_ls_reserve(&c->support_ls, c->n, cap);
     return 0;
@@ -612,9 +637,9 @@ static int lin_minimize_on(void *ctx, int k, const int *support, double *w, int 
     for (int j = 0; j < k; j++) c->mark[support[j]] = 0;
     if (!distinct) return BAD_ARGUMENT;
     if (max_iter < 0) max_iter = 0;
-    if (c->loss == &gsfw_loss_squared && max_iter > 0 && k > 0 && k <= c->support_ls.cap)
+    if (c->loss->quadratic && max_iter > 0 && k > 0 && k <= c->support_ls.cap)
         return gathered_ls(c, k, support, w, max_iter, tol, f);
-    if (c->loss == &gsfw_loss_squared) {
+    if (c->loss->quadratic) {
         /* more columns than rows (over all processes): the minimum-norm solution */
         double rows = c->n;
         if (reduce(c, &rows, 1)) return REDUCER_FAILED;
@@ -655,32 +680,10 @@ static void lin_destroy(gsfw_objective *self)
     free(self);
 }
 
-void gsfw_loss_options_default(gsfw_loss_options *opt)
+/* The definition of the options' loss, or NULL. */
+static const gsfw_loss_def *loss_of(const gsfw_loss_options *opt)
 {
-    if (!opt) return;
-    memset(opt, 0, sizeof *opt);
-    opt->loss = GSFW_LOSS_SQUARED;
-    opt->huber_delta = 1.0;
-    opt->intercept = 0;
-}
-
-int gsfw_loss_parse(const char *name)
-{
-    if (!name) return -1;
-    if (!strcmp(name, "ls") || !strcmp(name, "squared")) return GSFW_LOSS_SQUARED;
-    if (!strcmp(name, "logistic")) return GSFW_LOSS_LOGISTIC;
-    if (!strcmp(name, "huber")) return GSFW_LOSS_HUBER;
-    return -1;
-}
-
-const char *gsfw_loss_name(gsfw_loss loss)
-{
-    switch (loss) {
-    case GSFW_LOSS_SQUARED: return "ls";
-    case GSFW_LOSS_LOGISTIC: return "logistic";
-    case GSFW_LOSS_HUBER: return "huber";
-    }
-    return "unknown";
+    return opt->def ? opt->def : gsfw_loss_builtin(opt->loss);
 }
 
 static gsfw_error check_inputs(const gsfw_operator *A, int n, const double *y,
@@ -701,31 +704,55 @@ static gsfw_error check_inputs(const gsfw_operator *A, int n, const double *y,
     if (n != A->n)
         return gsfw_fail(err, GSFW_ERR_DIMENSION, "linear objective: y has %d entries but the "
                          "operator '%s' has %d rows", n, name, A->n);
-    if ((int)opt->loss < GSFW_LOSS_SQUARED || (int)opt->loss > GSFW_LOSS_HUBER)
+    const gsfw_loss_def *loss = loss_of(opt);
+    if (!loss)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: unknown loss %d "
                          "(squared = 0, logistic = 1, huber = 2)", (int)opt->loss);
-    if (opt->loss == GSFW_LOSS_HUBER && !(opt->huber_delta > 0 && isfinite(opt->huber_delta)))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: huber_delta must be "
-                         "finite and > 0, got %g", opt->huber_delta);
-    if (opt->intercept && opt->loss != GSFW_LOSS_LOGISTIC)
+    if (!loss->sum || !loss->deriv || loss->n_params < 0 ||
+        loss->n_params > GSFW_LOSS_MAX_PARAMS || (loss->n_params > 0 && !loss->params))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: the loss '%s' lacks "
+                         "%s", loss->name ? loss->name : "?",
+                         !loss->sum ? "a sum function" : !loss->deriv ? "a deriv function"
+                                                                    : "a valid params table");
+    for (int k = 0; k < loss->n_params; k++) {
+        const gsfw_param *p = &loss->params[k];
+        double v = *(const double *)((const char *)opt + p->offset);
+        char why[96];
+        if (!isfinite(v))
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: %s must be finite, "
+                             "got %g", p->name, v);
+        if (gsfw_param_check(p, v, why, sizeof why))
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: %s %s, got %g",
+                             p->name, why, v);
+    }
+    if (opt->intercept && !loss->intercept) {
+        char with[160] = "";
+        int count = 0;
+        size_t used = 0;
+        const gsfw_entry *e;
+        for (int i = 0; (e = gsfw_registry_entry(GSFW_KIND_LOSS, i)); i++)
+            if (((const gsfw_loss_def *)e->def)->intercept && used < sizeof with)
+                used += (size_t)snprintf(with + used, sizeof with - used, "%s%s",
+                                         count++ ? " and " : "", e->name);
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: an intercept is "
-                         "supported for the logistic loss only, not '%s'",
-                         gsfw_loss_name(opt->loss));
+                         "supported for the %s loss%s only, not '%s'", with,
+                         count > 1 ? "es" : "", gsfw_loss_display_name(loss));
+    }
     int pos = 0, neg = 0;
     for (int i = 0; i < n; i++) {
         if (!isfinite(y[i]))
             return gsfw_fail(err, GSFW_ERR_NONFINITE, "linear objective: y[%d] is %g; y must "
                              "be finite", i, y[i]);
-        if (opt->loss == GSFW_LOSS_LOGISTIC) {
-            if (y[i] != 1.0 && y[i] != -1.0)
-                return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: logistic label "
-                                 "y[%d] = %g is not -1 or +1", i, y[i]);
-            pos += y[i] > 0;
-            neg += y[i] < 0;
-        }
+        const char *problem = loss->target_problem ? loss->target_problem(y[i]) : NULL;
+        if (problem)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: %s %s y[%d] = %g %s",
+                             gsfw_loss_display_name(loss),
+                             loss->target_word ? loss->target_word : "target", i, y[i], problem);
+        pos += y[i] > 0;
+        neg += y[i] < 0;
     }
     /* Checkable here for one process; a row block may legitimately hold one class. */
-    if (opt->intercept && !opt->reducer.sum && (pos == 0 || neg == 0))
+    if (opt->intercept && loss->two_classes && !opt->reducer.sum && (pos == 0 || neg == 0))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "linear objective: every label is %s, so "
                          "the intercept has no minimiser (it runs to %s infinity)",
                          pos ? "+1" : "-1", pos ? "+" : "-");
@@ -753,9 +780,7 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
     c->A = A;
     c->n = n;
     c->d = A->d;
-    c->loss = opt->loss == GSFW_LOSS_LOGISTIC ? &gsfw_loss_logistic
-              : opt->loss == GSFW_LOSS_HUBER  ? &gsfw_loss_huber
-                                              : &gsfw_loss_squared;
+    c->loss = loss_of(opt);
     c->intercept = opt->intercept != 0;
     c->red = opt->reducer;
     c->lipschitz = -1.0;
@@ -775,7 +800,9 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
     }
     memcpy(c->y, y, nn * sizeof(double));
     c->par.y = c->y;
-    c->par.delta = opt->huber_delta;
+    for (int k = 0; k < c->loss->n_params; k++)
+        c->param[k] = *(const double *)((const char *)opt + c->loss->params[k].offset);
+    c->par.param = c->param;
     /* the cache starts at x = 0 */
     for (int i = 0; i < n; i++) c->z[i] = c->loss->residual ? -c->y[i] : 0.0;
 
@@ -792,7 +819,7 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
     obj->minimize_on = lin_minimize_on;
     obj->reserve = lin_reserve;
     obj->code_text = lin_code_text;
-    obj->quadratic = c->loss == &gsfw_loss_squared;
+    obj->quadratic = c->loss->quadratic;
     obj->name = c->loss->name;
     *out = obj;
     return GSFW_OK;
@@ -857,4 +884,11 @@ gsfw_error gsfw_objective_intercept(gsfw_objective *obj, const double *x, double
                          "of one sign over all processes)");
     *b = *warm;
     return GSFW_OK;
+}
+
+double gsfw_objective_linear_memory(double n, double d)
+{
+    /* y, z, az, dual and four scratch vectors of n; five scratch vectors and the power
+     * iteration's of d (and its n); the marks */
+    return 8.0 * (9.0 * n + 7.0 * d) + d + 4096.0;
 }

@@ -1,41 +1,12 @@
-/* Losses over a linear operator: the pieces shared by the core (linear.c) and the
- * per-loss files (loss_*.c). Not part of the public API.
- *
- * The core caches z = A x_c - y for losses of the residual (squared, Huber) and
- * z = A x_c for losses that read the labels themselves (logistic). A loss is a table of
- * row-wise sums over such vectors; every sum it returns is over this process's rows only
- * (the core passes it through the reducer). */
+/* Losses over a linear operator: what the core (linear.c) shares with the command-line
+ * tools and the tests. A loss is a gsfw_loss_def (gsfw/loss.h); every sum it returns
+ * is over this process's rows only (the core passes it through the reducer). Not part of
+ * the public API. */
 #ifndef GSFW_OBJECTIVES_LINEAR_H
 #define GSFW_OBJECTIVES_LINEAR_H
 
 #include "core/internal.h"
 
-typedef struct {
-    const double *y; /* n labels or targets */
-    double delta;    /* Huber threshold */
-} gsfw_loss_params;
-
-typedef struct {
-    const char *name;       /* the objective's name */
-    int residual;           /* 1: the cache holds A x - y; 0: A x */
-    int identity_deriv;     /* 1: l'(z) = z (the cache itself is the derivative) */
-    double curvature;       /* sup l'': the Lipschitz constant is curvature ||A||_2^2 */
-    /* sum_i l(t_i), t = z + gamma dz + shift (dz may be NULL: t = z + shift); with dz and
-     * slope non-NULL also *slope = sum_i l'(t_i) dz_i */
-    double (*sum)(const gsfw_loss_params *p, int n, const double *z, const double *dz,
-                  double gamma, double shift, double *slope);
-    /* g_i = l'(z_i + shift), h_i = l''(z_i + shift); either output may be NULL */
-    void (*deriv)(const gsfw_loss_params *p, int n, const double *z, double shift, double *g,
-                  double *h);
-    /* intercept losses only: out[0] = sum_i l'(t_i), out[1] = sum_i l''(t_i) with
-     * t = z + gamma dz + b (dz may be NULL) */
-    void (*intercept_sums)(const gsfw_loss_params *p, int n, const double *z,
-                           const double *dz, double gamma, double b, double out[2]);
-} gsfw_linear_loss;
-
-extern const gsfw_linear_loss gsfw_loss_squared;
-extern const gsfw_linear_loss gsfw_loss_logistic;
-extern const gsfw_linear_loss gsfw_loss_huber;
 
 /* Build a linear objective that owns `owned` (freed in destroy, also on failure). */
 gsfw_error gsfw_objective_linear_owning(gsfw_operator *owned, int n, const double *y,
@@ -51,5 +22,14 @@ const gsfw_operator *gsfw_linear_operator(const void *ctx, const double **y);
 gsfw_error gsfw_objective_least_squares_adopt(int n, int d, double *A_col_major,
                                               const double *y, gsfw_objective **out,
                                               gsfw_err *err);
+
+/* 1 if a row of zeros with target 0 adds exactly nothing to the loss and its gradient
+ * (the residual losses; not the logistic loss, log 2 per row): a process holding no rows
+ * of a distributed problem can then stand in with one such row. */
+int gsfw_loss_zero_row_free(const gsfw_loss_options *opt);
+
+/* Bytes a linear objective over n rows and d unknowns allocates (its vectors; not the
+ * operator's). */
+double gsfw_objective_linear_memory(double n, double d);
 
 #endif

@@ -4,6 +4,7 @@
 #include "objectives/linear.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static inline double huber(double t, double delta)
 {
@@ -20,7 +21,7 @@ static double huber_sum(const gsfw_loss_params *p, int n, const double *z, const
                         double gamma, double shift, double *slope)
 {
     (void)shift;
-    double delta = p->delta, ff = 0.0, sl = 0.0;
+    double delta = p->param[0], ff = 0.0, sl = 0.0;
     if (!dz) {
         for (int i = 0; i < n; i++) ff += huber(z[i], delta);
         return ff;
@@ -38,19 +39,31 @@ static void huber_deriv(const gsfw_loss_params *p, int n, const double *z, doubl
                         double *g, double *h)
 {
     (void)shift;
-    double delta = p->delta;
+    double delta = p->param[0];
     for (int i = 0; i < n; i++) {
         if (g) g[i] = huber_prime(z[i], delta);
         if (h) h[i] = fabs(z[i]) <= delta ? 1.0 : 0.0;
     }
 }
 
-const gsfw_linear_loss gsfw_loss_huber = {
+static const gsfw_param huber_params[] = {
+    {.name = "huber_delta", .type = GSFW_PARAM_DOUBLE, .lo = 0, .hi = INFINITY, .def = 1,
+     .flags = GSFW_PARAM_LO_OPEN | GSFW_PARAM_STRICT, .target = GSFW_TARGET_LOSS,
+     .offset = offsetof(gsfw_loss_options, huber_delta),
+     .help = "the Huber threshold delta (> 0, default 1)"},
+};
+
+const gsfw_loss_def gsfw_loss_huber = {
     .name = "huber",
     .residual = 1,
-    .identity_deriv = 0,
     .curvature = 1.0,
     .sum = huber_sum,
     .deriv = huber_deriv,
-    .intercept_sums = NULL,
+    .params = huber_params,
+    .n_params = 1,
 };
+
+const gsfw_entry gsfw_entry_loss_huber = {
+    GSFW_KIND_LOSS, "huber",
+    "sum h((A x - y)_i), h(t) = t^2/2 for |t| <= delta, else delta (|t| - delta/2)", "", 0, 0,
+    &gsfw_loss_huber, NULL};

@@ -66,12 +66,24 @@ static void logistic_intercept_sums(const gsfw_loss_params *p, int n, const doub
     out[1] = h;
 }
 
-const gsfw_linear_loss gsfw_loss_logistic = {
+static const char *logistic_target_problem(double y)
+{
+    return y == 1.0 || y == -1.0 ? NULL : "is not -1 or +1";
+}
+
+const gsfw_loss_def gsfw_loss_logistic = {
     .name = "logistic",
     .residual = 0,
-    .identity_deriv = 0,
     .curvature = 0.25,
     .sum = logistic_sum,
     .deriv = logistic_deriv,
     .intercept_sums = logistic_intercept_sums,
+    .target_problem = logistic_target_problem,
+    .target_word = "label",
+    .intercept = 1,
+    .two_classes = 1,
 };
+
+const gsfw_entry gsfw_entry_loss_logistic = {
+    GSFW_KIND_LOSS, "logistic", "sum log(1 + exp(-y_i (A x)_i)), labels -1/+1", "intercept",
+    0, 0, &gsfw_loss_logistic, NULL};

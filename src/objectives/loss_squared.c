@@ -35,12 +35,15 @@ static void squared_deriv(const gsfw_loss_params *p, int n, const double *z, dou
     }
 }
 
-const gsfw_linear_loss gsfw_loss_squared = {
+const gsfw_loss_def gsfw_loss_squared = {
     .name = "least-squares",
     .residual = 1,
-    .identity_deriv = 1,
+    .quadratic = 1,
     .curvature = 1.0,
     .sum = squared_sum,
     .deriv = squared_deriv,
-    .intercept_sums = NULL,
 };
+
+const gsfw_entry gsfw_entry_loss_ls = {
+    GSFW_KIND_LOSS, "ls", "0.5 ||A x - y||^2 (least squares)", "", 0, GSFW_ENTRY_DEFAULT,
+    &gsfw_loss_squared, "squared"};

@@ -207,3 +207,20 @@ gsfw_error gsfw_operator_dct2(int height, int width, int n, uint64_t seed, gsfw_
     gsfw_err_clear(err);
     return gsfw_op_dct2_scaled(height, width, n, seed, 1.0, out, err);
 }
+
+/* n rows of the 2-D DCT scaled to the column norms of N(0, 1/n) matrices (sensing). */
+static gsfw_error dct_sensing(const gsfw_sensing_spec *s, gsfw_operator **out, gsfw_err *err)
+{
+    const int d = s->height * s->width;
+    return gsfw_op_dct2_scaled(s->height, s->width, s->n, s->seed, gsfw_sensing_scale(s->n, d),
+                               out, err);
+}
+
+static double dct_memory(const gsfw_sensing_spec *s)
+{
+    return 4.0 * 8.0 * (double)s->height * (double)s->width + 4.0 * s->n;
+}
+
+const gsfw_entry gsfw_entry_sensing_dct = {
+    GSFW_KIND_SENSING, "dct", "n seeded rows of the orthonormal 2-D DCT, scaled by sqrt(d/n)",
+    "seed", 0, 0, &(const gsfw_sensing_def){.build = dct_sensing, .memory = dct_memory}, NULL};

@@ -137,3 +137,22 @@ gsfw_error gsfw_operator_hadamard(int d, int n, uint64_t seed, gsfw_operator **o
     gsfw_err_clear(err);
     return gsfw_op_hadamard_scaled(d, n, seed, 1.0, out, err);
 }
+
+/* n rows of the Walsh-Hadamard matrix scaled to the column norms of N(0, 1/n) matrices. */
+static gsfw_error hadamard_sensing(const gsfw_sensing_spec *s, gsfw_operator **out,
+                                   gsfw_err *err)
+{
+    const int d = s->height * s->width;
+    return gsfw_op_hadamard_scaled(d, s->n, s->seed, gsfw_sensing_scale(s->n, d), out, err);
+}
+
+static double hadamard_memory(const gsfw_sensing_spec *s)
+{
+    return 8.0 * (double)s->height * (double)s->width + 4.0 * s->n;
+}
+
+const gsfw_entry gsfw_entry_sensing_hadamard = {
+    GSFW_KIND_SENSING, "hadamard",
+    "n seeded rows of the orthonormal Walsh-Hadamard matrix (d a power of two), scaled by "
+    "sqrt(d/n)", "seed", 0, 0,
+    &(const gsfw_sensing_def){.build = hadamard_sensing, .memory = hadamard_memory}, NULL};

@@ -112,3 +112,31 @@ gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, do
     *out = op;
     return GSFW_OK;
 }
+
+/* The N(0, 1/n) matrix of the "gaussian" kind's distribution, never stored. */
+static gsfw_error implicit_sensing(const gsfw_sensing_spec *s, gsfw_operator **out,
+                                   gsfw_err *err)
+{
+    return gsfw_operator_implicit_gaussian(s->n, s->height * s->width, s->seed,
+                                           1.0 / sqrt((double)s->n), 0, s->n, out, err);
+}
+
+static gsfw_error implicit_rows(const gsfw_sensing_spec *s, int row0, int rows,
+                                gsfw_operator **out, gsfw_err *err)
+{
+    return gsfw_operator_implicit_gaussian(s->n, s->height * s->width, s->seed,
+                                           1.0 / sqrt((double)s->n), row0, rows, out, err);
+}
+
+static double implicit_memory(const gsfw_sensing_spec *s)
+{
+    return 16.0 * ((double)s->n + (double)s->height * (double)s->width);
+}
+
+const gsfw_entry gsfw_entry_sensing_implicit_gaussian = {
+    GSFW_KIND_SENSING, "implicit-gaussian",
+    "i.i.d. N(0, 1/n) entries generated on demand from (seed, i, j): memory O(n + d)", "seed",
+    0, 0,
+    &(const gsfw_sensing_def){.build = implicit_sensing, .memory = implicit_memory,
+                              .build_rows = implicit_rows},
+    NULL};

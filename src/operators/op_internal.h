@@ -41,6 +41,21 @@ gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
  * stream, so continuing from it keeps earlier results bit-identical. */
 gsfw_error gsfw_op_sensing_gaussian(int n, int d, uint64_t seed, int float32, gsfw_rng *rng_after,
                                     gsfw_operator **out, gsfw_err *err);
+/* The sizes checked for a sensing kind (image, n >= 1, float32 only where it applies). */
+gsfw_error gsfw_sensing_check(const gsfw_entry *e, const gsfw_sensing_spec *s, gsfw_err *err);
+/* y = A x + sigma e with the kind's operator (its measure hook, or apply and then the
+ * noise of gsfw_sensing_noise); y is zeroed first. */
+gsfw_error gsfw_sensing_measure_entry(const gsfw_entry *e, const gsfw_sensing_spec *s,
+                                      const double *x, double sigma, double *y,
+                                      double *noise_sq, gsfw_operator **out, gsfw_err *err);
+/* The measurement noise of the sensing kinds without a stream of their own: e ~ N(0,
+ * I_n) from gsfw_rng seeded with seed ^ 0x9e3779b97f4a7c15; rows row0..row0+rows-1 of
+ * sigma e are added to y (rows entries), and ||sigma e||^2 over all n is returned (so
+ * that a process holding a block of rows draws the same noise). */
+double gsfw_sensing_noise(uint64_t seed, double sigma, int n, int row0, int rows, double *y);
+/* sqrt(d/n) (1 when n > d): the scale that gives the rows of an orthonormal transform the
+ * column norms of the N(0, 1/n) matrices. */
+double gsfw_sensing_scale(int n, int d);
 gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator **out,
                                gsfw_err *err);
 /* The same with what gsfw_objective_least_squares has always used: a norm2 hook (power

@@ -203,3 +203,39 @@ gsfw_error gsfw_op_signs_before(gsfw_operator *inner, uint64_t seed, const char 
     *out = op;
     return GSFW_OK;
 }
+
+/* The dct and hadamard sensing rows after random signs on the unknowns: A = P F D. */
+static gsfw_error dct_signs_sensing(const gsfw_sensing_spec *s, gsfw_operator **out,
+                                    gsfw_err *err)
+{
+    const int d = s->height * s->width;
+    gsfw_operator *rows = NULL;
+    gsfw_error rc = gsfw_op_dct2_scaled(s->height, s->width, s->n, s->seed,
+                                        gsfw_sensing_scale(s->n, d), &rows, err);
+    return rc ? rc : gsfw_op_signs_before(rows, s->seed, "dct-signs", out, err);
+}
+
+static gsfw_error hadamard_signs_sensing(const gsfw_sensing_spec *s, gsfw_operator **out,
+                                         gsfw_err *err)
+{
+    const int d = s->height * s->width;
+    gsfw_operator *rows = NULL;
+    gsfw_error rc = gsfw_op_hadamard_scaled(d, s->n, s->seed, gsfw_sensing_scale(s->n, d), &rows,
+                                            err);
+    return rc ? rc : gsfw_op_signs_before(rows, s->seed, "hadamard-signs", out, err);
+}
+
+static double signs_memory(const gsfw_sensing_spec *s)
+{
+    return 5.0 * 8.0 * (double)s->height * (double)s->width + 4.0 * s->n;
+}
+
+const gsfw_entry gsfw_entry_sensing_dct_signs = {
+    GSFW_KIND_SENSING, "dct-signs",
+    "the dct rows after random +-1 signs on the unknowns (incoherent with wavelets)", "seed", 0,
+    0, &(const gsfw_sensing_def){.build = dct_signs_sensing, .memory = signs_memory}, NULL};
+const gsfw_entry gsfw_entry_sensing_hadamard_signs = {
+    GSFW_KIND_SENSING, "hadamard-signs",
+    "the hadamard rows after random +-1 signs on the unknowns (incoherent with wavelets)",
+    "seed", 0, 0,
+    &(const gsfw_sensing_def){.build = hadamard_signs_sensing, .memory = signs_memory}, NULL};

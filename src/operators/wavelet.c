@@ -142,3 +142,27 @@ gsfw_error gsfw_operator_wavelet2d(int side, const char *family, gsfw_operator *
     *out = op;
     return GSFW_OK;
 }
+
+/* ---- the bases of recovery: the pixels themselves, and the two wavelet families */
+
+static gsfw_error haar_build(int side, gsfw_operator **out, gsfw_err *err)
+{
+    return gsfw_operator_wavelet2d(side, "haar", out, err);
+}
+
+static gsfw_error db4_build(int side, gsfw_operator **out, gsfw_err *err)
+{
+    return gsfw_operator_wavelet2d(side, "db4", out, err);
+}
+
+const gsfw_entry gsfw_entry_basis_pixel = {
+    GSFW_KIND_BASIS, "pixel", "the pixels themselves (the image is sparse; its grid graph)", "",
+    0, GSFW_ENTRY_DEFAULT, &(const gsfw_basis_def){.structure = GSFW_NEEDS_GRAPH}, NULL};
+const gsfw_entry gsfw_entry_basis_haar = {
+    GSFW_KIND_BASIS, "haar",
+    "orthonormal 2-D Haar wavelets of a square power-of-two image (its quadtree)", "", 0, 0,
+    &(const gsfw_basis_def){.build = haar_build, .structure = GSFW_NEEDS_TREE}, NULL};
+const gsfw_entry gsfw_entry_basis_db4 = {
+    GSFW_KIND_BASIS, "db4",
+    "orthonormal 2-D Daubechies D4 wavelets (2 vanishing moments; its quadtree)", "", 0, 0,
+    &(const gsfw_basis_def){.build = db4_build, .structure = GSFW_NEEDS_TREE}, NULL};

@@ -79,9 +79,6 @@ gsfw_error gsfw_dmo_check_graph(const char *who, const gsfw_graph *g, gsfw_err *
     if (!g) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the graph is NULL", who);
     if (g->n < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the graph has no nodes", who);
-    if (!g->adj_ptr || (g->m > 0 && !g->adj_node))
-        return gsfw_fail(err, GSFW_ERR_GRAPH,
-                         "%s: the graph has no adjacency (build it with gsfw_graph_*)", who);
     return GSFW_OK;
 }
 

@@ -32,7 +32,7 @@ gsfw_error gsfw_dmo_check_sparsity(const char *who, int s, int d, const char *d_
                                    gsfw_err *err);
 /* 1 <= g <= s ("g = 5 exceeds s = 3"). */
 gsfw_error gsfw_dmo_check_components(const char *who, int g, int s, gsfw_err *err);
-/* A usable graph (non-NULL, at least one node, CSR present). */
+/* A usable graph (non-NULL, at least one node). */
 gsfw_error gsfw_dmo_check_graph(const char *who, const gsfw_graph *g, gsfw_err *err);
 /* The contains hook of the s-sparse models: at most s ids. */
 int gsfw_dmo_contains_size(int s, int size);

@@ -100,3 +100,13 @@ gsfw_error gsfw_dmo_l1(int d, double delta, uint64_t seed, gsfw_dmo **out, gsfw_
     *out = dmo;
     return GSFW_OK;
 }
+
+static gsfw_error l1_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_l1(spec->d, spec->delta, spec->seed, out, err);
+}
+
+const gsfw_entry gsfw_entry_model_l1 = {
+    GSFW_KIND_MODEL, "l1",
+    "the l1 ball (s = 1): argmax |z_i|, or with delta < 1 the first |z_i| >= delta max",
+    "s=1 delta seed", 0, 0, &(const gsfw_model_def){.build = l1_build}, NULL};

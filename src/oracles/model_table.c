@@ -1,31 +1,62 @@
-/* Oracles by model name: the one table behind gsfw_dmo_from_model, the command line's
- * --model and Python's gsfw.dmo(model=...). A new model is a row here and its
- * constructor's file. */
+/* Oracles by model name: the model parameters as registry rows, and gsfw_dmo_from_model,
+ * which builds the oracle of a model row (each row is in its oracle's file). */
 #include "oracles/dmo_internal.h"
+#include "core/registry.h"
 
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
-typedef struct {
-    const char *name;
-    int needs; /* 0 nothing, 1 a graph, 2 a tree */
-} model_row;
+#define MODEL(field) .target = GSFW_TARGET_MODEL, .offset = offsetof(gsfw_model_spec, field)
 
-static const model_row models[] = {
-    {"topk", 0}, {"topk-approx", 0}, {"l1", 0}, {"subgraph", 1}, {"head", 1}, {"tail", 1},
-    {"tree", 2}, {"tree-connected", 2},
+const gsfw_param gsfw_params_model[] = {
+    {.name = "model", .type = GSFW_PARAM_ENTRY, .kind = GSFW_KIND_MODEL,
+     .flags = GSFW_PARAM_GENERAL, MODEL(model), .help = "the support model (gsfw help models)"},
+    {.name = "s", .type = GSFW_PARAM_INT, .lo = 1, .hi = 2147483647, .def = 1,
+     .flags = GSFW_PARAM_GENERAL, MODEL(s), .help = "sparsity: nodes in a support"},
+    {.name = "g", .type = GSFW_PARAM_INT, .lo = 1, .hi = 2147483647, .def = 1, MODEL(g),
+     .unused = "it has no graph", .help = "connected components (default 1)"},
+    {.name = "delta", .type = GSFW_PARAM_DOUBLE, .lo = 0, .hi = 1,
+     .flags = GSFW_PARAM_LO_OPEN | GSFW_PARAM_ZERO_UNSET, MODEL(delta),
+     .target2 = GSFW_TARGET_SETTINGS, .offset2 = offsetof(gsfw_settings, delta),
+     .help = "target of the approximate oracles; Option II's scale (default: the oracle's)"},
+    {.name = "seed", .type = GSFW_PARAM_UINT64, .lo = 0, .hi = 2147483647, MODEL(seed),
+     .target2 = GSFW_TARGET_SENSING, .offset2 = offsetof(gsfw_sensing_spec, seed),
+     .unused = "it is deterministic", .help = "seed of randomised oracles and operators"},
+    GSFW_PARAM_END,
 };
+
+gsfw_error gsfw_params_model_check(const gsfw_spec *spec, gsfw_err *err)
+{
+    const double s = gsfw_spec_number(spec, "s"), g = gsfw_spec_number(spec, "g");
+    if (gsfw_spec_given(spec, "s") && g > s) /* s may come later (gsfw recover) */
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s %.0f exceeds %s %.0f (at most s nodes "
+                         "in at most g components needs g <= s)", gsfw_spec_spell(spec, "g"),
+                         g, gsfw_spec_spell(spec, "s"), s);
+    return GSFW_OK;
+}
 
 int gsfw_model_needs_graph(const char *model)
 {
-    if (!model) return -1;
-    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
-        if (!strcmp(model, models[i].name)) return models[i].needs;
-    return -1;
+    const gsfw_entry *e = gsfw_registry_find(GSFW_KIND_MODEL, model);
+    if (!e) return -1;
+    return e->needs & GSFW_NEEDS_GRAPH ? 1 : e->needs & GSFW_NEEDS_TREE ? 2 : 0;
+}
+
+/* the list, written once (the rows are constant, so it never changes) */
+static char model_names[512];
+static pthread_once_t model_names_once = PTHREAD_ONCE_INIT;
+
+static void write_model_names(void)
+{
+    gsfw_registry_names(GSFW_KIND_MODEL, ", ", model_names, sizeof model_names);
 }
 
 const char *gsfw_model_names(void)
 {
-    return "topk, topk-approx, l1, subgraph, head, tail, tree, tree-connected";
+    pthread_once(&model_names_once, write_model_names);
+    return model_names;
 }
 
 gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
@@ -34,26 +65,19 @@ gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model: %s is NULL",
                          !out ? "the output pointer" : "spec");
     *out = NULL;
-    const char *m = spec->model;
-    int needs = gsfw_model_needs_graph(m);
-    if (needs < 0)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "unknown model '%s' (known: %s)",
-                         m ? m : "(null)", gsfw_model_names());
-    if (needs == 1 && !spec->graph)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a graph", m);
-    if (needs == 2 && !spec->tree)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a tree", m);
-    int g = spec->g > 0 ? spec->g : 1;
-    double delta = spec->delta > 0 ? spec->delta : 1.0;
-    if (!strcmp(m, "topk")) return gsfw_dmo_topk(spec->d, spec->s, out, err);
-    if (!strcmp(m, "topk-approx"))
-        return gsfw_dmo_topk_approx(spec->d, spec->s, delta, spec->seed, out, err);
-    if (!strcmp(m, "l1")) return gsfw_dmo_l1(spec->d, delta, spec->seed, out, err);
-    if (!strcmp(m, "subgraph")) return gsfw_dmo_subgraph(spec->graph, spec->s, g, out, err);
-    if (!strcmp(m, "head")) return gsfw_dmo_head(spec->graph, spec->s, g, out, err);
-    if (!strcmp(m, "tail")) return gsfw_dmo_tail(spec->graph, spec->s, g, out, err);
-    /* tree: g rooted subtrees (g = 1: the rooted model); tree-connected: one subtree */
-    if (!strcmp(m, "tree") && g > 1) return gsfw_dmo_tree_forest(spec->tree, spec->s, g, out, err);
-    if (!strcmp(m, "tree")) return gsfw_dmo_tree_rooted(spec->tree, spec->s, out, err);
-    return gsfw_dmo_tree_connected(spec->tree, spec->s, out, err);
+    gsfw_model_spec m = *spec;
+    if (!m.def) {
+        const gsfw_entry *e = gsfw_registry_find(GSFW_KIND_MODEL, m.model);
+        if (!e)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "unknown model '%s' (known: %s)",
+                             m.model ? m.model : "(null)", gsfw_model_names());
+        if ((e->needs & GSFW_NEEDS_GRAPH) && !m.graph)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a graph", m.model);
+        if ((e->needs & GSFW_NEEDS_TREE) && !m.tree)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a tree", m.model);
+        m.def = e->def;
+    }
+    if (m.g <= 0) m.g = 1;
+    if (!(m.delta > 0)) m.delta = 1.0;
+    return m.def->build(&m, out, err);
 }

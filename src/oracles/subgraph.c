@@ -154,3 +154,13 @@ gsfw_error gsfw_dmo_subgraph(const gsfw_graph *g, int s, int g_components, gsfw_
     *out = dmo;
     return GSFW_OK;
 }
+
+static gsfw_error subgraph_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_subgraph(spec->graph, spec->s, spec->g, out, err);
+}
+
+const gsfw_entry gsfw_entry_model_subgraph = {
+    GSFW_KIND_MODEL, "subgraph",
+    "M(G, s, g): top-g seeds grown best-neighbour-first (delta = sqrt(g/s))", "s g",
+    GSFW_NEEDS_GRAPH, 0, &(const gsfw_model_def){.build = subgraph_build}, NULL};

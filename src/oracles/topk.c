@@ -59,3 +59,12 @@ gsfw_error gsfw_dmo_topk(int d, int s, gsfw_dmo **out, gsfw_err *err)
     *out = dmo;
     return GSFW_OK;
 }
+
+static gsfw_error topk_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_topk(spec->d, spec->s, out, err);
+}
+
+const gsfw_entry gsfw_entry_model_topk = {
+    GSFW_KIND_MODEL, "topk", "exact top-s: the s largest |z_i| (delta = 1)", "s", 0,
+    GSFW_ENTRY_DEFAULT, &(const gsfw_model_def){.build = topk_build}, NULL};

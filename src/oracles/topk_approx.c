@@ -141,3 +141,13 @@ gsfw_error gsfw_dmo_topk_approx(int d, int s, double delta, uint64_t seed, gsfw_
     *out = dmo;
     return GSFW_OK;
 }
+
+static gsfw_error topk_approx_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_topk_approx(spec->d, spec->s, spec->delta, spec->seed, out, err);
+}
+
+const gsfw_entry gsfw_entry_model_topk_approx = {
+    GSFW_KIND_MODEL, "topk-approx",
+    "delta-approximate top-s (the paper's App. C): seeded swaps until ||z_S|| >= delta max",
+    "s delta seed", 0, 0, &(const gsfw_model_def){.build = topk_approx_build}, NULL};

@@ -92,3 +92,14 @@ gsfw_error gsfw_dmo_tree_connected(const gsfw_tree *tree, int s, gsfw_dmo **out,
     *out = dmo;
     return GSFW_OK;
 }
+
+static gsfw_error tree_connected_build(const gsfw_model_spec *spec, gsfw_dmo **out,
+                                       gsfw_err *err)
+{
+    return gsfw_dmo_tree_connected(spec->tree, spec->s, out, err);
+}
+
+const gsfw_entry gsfw_entry_model_tree_connected = {
+    GSFW_KIND_MODEL, "tree-connected", "one connected subtree of a tree (exact)", "s g=1",
+    GSFW_NEEDS_TREE, 0,
+    &(const gsfw_model_def){.build = tree_connected_build, .squares = 1}, NULL};

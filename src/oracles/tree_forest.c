@@ -197,3 +197,15 @@ gsfw_error gsfw_dmo_tree_forest(const gsfw_tree *tree, int s, int g, gsfw_dmo **
 {
     return gsfw_dmo_tree_forest_named(tree, s, g, "tree-forest DMO", "tree-forest", out, err);
 }
+
+/* g rooted subtrees; g = 1 is the rooted model (tree_rooted.c) */
+static gsfw_error tree_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    if (spec->g > 1) return gsfw_dmo_tree_forest(spec->tree, spec->s, spec->g, out, err);
+    return gsfw_dmo_tree_rooted(spec->tree, spec->s, out, err);
+}
+
+const gsfw_entry gsfw_entry_model_tree = {
+    GSFW_KIND_MODEL, "tree", "at most g rooted subtrees of a tree (exact; g = 1: one)", "s g",
+    GSFW_NEEDS_TREE, GSFW_ENTRY_DEFAULT, &(const gsfw_model_def){.build = tree_build,
+                                                                 .squares = 1}, NULL};

@@ -355,3 +355,20 @@ done:
     work_free(&w);
     return rc;
 }
+
+#define ACTIVE_SET_DEF(method)                                                               \
+    {.id = method, .family = GSFW_FW_FAMILY, .active_set = 1, .auto_step = {"line", "adaptive"}, \
+     .typical_iters = 300, .oracles = 1, .fw_loop = gsfw_active_set_loop}
+static const gsfw_method_def afw_def = ACTIVE_SET_DEF(GSFW_METHOD_AFW);
+static const gsfw_method_def pfw_def = ACTIVE_SET_DEF(GSFW_METHOD_PFW);
+static const gsfw_method_def bpcg_def = ACTIVE_SET_DEF(GSFW_METHOD_BPCG);
+
+const gsfw_entry gsfw_entry_method_afw = {
+    GSFW_KIND_METHOD, "afw", "away-step Frank-Wolfe (Lacoste-Julien & Jaggi 2015)",
+    GSFW_FW_USES " max_active", 0, 0, &afw_def, NULL};
+const gsfw_entry gsfw_entry_method_pfw = {
+    GSFW_KIND_METHOD, "pfw", "pairwise Frank-Wolfe", GSFW_FW_USES " max_active", 0, 0, &pfw_def,
+    NULL};
+const gsfw_entry gsfw_entry_method_bpcg = {
+    GSFW_KIND_METHOD, "bpcg", "blended pairwise conditional gradients (Tsuji et al. 2022)",
+    GSFW_FW_USES " max_active lazy", 0, 0, &bpcg_def, NULL};

@@ -106,3 +106,18 @@ done:
     free(atom);
     return rc;
 }
+
+static const gsfw_method_def fw_def = {
+    .id = GSFW_METHOD_FW, .family = GSFW_FW_FAMILY, .auto_step = {"agnostic", "agnostic"},
+    .typical_iters = 500, .oracles = 1, .fw_loop = gsfw_fw_loop};
+static const gsfw_method_def accfw_def = {
+    .id = GSFW_METHOD_ACCFW, .family = GSFW_FW_FAMILY, .auto_step = {"agnostic", "agnostic"},
+    .typical_iters = 300, .oracles = 1, .fw_loop = gsfw_fw_loop};
+
+const gsfw_entry gsfw_entry_method_fw = {
+    GSFW_KIND_METHOD, "fw", "DMO-FW: S = DMO(grad f(x)), v = -C grad_S / ||grad_S||",
+    GSFW_FW_USES, 0, 0, &fw_def, NULL};
+const gsfw_entry gsfw_entry_method_accfw = {
+    GSFW_KIND_METHOD, "accfw",
+    "DMO-AccFW: w = x - grad/(L eta), S = DMO(w), v = C w_S / ||w_S|| (nearest extreme point)",
+    GSFW_FW_USES " L L_rule", 0, GSFW_ENTRY_DEFAULT, &accfw_def, NULL};

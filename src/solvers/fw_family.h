@@ -3,9 +3,14 @@
 #ifndef GSFW_FW_FAMILY_H
 #define GSFW_FW_FAMILY_H
 
+#include "core/registry.h"
 #include "solvers/run.h"
 
-typedef struct {
+/* What every method of the family reads (gsfw_entry.uses), and its name in messages. */
+#define GSFW_FW_USES "step option tol tol_rel x0 polish polish_iters delta"
+#define GSFW_FW_FAMILY "Frank-Wolfe"
+
+typedef struct gsfw_fw_plan {
     const gsfw_settings *set;
     const gsfw_step_rule *rule;
     void *rule_state;     /* rule->state_size zeroed bytes */

@@ -17,7 +17,7 @@ typedef struct {
     void *callback_data;
 } gsfw_run_limits;
 
-typedef struct {
+typedef struct gsfw_run {
     gsfw_objective *obj;
     gsfw_dmo *dmo;             /* the oracle whose support the bound uses (may be NULL) */
     gsfw_run_limits lim;

@@ -1,38 +1,12 @@
 /* The public entry points: gsfw_solve (the Frank-Wolfe family) and gsfw_baseline_solve,
  * their settings' defaults and checks, and the method / status names. The per-run
  * bookkeeping lives in run.c, the loops in one file per family. */
+#include "core/registry.h"
 #include "solvers/fw_family.h"
-#include "solvers/baselines/baselines.h"
 #include "solvers/steps/steps.h"
 
 #include <math.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------- names */
-
-static const char *const method_names[] = {"fw",     "accfw",        "iht",    "cosamp",
-                                           "graph-iht", "graph-cosamp", "gen-mp", "afw",
-                                           "pfw",    "bpcg"};
-#define N_METHODS ((int)(sizeof method_names / sizeof method_names[0]))
-
-int gsfw_method_parse(const char *name)
-{
-    if (!name) return -1;
-    for (int i = 0; i < N_METHODS; i++)
-        if (!strcmp(name, method_names[i])) return i;
-    return -1;
-}
-
-const char *gsfw_method_name(gsfw_method method)
-{
-    if ((int)method < 0 || (int)method >= N_METHODS) return "unknown";
-    return method_names[method];
-}
-
-int gsfw_method_is_baseline(gsfw_method method)
-{
-    return method >= GSFW_METHOD_IHT && method <= GSFW_METHOD_GEN_MP;
-}
 
 const char *gsfw_status_name(gsfw_status status)
 {
@@ -46,48 +20,19 @@ const char *gsfw_status_name(gsfw_status status)
     return "unknown";
 }
 
-void gsfw_settings_default(gsfw_settings *s)
-{
-    if (!s) return; /* nothing to fill: a no-op rather than a crash */
-    memset(s, 0, sizeof *s);
-    s->method = GSFW_METHOD_ACCFW;
-    s->option = GSFW_OPTION_I;
-    s->step = GSFW_STEP_AUTO;
-    s->C = 1.0;
-    s->L = 0.0;                 /* estimate */
-    s->L_rule = GSFW_L_ATOM;    /* the better rule for AccFW (docs/recover.md) */
-    s->delta = 0.0;             /* from the oracle */
-    s->max_iter = 100;
-    s->polish_iters = 200;
-    s->max_active = 500;
-}
-
-void gsfw_baseline_settings_default(gsfw_baseline_settings *s)
-{
-    if (!s) return;
-    memset(s, 0, sizeof *s);
-    s->method = GSFW_METHOD_IHT;
-    s->C = 1.0;
-    s->max_iter = 100;
-    s->inner_iters = 10;
-}
-
 /* ------------------------------------------------------------ gsfw_solve */
-
-static int is_fw_family(gsfw_method m)
-{
-    return m == GSFW_METHOD_FW || m == GSFW_METHOD_ACCFW || m == GSFW_METHOD_AFW ||
-           m == GSFW_METHOD_PFW || m == GSFW_METHOD_BPCG;
-}
 
 static gsfw_error check_settings(const gsfw_settings *set, const gsfw_dmo *dmo, gsfw_err *err)
 {
-    if (!is_fw_family(set->method))
+    const gsfw_method_def *method = gsfw_method_of(gsfw_registry_method(set->method));
+    if (!method || method->baseline) {
+        char names[160];
+        gsfw_method_family_names(0, names, sizeof names);
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: method %d (%s) is not a "
-                         "Frank-Wolfe method (fw, accfw, afw, pfw, bpcg)%s", (int)set->method,
-                         gsfw_method_name(set->method),
-                         gsfw_method_is_baseline(set->method)
-                             ? "; the baselines run through gsfw_baseline_solve" : "");
+                         "Frank-Wolfe method (%s)%s", (int)set->method,
+                         gsfw_method_name(set->method), names,
+                         method ? "; the baselines run through gsfw_baseline_solve" : "");
+    }
     if (set->option != GSFW_OPTION_I && set->option != GSFW_OPTION_II)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: option must be I (1) or II (2), "
                          "got %d", (int)set->option);
@@ -112,9 +57,7 @@ static gsfw_error check_settings(const gsfw_settings *set, const gsfw_dmo *dmo, 
     if (set->polish && set->polish_iters < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: polish_iters must be >= 0, got %d",
                          set->polish_iters);
-    int active = set->method == GSFW_METHOD_AFW || set->method == GSFW_METHOD_PFW ||
-                 set->method == GSFW_METHOD_BPCG;
-    if (active && set->max_active < 2)
+    if (method->active_set && set->max_active < 2)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: max_active must be >= 2 for %s, "
                          "got %d", gsfw_method_name(set->method), set->max_active);
     if (set->polish_oracle) {
@@ -246,10 +189,9 @@ static const gsfw_step_rule *resolve_rule(const gsfw_settings *set, const gsfw_o
     }
     gsfw_step s = set->step;
     if (s == GSFW_STEP_AUTO) {
-        if (set->method == GSFW_METHOD_FW || set->method == GSFW_METHOD_ACCFW)
-            s = GSFW_STEP_AGNOSTIC;
-        else
-            s = obj->quadratic ? GSFW_STEP_LINE : GSFW_STEP_ADAPTIVE;
+        /* the method's choice (its row) for this objective */
+        const gsfw_method_def *m = gsfw_method_of(gsfw_registry_method(set->method));
+        s = (gsfw_step)gsfw_step_parse(m->auto_step[obj->quadratic ? 0 : 1]);
     }
     *used = s;
     return gsfw_step_rule_builtin(s);
@@ -311,6 +253,7 @@ static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settin
         plan.scale = 1.0 / plan.delta;
     }
     plan.rule = resolve_rule(settings, obj, &info->step);
+    info->step_rule = plan.rule;
     if (plan.rule->state_size) {
         plan.rule_state = calloc(1, plan.rule->state_size);
         if (!plan.rule_state) {
@@ -347,10 +290,7 @@ static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settin
                                      &plan.L)))
             goto done;
     }
-    if (settings->method == GSFW_METHOD_FW || settings->method == GSFW_METHOD_ACCFW)
-        rc = gsfw_fw_loop(&run, &plan, x);
-    else
-        rc = gsfw_active_set_loop(&run, &plan, x);
+    rc = gsfw_method_of(gsfw_registry_method(settings->method))->fw_loop(&run, &plan, x);
     if (rc) goto done;
     if (settings->polish) {
         double *target = result ? result->x_polished : NULL;
@@ -397,12 +337,15 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     if (!obj || !head || !settings)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: %s is NULL",
                          !obj ? "the objective" : !head ? "the head oracle" : "settings");
-    if (!gsfw_method_is_baseline(settings->method))
+    const gsfw_method_def *method = gsfw_method_of(gsfw_registry_method(settings->method));
+    if (!method || !method->baseline) {
+        char names[160];
+        gsfw_method_family_names(1, names, sizeof names);
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: method %d (%s) is not a "
-                         "baseline (iht, cosamp, graph-iht, graph-cosamp, gen-mp)%s",
-                         (int)settings->method, gsfw_method_name(settings->method),
-                         (int)settings->method >= 0 && (int)settings->method < N_METHODS
-                             ? "; the Frank-Wolfe family runs through gsfw_solve" : "");
+                         "baseline (%s)%s", (int)settings->method,
+                         gsfw_method_name(settings->method), names,
+                         method ? "; the Frank-Wolfe family runs through gsfw_solve" : "");
+    }
     if (obj->d >= 1) {
         gsfw_error rc = gsfw_run_check_oracle("oracle", head, obj->d, err);
         if (!rc && tail) rc = gsfw_run_check_oracle("tail projection", tail, obj->d, err);
@@ -425,19 +368,7 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     if (!tail) tail = head;
     if (head->reset) head->reset(head->ctx);
     if (tail != head && tail->reset) tail->reset(tail->ctx);
-    switch (settings->method) {
-    case GSFW_METHOD_IHT:
-    case GSFW_METHOD_GRAPH_IHT:
-        rc = gsfw_solve_iht(&run, settings, head, tail);
-        break;
-    case GSFW_METHOD_COSAMP:
-    case GSFW_METHOD_GRAPH_COSAMP:
-        rc = gsfw_solve_cosamp(&run, settings, head, tail);
-        break;
-    default:
-        rc = gsfw_solve_gen_mp(&run, settings, head);
-        break;
-    }
+    rc = method->baseline_loop(&run, settings, head, tail);
     gsfw_run_free(&run);
     return rc;
 }

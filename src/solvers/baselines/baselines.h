@@ -3,6 +3,7 @@
 #ifndef GSFW_BASELINES_H
 #define GSFW_BASELINES_H
 
+#include "core/registry.h"
 #include "solvers/run.h"
 
 /* ---------------------------------------------------------------- solvers */
@@ -14,5 +15,14 @@ gsfw_error gsfw_solve_iht(gsfw_run *run, const gsfw_baseline_settings *set, gsfw
 gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head,
                              gsfw_dmo *tail);
 gsfw_error gsfw_solve_gen_mp(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head);
+
+/* An oracle of the model of base (or of the model called model, when not NULL) with
+ * sparsity s and g components, clamped to 1 <= s <= d, 1 <= g <= s; tail: the model's
+ * tail projection (gsfw_model_def.tail) rather than its head. */
+gsfw_error gsfw_baseline_make(const gsfw_model_spec *base, const char *model, int tail, int s,
+                              int g, gsfw_dmo **out, gsfw_err *err);
+
+/* The family name of the baselines in messages. */
+#define GSFW_BASELINE_FAMILY "baseline"
 
 #endif

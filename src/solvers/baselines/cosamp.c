@@ -133,3 +133,39 @@ done:
     free(xsup);
     return rc;
 }
+
+/* CoSaMP: head top-2s, tail top-s; Graph-CoSaMP: identify in M(G, 2s, 2g) (the Minkowski
+ * sum of the model with itself; the reference scripts keep g components), tail over
+ * M(G, s, g). */
+static gsfw_error cosamp_recipe(const gsfw_model_spec *spec, int compat, gsfw_dmo **head,
+                                gsfw_dmo **tail, gsfw_err *err)
+{
+    (void)compat;
+    gsfw_error rc = gsfw_baseline_make(spec, "topk", 0, 2 * spec->s, 1, head, err);
+    return rc ? rc : gsfw_baseline_make(spec, "topk", 1, spec->s, 1, tail, err);
+}
+
+static gsfw_error graph_cosamp_recipe(const gsfw_model_spec *spec, int compat, gsfw_dmo **head,
+                                      gsfw_dmo **tail, gsfw_err *err)
+{
+    const int s = spec->s, g = spec->g;
+    gsfw_error rc = gsfw_baseline_make(spec, NULL, 0, 2 * s, compat ? g : 2 * g, head, err);
+    return rc ? rc : gsfw_baseline_make(spec, NULL, 1, s, g, tail, err);
+}
+
+static const gsfw_method_def cosamp_def = {
+    .id = GSFW_METHOD_COSAMP, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
+    .typical_iters = 50, .own_model = "topk", .oracles = 2,
+    .baseline_loop = gsfw_solve_cosamp, .recipe = cosamp_recipe};
+static const gsfw_method_def graph_cosamp_def = {
+    .id = GSFW_METHOD_GRAPH_COSAMP, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
+    .typical_iters = 50, .oracles = 2, .baseline_loop = gsfw_solve_cosamp,
+    .recipe = graph_cosamp_recipe};
+
+const gsfw_entry gsfw_entry_method_cosamp = {
+    GSFW_KIND_METHOD, "cosamp", "CoSaMP (top-2s identification, top-s pruning, whatever the "
+    "model)", "inner_iters", 0, 0, &cosamp_def, NULL};
+const gsfw_entry gsfw_entry_method_graph_cosamp = {
+    GSFW_KIND_METHOD, "graph-cosamp",
+    "graph CoSaMP: identify over M(G, 2s, 2g), refit, tail projection",
+    "inner_iters reference_compat", 0, 0, &graph_cosamp_def, NULL};

@@ -71,3 +71,27 @@ done:
     free(atom);
     return rc;
 }
+
+/* one DMO over the model */
+static gsfw_error gen_mp_recipe(const gsfw_model_spec *spec, int compat, gsfw_dmo **head,
+                                gsfw_dmo **tail, gsfw_err *err)
+{
+    (void)compat;
+    (void)tail;
+    return gsfw_baseline_make(spec, NULL, 0, spec->s, spec->g, head, err);
+}
+
+static gsfw_error gen_mp_loop(gsfw_run *run, const gsfw_baseline_settings *set, gsfw_dmo *head,
+                              gsfw_dmo *tail)
+{
+    (void)tail;
+    return gsfw_solve_gen_mp(run, set, head);
+}
+
+static const gsfw_method_def gen_mp_def = {
+    .id = GSFW_METHOD_GEN_MP, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
+    .typical_iters = 300, .oracles = 1, .baseline_loop = gen_mp_loop, .recipe = gen_mp_recipe};
+
+const gsfw_entry gsfw_entry_method_gen_mp = {
+    GSFW_KIND_METHOD, "gen-mp", "generalised matching pursuit over the model's DMO",
+    "L reference_compat", 0, 0, &gen_mp_def, NULL};

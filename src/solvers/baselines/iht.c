@@ -101,3 +101,39 @@ done:
     free(tsup);
     return rc;
 }
+
+/* IHT: the tail is top-s (no head); Graph-IHT: head on the gradient over M(G, 2s, 2g)
+ * (AM-IHT's M + M_T; the reference scripts use a window of d/2 nodes in g pieces), tail
+ * over M(G, s, g). */
+static gsfw_error iht_recipe(const gsfw_model_spec *spec, int compat, gsfw_dmo **head,
+                             gsfw_dmo **tail, gsfw_err *err)
+{
+    (void)compat;
+    (void)tail;
+    return gsfw_baseline_make(spec, "topk", 0, spec->s, 1, head, err);
+}
+
+static gsfw_error graph_iht_recipe(const gsfw_model_spec *spec, int compat, gsfw_dmo **head,
+                                   gsfw_dmo **tail, gsfw_err *err)
+{
+    const int s = spec->s, g = spec->g;
+    gsfw_error rc = compat ? gsfw_baseline_make(spec, NULL, 0, spec->d / 2, g, head, err)
+                           : gsfw_baseline_make(spec, NULL, 0, 2 * s, 2 * g, head, err);
+    return rc ? rc : gsfw_baseline_make(spec, NULL, 1, s, g, tail, err);
+}
+
+static const gsfw_method_def iht_def = {
+    .id = GSFW_METHOD_IHT, .baseline = 1, .family = GSFW_BASELINE_FAMILY, .typical_iters = 300,
+    .own_model = "topk", .oracles = 1, .baseline_loop = gsfw_solve_iht, .recipe = iht_recipe};
+static const gsfw_method_def graph_iht_def = {
+    .id = GSFW_METHOD_GRAPH_IHT, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
+    .typical_iters = 300, .oracles = 2, .baseline_loop = gsfw_solve_iht,
+    .recipe = graph_iht_recipe};
+
+const gsfw_entry gsfw_entry_method_iht = {
+    GSFW_KIND_METHOD, "iht", "iterative hard thresholding (top-s, whatever the model)", "L", 0,
+    0, &iht_def, NULL};
+const gsfw_entry gsfw_entry_method_graph_iht = {
+    GSFW_KIND_METHOD, "graph-iht",
+    "graph IHT (AM-IHT): head on the gradient, tail projection of the step",
+    "L reference_compat", 0, 0, &graph_iht_def, NULL};

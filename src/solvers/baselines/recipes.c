@@ -1,21 +1,30 @@
-/* The head and tail oracles of each baseline (see gsfw_baseline_oracles in gsfw.h). */
-#include "core/internal.h"
+/* The head and tail oracles of the baselines (gsfw_baseline_oracles in gsfw.h): each
+ * method's recipe is in its row (iht.c, cosamp.c, gen_mp.c); this is the step they
+ * share, an oracle of a model at another size. */
+#include "solvers/baselines/baselines.h"
 
 #include <string.h>
 
-/* The model's oracle for (s, g), clamped to 1 <= s <= d, 1 <= g <= s; `tail` picks the
- * tail projection of the PCSF head model. */
-static gsfw_error make(const gsfw_model_spec *base, const char *model, int tail, int s, int g,
-                       gsfw_dmo **out, gsfw_err *err)
+gsfw_error gsfw_baseline_make(const gsfw_model_spec *base, const char *model, int tail, int s,
+                              int g, gsfw_dmo **out, gsfw_err *err)
 {
     gsfw_model_spec spec = *base;
     if (s > spec.d) s = spec.d;
     if (s < 1) s = 1;
     if (g > s) g = s;
     if (g < 1) g = 1;
-    spec.model = !strcmp(model, "head") && tail ? "tail" : model;
     spec.s = s;
     spec.g = g;
+    if (model) { /* by name: a model the method always uses */
+        spec.model = model;
+        spec.def = NULL;
+    }
+    if (!spec.def) {
+        const gsfw_entry *e = gsfw_registry_find(GSFW_KIND_MODEL, spec.model);
+        if (e) spec.def = e->def;
+    }
+    /* the tail projection of a model whose head is another oracle (head: the PCSF tail) */
+    if (tail && spec.def && spec.def->tail) spec.def = spec.def->tail;
     return gsfw_dmo_from_model(&spec, out, err);
 }
 
@@ -27,37 +36,14 @@ gsfw_error gsfw_baseline_oracles(gsfw_method method, const gsfw_model_spec *spec
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline oracles: %s is NULL",
                          !spec ? "spec" : !head ? "head" : "tail");
     *head = *tail = NULL;
-    if (!gsfw_method_is_baseline(method))
+    const gsfw_method_def *m = gsfw_method_of(gsfw_registry_method(method));
+    if (!m || !m->baseline)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline oracles: %s is not a baseline",
                          gsfw_method_name(method));
-    const char *model = spec->model ? spec->model : "topk";
-    const int s = spec->s, g = spec->g > 0 ? spec->g : 1, d = spec->d;
-    gsfw_error rc;
-    switch (method) {
-    case GSFW_METHOD_IHT:
-        rc = make(spec, "topk", 0, s, 1, head, err);
-        break;
-    case GSFW_METHOD_COSAMP:
-        rc = make(spec, "topk", 0, 2 * s, 1, head, err);
-        if (!rc) rc = make(spec, "topk", 1, s, 1, tail, err);
-        break;
-    case GSFW_METHOD_GRAPH_IHT:
-        /* head on the gradient: M(G, 2s, 2g) (AM-IHT's M + M_T); the reference scripts use
-         * a window of d/2 nodes with g components */
-        rc = reference_compat ? make(spec, model, 0, d / 2, g, head, err)
-                              : make(spec, model, 0, 2 * s, 2 * g, head, err);
-        if (!rc) rc = make(spec, model, 1, s, g, tail, err);
-        break;
-    case GSFW_METHOD_GRAPH_COSAMP:
-        /* identify in M(G, 2s, 2g) (the Minkowski sum of the model with itself); the
-         * reference scripts keep g components */
-        rc = make(spec, model, 0, 2 * s, reference_compat ? g : 2 * g, head, err);
-        if (!rc) rc = make(spec, model, 1, s, g, tail, err);
-        break;
-    default: /* gen-mp: one DMO over the model */
-        rc = make(spec, model, 0, s, g, head, err);
-        break;
-    }
+    gsfw_model_spec base = *spec;
+    if (!base.model && !base.def) base.model = m->own_model ? m->own_model : "topk";
+    if (base.g <= 0) base.g = 1;
+    gsfw_error rc = m->recipe(&base, reference_compat, head, tail, err);
     if (rc) {
         gsfw_dmo_free(*head);
         gsfw_dmo_free(*tail);

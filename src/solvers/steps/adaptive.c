@@ -65,3 +65,8 @@ const gsfw_step_rule gsfw_step_rule_adaptive = {.name = "adaptive",
                                                 .state_size = sizeof(adaptive_state),
                                                 .choose = adaptive_choose,
                                                 .estimates_L = 1};
+
+const gsfw_entry gsfw_entry_step_adaptive = {
+    GSFW_KIND_STEP, "adaptive",
+    "backtracking on a local L (Pedregosa et al. 2020): no L needed, f decreases", "L L_rule",
+    0, 0, &gsfw_step_rule_adaptive, NULL};

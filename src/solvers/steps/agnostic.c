@@ -14,3 +14,7 @@ static int agnostic_choose(void *state, const gsfw_step_query *q, gsfw_line_eval
 }
 
 const gsfw_step_rule gsfw_step_rule_agnostic = {.name = "agnostic", .choose = agnostic_choose};
+
+const gsfw_entry gsfw_entry_step_agnostic = {
+    GSFW_KIND_STEP, "agnostic", "2/(t+2), the paper's open-loop step", "", 0, 0,
+    &gsfw_step_rule_agnostic, NULL};

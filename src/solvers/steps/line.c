@@ -61,3 +61,8 @@ static int line_choose(void *state, const gsfw_step_query *q, gsfw_line_eval lin
 }
 
 const gsfw_step_rule gsfw_step_rule_line = {.name = "line", .choose = line_choose};
+
+const gsfw_entry gsfw_entry_step_line = {
+    GSFW_KIND_STEP, "line",
+    "exact line search (closed form on quadratics, safeguarded secant otherwise)", "", 0, 0,
+    &gsfw_step_rule_line, NULL};

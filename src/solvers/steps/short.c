@@ -21,3 +21,7 @@ static int short_choose(void *state, const gsfw_step_query *q, gsfw_line_eval li
 }
 
 const gsfw_step_rule gsfw_step_rule_short = {.name = "short", .needs_L = 1, .choose = short_choose};
+
+const gsfw_entry gsfw_entry_step_short = {
+    GSFW_KIND_STEP, "short", "min(gamma_max, -<grad, d> / (L ||d||^2)): needs L", "L L_rule", 0,
+    0, &gsfw_step_rule_short, NULL};

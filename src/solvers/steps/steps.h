@@ -2,7 +2,7 @@
 #ifndef GSFW_STEPS_H
 #define GSFW_STEPS_H
 
-#include "gsfw.h"
+#include "core/registry.h"
 
 extern const gsfw_step_rule gsfw_step_rule_agnostic;
 extern const gsfw_step_rule gsfw_step_rule_short;

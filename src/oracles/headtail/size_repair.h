@@ -1,6 +1,6 @@
 /* Size repair for the practical head / tail projections (not public API).
  *
- * The lambda-search of headtail.c can find no lambda whose PCSF forest has between s_low
+ * The lambda-search (lambda_search.c) can find no lambda whose PCSF forest has between s_low
  * and s_high nodes: the node count k(lambda) is a step function that may jump over the
  * window. The repair turns the closest forests on either side into sets of the right
  * size with at most g connected components of the graph:
@@ -10,8 +10,8 @@
  *    target size; a tree stays a tree, so the component count never rises.
  * Every buffer is allocated by gsfw_size_repair_create; the functions below allocate
  * nothing. */
-#ifndef GSFW_HEADTAIL_REPAIR_H
-#define GSFW_HEADTAIL_REPAIR_H
+#ifndef GSFW_HEADTAIL_SIZE_REPAIR_H
+#define GSFW_HEADTAIL_SIZE_REPAIR_H
 
 #include "core/internal.h"
 

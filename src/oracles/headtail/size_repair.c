@@ -1,7 +1,8 @@
 /* Size repair of the practical head / tail projections: grow or prune a forest into the
- * size window (headtail_repair.h). Greedy and deterministic: ties in the prize go to the
- * smallest node id. */
-#include "oracles/headtail_repair.h"
+ * size window (size_repair.h), and the projection's use of it (the closest forests the
+ * lambda-search saw, the best candidate). Greedy and deterministic: ties in the prize go
+ * to the smallest node id. */
+#include "oracles/headtail/headtail_internal.h"
 
 #include <string.h>
 
@@ -444,4 +445,62 @@ int gsfw_size_repair_spanning_forest(gsfw_size_repair *r, const int *nodes, int 
     }
     for (int i = 0; i < nn; i++) r->member[nodes[i]] = 0;
     return k;
+}
+
+/* ------------------------------------- the practical projection's repair */
+
+/* Remember the current forest when it is the closest to the window on its side so far
+ * (the size repair starts from these). */
+void gsfw_ht_track_closest(gsfw_headtail *ht)
+{
+    if (!ht->repair) return;
+    int k = ht->nn, ne = ht->ne < ht->n ? ht->ne : ht->n; /* a forest: ne < n */
+    if (k < ht->st.s_low && k > ht->below_nn) {
+        memcpy(ht->below_nodes, ht->nodes, (size_t)k * sizeof(int));
+        ht->below_nn = k;
+    } else if (k > ht->st.s_high && (ht->above_nn < 0 || k < ht->above_nn)) {
+        memcpy(ht->above_nodes, ht->nodes, (size_t)k * sizeof(int));
+        memcpy(ht->above_edges, ht->edges, (size_t)ne * sizeof(int));
+        ht->above_nn = k;
+        ht->above_ne = ne;
+    }
+}
+
+/* The lambda-search missed its window: grow the closest smaller forest, prune the closest
+ * larger one, and grow from the best node of each of the g largest components of G, all
+ * towards s_high nodes (prizes are >= 0, so a larger set never has less energy). The
+ * candidate in the window with the largest energy wins (ties: the earlier candidate);
+ * when none is in the window (the graph has no such set), the one of largest energy.
+ * The result replaces ht->nodes, with a spanning forest of it as ht->edges. */
+void gsfw_ht_repair_into_window(gsfw_headtail *ht)
+{
+    const int lo = ht->st.s_low, hi = ht->st.s_high, gc = ht->st.g;
+    int best_nn = -1, best_in = 0;
+    double best_e = 0.0;
+    for (int c = 0; c < 3; c++) {
+        int k;
+        if (c == 0 && ht->below_nn >= 0)
+            k = gsfw_size_repair_grow(ht->repair, ht->prize, ht->below_nodes, ht->below_nn, hi,
+                                      gc, ht->cand);
+        else if (c == 1 && ht->above_nn >= 0)
+            k = gsfw_size_repair_prune(ht->repair, ht->prize, ht->above_nodes, ht->above_nn,
+                                       ht->above_edges, ht->above_ne, hi, ht->cand);
+        else if (c == 2)
+            k = gsfw_size_repair_grow_seeded(ht->repair, ht->prize, hi, gc, ht->cand);
+        else
+            continue;
+        if (k > hi) continue; /* a pruned "forest" with a cycle: not reached */
+        int in = k >= lo;
+        double e = gsfw_ht_sum_prizes(ht, ht->cand, k);
+        if (best_nn < 0 || in > best_in || (in == best_in && e > best_e)) {
+            memcpy(ht->out, ht->cand, (size_t)k * sizeof(int));
+            best_nn = k;
+            best_in = in;
+            best_e = e;
+        }
+    }
+    if (best_nn < 0) return; /* not reached: the seeded growth always gives a candidate */
+    memcpy(ht->nodes, ht->out, (size_t)best_nn * sizeof(int));
+    ht->nn = best_nn;
+    ht->ne = gsfw_size_repair_spanning_forest(ht->repair, ht->nodes, ht->nn, ht->edges);
 }

@@ -1,0 +1,194 @@
+/* The head and tail projections as DMOs: gsfw_dmo_head, gsfw_dmo_tail and
+ * gsfw_dmo_headtail, with the certified practical head. */
+#include "oracles/dmo_internal.h"
+#include "oracles/headtail/headtail_internal.h"
+#include "util/select.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    gsfw_headtail *ht;
+    /* certified practical head: the theory head and selection scratch (NULL otherwise) */
+    gsfw_headtail *theory;
+    int *top;          /* n ints */
+    int *alt;          /* n ints: the theory head's support */
+    const gsfw_graph *graph;
+    unsigned char *mask; /* n: contains() scratch, all zero between calls */
+    int *work;         /* 2n: contains() scratch */
+    int s, g, s_high;
+    char model[320];
+} ht_dmo_ctx;
+
+/* The practical head has no proven delta. Its answer S is kept when it certifies itself:
+ * ||z_S||^2 >= ||top_s(z)||^2 / 14 >= max_{S' in M(G,s,g)} ||z_S'||^2 / 14 and
+ * |S| <= 2s + g. Otherwise the theory head (delta = sqrt(1/14) over M(G, s, g), output in
+ * M(G, 2s+g, g)) is run as well and the larger of the two answers returned, so the oracle
+ * always meets the delta it reports. */
+static int certify_head(ht_dmo_ctx *c, const double *z, int *support, int *size,
+                        double energy, gsfw_dmo_stats *stats)
+{
+    int n = c->ht->n;
+    gsfw_select_top_abs(z, n, c->s, c->top, c->top);
+    double top = 0.0;
+    for (int k = 0; k < c->s; k++) top += z[c->top[k]] * z[c->top[k]];
+    if (energy * 14.0 >= top && *size <= 2 * c->s + c->g) return 0;
+    gsfw_proj_info info;
+    gsfw_err err;
+    int alt_size = 0;
+    gsfw_error rc = gsfw_headtail_project(c->theory, z, c->alt, &alt_size, &info, &err);
+    if (stats) stats->pcsf_calls += info.pcsf_calls;
+    if (rc) return (int)rc;
+    if (info.energy > energy || *size > 2 * c->s + c->g) {
+        memcpy(support, c->alt, (size_t)alt_size * sizeof(int));
+        *size = alt_size;
+    }
+    return 0;
+}
+
+static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_dmo_stats *stats)
+{
+    ht_dmo_ctx *c = ctx;
+    gsfw_proj_info info;
+    gsfw_err err;
+    gsfw_error rc = gsfw_headtail_project(c->ht, z, support, size, &info, &err);
+    if (stats) {
+        stats->pcsf_calls = info.pcsf_calls;
+        stats->window_missed = info.window_missed;
+    }
+    if (rc == GSFW_ERR_NONFINITE) return GSFW_DMO_BAD_INPUT;
+    if (rc) return (int)rc;
+    if (c->theory) return certify_head(c, z, support, size, info.energy, stats);
+    return 0;
+}
+
+/* Forget the warm start, so that a second solve repeats the first bit for bit. */
+static int ht_reset(void *ctx)
+{
+    ht_dmo_ctx *c = ctx;
+    gsfw_headtail_reset(c->ht);
+    gsfw_headtail_reset(c->theory);
+    return 0;
+}
+
+/* At most s_high distinct nodes in at most g connected components of the graph: the sets
+ * the practical projection returns. */
+static int ht_contains(void *ctx, const int *support, int size)
+{
+    ht_dmo_ctx *c = ctx;
+    if (size < 0 || size > c->s_high || (size > 0 && !support)) return 0;
+    int k = 0, ok = 1;
+    for (; k < size && ok; k++) {
+        int v = support[k];
+        ok = v >= 0 && v < c->graph->n && !c->mask[v];
+        if (ok) c->mask[v] = 1;
+    }
+    if (ok) {
+        int comps = gsfw_graph_induced_components(c->graph, c->mask, c->work);
+        ok = comps >= 0 && comps <= c->g;
+    }
+    /* unmark the first k ids (an invalid one was not marked; a repeated one was, once) */
+    for (int i = 0; i < k; i++) {
+        int v = support[i];
+        if (v >= 0 && v < c->graph->n) c->mask[v] = 0;
+    }
+    return ok;
+}
+
+static void ht_destroy(gsfw_dmo *self)
+{
+    ht_dmo_ctx *c = self->ctx;
+    gsfw_headtail_free(c->ht);
+    gsfw_headtail_free(c->theory);
+    free(c->top);
+    free(c->alt);
+    free(c->mask);
+    free(c->work);
+    gsfw_dmo_release(self);
+}
+
+gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
+                             gsfw_dmo **out, gsfw_err *err)
+{
+    if (!out || !settings)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "head/tail DMO: %s is NULL",
+                         !out ? "the output pointer" : "settings");
+    *out = NULL;
+    const char *who = settings->kind == GSFW_PROJ_HEAD ? "head" : "tail";
+    gsfw_error rc = gsfw_dmo_check_graph(who, g, err);
+    if (rc) return rc;
+    if ((rc = gsfw_dmo_check_sparsity(who, settings->s, g->n, "number of nodes", err))) return rc;
+    if ((rc = gsfw_dmo_check_components(who, settings->g, settings->s, err))) return rc;
+    gsfw_headtail *ht = NULL;
+    if ((rc = gsfw_headtail_create(g, settings, &ht, err))) return rc;
+    double delta = settings->kind == GSFW_PROJ_HEAD ? sqrt(1.0 / 14.0) : 0.0;
+    gsfw_dmo *dmo = NULL;
+    rc = gsfw_dmo_new(g->n, g->n, delta, who, NULL, sizeof(ht_dmo_ctx), ht_select, ht_destroy,
+                      &dmo, err);
+    if (rc) {
+        gsfw_headtail_free(ht);
+        return rc;
+    }
+    ht_dmo_ctx *c = dmo->ctx;
+    c->ht = ht;
+    c->graph = g;
+    c->s = settings->s;
+    c->g = settings->g;
+    c->s_high = settings->s_high;
+    dmo->reset = ht_reset;
+    dmo->contains = ht_contains;
+    dmo->model_size = settings->s;
+    c->mask = gsfw_calloc_array((size_t)g->n, 1);
+    c->work = gsfw_malloc_array(2 * (size_t)g->n, sizeof(int));
+    if (!c->mask || !c->work) {
+        ht_destroy(dmo);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for %d nodes", who, g->n);
+    }
+    if (settings->kind == GSFW_PROJ_HEAD && settings->method == GSFW_PROJ_PRACTICAL) {
+        gsfw_proj_settings th;
+        gsfw_proj_settings_default(&th, GSFW_PROJ_HEAD, settings->s, settings->g);
+        th.method = GSFW_PROJ_THEORY;
+        th.pruning = settings->pruning;
+        c->top = gsfw_malloc_array((size_t)g->n, sizeof(int));
+        c->alt = gsfw_malloc_array((size_t)g->n, sizeof(int));
+        if (!c->top || !c->alt) rc = gsfw_fail(err, GSFW_ERR_NOMEM, "head: out of memory");
+        if (!rc) rc = gsfw_headtail_create(g, &th, &c->theory, err);
+        if (rc) {
+            ht_destroy(dmo);
+            return rc;
+        }
+    }
+    if (settings->kind == GSFW_PROJ_HEAD)
+        snprintf(c->model, sizeof c->model,
+                 "M(G, s, g) with s = %d, g = %d, answers in M(G, 2s+g, g): delta = sqrt(1/14) "
+                 "(Hegde et al. 2015)%s", settings->s, settings->g,
+                 settings->method == GSFW_PROJ_PRACTICAL
+                     ? "; the practical lambda-search's answer is kept when it certifies "
+                       "||z_S||^2 >= ||top_s(z)||^2/14, else the theory head is also run"
+                     : "");
+    else
+        snprintf(c->model, sizeof c->model,
+                 "tail projection onto M(G, s, g) with s = %d, g = %d (no delta)", settings->s,
+                 settings->g);
+    dmo->model = c->model;
+    *out = dmo;
+    gsfw_err_clear(err);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_dmo_head(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                         gsfw_err *err)
+{
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, g_components);
+    return gsfw_dmo_headtail(g, &st, out, err);
+}
+
+gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo **out,
+                         gsfw_err *err)
+{
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, g_components);
+    return gsfw_dmo_headtail(g, &st, out, err);
+}

@@ -1,0 +1,82 @@
+/* The head / tail projection object, shared by the files of src/oracles/headtail/ (not
+ * public API; docs/pcsf.md section 4):
+ *  - headtail.c      the object: settings, checks, buffers, the projection's entry point;
+ *  - lambda_search.c the practical projection: the lambda-search for a size window;
+ *  - size_repair.c   the practical projection's fallback when k(lambda) jumps over the
+ *                    window: grow or prune the closest forests into it;
+ *  - theory.c        the theory head and tail of Hegde, Indyk & Schmidt (2015);
+ *  - headtail_dmo.c  both as DMOs (with the certified practical head).
+ * Every buffer is allocated by gsfw_headtail_create; a projection allocates nothing (the
+ * PCSF workspace reaches its size on the first call). */
+#ifndef GSFW_HEADTAIL_INTERNAL_H
+#define GSFW_HEADTAIL_INTERNAL_H
+
+#include "core/internal.h"
+#include "oracles/headtail/size_repair.h"
+
+struct gsfw_headtail {
+    const gsfw_graph *g;
+    gsfw_proj_settings st;
+    gsfw_pcsf *ws;
+    int n, m;
+    double *prize;     /* n: z_i^2 */
+    double *sprize;    /* n: scaled prizes (theory head) */
+    double *cost;      /* m: base costs (theory: w + B/s) */
+    double *scost;     /* m: scaled costs */
+    int *nodes, *edges;        /* PCSF output of the last call */
+    int nn, ne;
+    int *keep_nodes, *keep_edges; /* a stored solution (lambda_hi / F_lo) */
+    int keep_nn, keep_ne;
+    double *sorted;    /* n: scratch for order statistics */
+    /* forest pruning scratch */
+    int *adj_ptr;      /* n + 1 */
+    int *adj_node, *adj_edge; /* 2n */
+    int *label;        /* n */
+    int *order;        /* n */
+    int *tree_start;   /* n + 1 */
+    double *tree_prize, *tree_cost; /* n */
+    int *tree_rank;    /* n */
+    int *tour_node, *tour_edge; /* 2n */
+    int *stack, *stack_pos;     /* n */
+    unsigned char *mark;        /* n */
+    int *out;          /* n: pruned output (theory), best repair candidate (practical) */
+    int calls;
+    double lambda_prev;     /* lambda of the previous result */
+    double rho_prev;        /* lambda_prev / the mean of the s_high largest prizes then */
+    int *sel;               /* n: selection scratch */
+    int have_prev;
+    int prev_missed;        /* the previous result missed its window (a jump in k) */
+    double ref_now;         /* the current call's reference prize (0: none) */
+    /* size repair (practical, repair_size = 1): the forests closest to the window seen by
+     * this call's search, below (most nodes < s_low) and above (fewest nodes > s_high) */
+    gsfw_size_repair *repair;
+    int *below_nodes, *above_nodes, *above_edges; /* growth needs no edges */
+    int below_nn, above_nn, above_ne; /* -1: none seen */
+    int *cand;              /* n: a repair candidate */
+};
+
+/* One PCSF run on the graph with these prizes and costs into ht->nodes / ht->edges
+ * (counted in ht->calls). */
+gsfw_error gsfw_ht_pcsf_call(gsfw_headtail *ht, const double *prizes, const double *costs,
+                             gsfw_err *err);
+/* Store the current forest in keep_*, and bring it back. */
+void gsfw_ht_keep_current(gsfw_headtail *ht);
+void gsfw_ht_restore_kept(gsfw_headtail *ht);
+/* k-th largest prize (1-based, clamped to 1..n); ht->sorted holds the descending order
+ * after the first call with sorted_ready. */
+double gsfw_ht_kth_largest(gsfw_headtail *ht, int k, int *sorted_ready);
+/* sum of the prizes of nodes[0..nn), in list order */
+double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn);
+
+/* The practical projection (lambda_search.c) and the theory versions (theory.c) of the
+ * prizes in ht->prize: the support into ht->nodes / ht->nn, its forest into ht->edges. */
+gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err);
+gsfw_error gsfw_ht_theory(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err);
+
+/* The size repair of the practical projection (size_repair.c): remember the current forest
+ * when it is the closest to the window so far, and turn the closest ones into a support
+ * in the window. */
+void gsfw_ht_track_closest(gsfw_headtail *ht);
+void gsfw_ht_repair_into_window(gsfw_headtail *ht);
+
+#endif
