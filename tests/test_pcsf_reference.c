@@ -166,10 +166,14 @@ static void test_reference_image_grids(void **state)
         assert_int_equal(shape[0] * shape[1], h * w);
         gsfw_graph *g = NULL;
         assert_int_equal(gsfw_graph_grid(h, w, &g, NULL), GSFW_OK);
-        double *costs = malloc((size_t)g->m * sizeof *costs);
-        int *on = malloc((size_t)g->n * sizeof *on), *oe = malloc((size_t)g->m * sizeof *oe);
+        const int gn = gsfw_graph_nodes(g), gm = gsfw_graph_edge_count(g);
+        const int *gu, *gv;
+        const double *gc;
+        gsfw_graph_edges(g, &gu, &gv, &gc);
+        double *costs = malloc((size_t)gm * sizeof *costs);
+        int *on = malloc((size_t)gn * sizeof *on), *oe = malloc((size_t)gm * sizeof *oe);
         assert_true(costs && on && oe);
-        for (int e = 0; e < g->m; e++) costs[e] = cost;
+        for (int e = 0; e < gm; e++) costs[e] = cost;
         int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
         const json_value *X = json_get(c, "expected");
         assert_int_equal(X->len, 2);
@@ -177,7 +181,7 @@ static void test_reference_image_grids(void **state)
             double eps = strtod(X->keys[t], NULL);
             assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
             int nn, ne;
-            assert_int_equal(gsfw_pcsf_run(ws, g->n, g->m, g->edge_u, g->edge_v, prizes, costs,
+            assert_int_equal(gsfw_pcsf_run(ws, gn, gm, gu, gv, prizes, costs,
                                            (int)json_get(c, "root")->number,
                                            (int)json_get(c, "target_num_active_clusters")->number,
                                            (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
