@@ -1,7 +1,7 @@
 /* PCSF tests: hand-checked instances, the Goemans-Williamson guarantee against brute
- * force, queue properties (the pairing heap: test_pcsf_heap.c), input validation, the
- * livelock instance and workspace reuse. The outputs of pcst_fast itself are checked in
- * test_pcsf_reference.c. */
+ * force, input validation, the livelock instance and workspace reuse. The outputs of
+ * pcst_fast itself are checked in test_pcsf_reference.c, the pairing heap in
+ * test_pcsf_heap.c, the event queue in test_pcsf_queue.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,6 @@
 #include "gsfw.h"
 #include "graph/graph_internal.h" /* the graph's fields */
 #include "util/splitmix.h"
-#include "oracles/pcsf/pcsf_queue.h"
 #include "oracles/pcsf/pcsf_internal.h"
 
 /* ------------------------------------------------------------------ helpers */
@@ -278,53 +277,6 @@ static void test_unrooted_forest_shape(void **state)
     gsfw_pcsf_free(ws);
 }
 
-/* ------------------------------------------------------ indexed queue */
-
-static void test_queue_random(void **state)
-{
-    (void)state;
-    enum { N = 300 };
-    gsfw_pq q;
-    memset(&q, 0, sizeof q);
-    assert_int_equal(gsfw_pq_reserve(&q, N, N), 0);
-    double key[N];
-    int in[N] = {0};
-    uint64_t seed = 5;
-    for (int step = 0; step < 30000; step++) {
-        int id = rng_int(&seed, N);
-        int op = rng_int(&seed, 4);
-        if (op < 2) {
-            key[id] = (double)rng_int(&seed, 20); /* many ties */
-            gsfw_pq_set(&q, id, key[id]);
-            in[id] = 1;
-        } else if (op == 2) {
-            gsfw_pq_remove(&q, id);
-            in[id] = 0;
-        } else {
-            double k;
-            int mid;
-            if (gsfw_pq_min(&q, &k, &mid)) {
-                gsfw_pq_remove(&q, mid);
-                assert_true(in[mid]);
-                assert_true(k == key[mid]);
-                for (int i = 0; i < N; i++)
-                    if (in[i]) assert_true(key[i] > k || (key[i] == k && i >= mid));
-                in[mid] = 0;
-            }
-        }
-        int count = 0;
-        for (int i = 0; i < N; i++) {
-            count += in[i];
-            assert_int_equal(gsfw_pq_contains(&q, i), in[i]);
-        }
-        assert_int_equal(count, q.size);
-    }
-    gsfw_pq_clear(&q, N);
-    assert_int_equal(q.size, 0);
-    for (int i = 0; i < N; i++) assert_false(gsfw_pq_contains(&q, i));
-    gsfw_pq_free(&q);
-}
-
 /* -------------------------------------------------------- validation */
 
 static void expect_error(gsfw_pcsf *ws, const inst *I, gsfw_error code, const char *needle)
@@ -558,7 +510,6 @@ int main(void)
         cmocka_unit_test(test_hand_checked),
         cmocka_unit_test(test_gw_guarantee),
         cmocka_unit_test(test_unrooted_forest_shape),
-        cmocka_unit_test(test_queue_random),
         cmocka_unit_test(test_validation),
         cmocka_unit_test(test_livelock_instance_terminates),
         cmocka_unit_test(test_big_star),
