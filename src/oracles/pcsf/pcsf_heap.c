@@ -101,16 +101,18 @@ static int chunk_alloc(gsfw_ph *H, int cls)
 void gsfw_ph_push_slow(gsfw_ph *H, int s, int x)
 {
     gsfw_ph_node *p = &H->nd[s];
-    int cls = p->kids < 0 ? GSFW_PH_MIN_CLASS : (int)(p->fill & 31) + 1;
+    const unsigned fill = p->fill;
+    const int cls = fill == 0 ? GSFW_PH_MIN_CLASS : (int)(fill & 31) + 1;
     if (cls > GSFW_PH_MAX_CLASS) H->failed = GSFW_PH_TOO_LARGE;
-    int b = H->failed ? -1 : chunk_alloc(H, cls);
+    const int b = H->failed ? -1 : chunk_alloc(H, cls);
     if (b < 0) return; /* x stays out of every heap; the caller sees H->failed and
                         * abandons the run */
-    H->slot[b] = p->kids;
-    p->kids = b;
-    p->fill = (1u << 5) | (unsigned)cls;
+    /* a full chunk of class c ends where the next child would have gone */
+    H->slot[b] = fill == 0 ? -1 : p->next - (1 << (fill & 31));
     H->slot[b + 1] = x;
     H->nd[x].pos = b + 1;
+    p->next = b + 2;
+    p->fill = ((((unsigned)1 << cls) - 2) << 5) | (unsigned)cls;
 }
 
 /* Children visited ahead of the pairing: their nodes are requested this many entries
@@ -121,37 +123,43 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
 {
     if (root < 0) return -1;
     gsfw_ph_node *nd = H->nd, *R = &nd[root];
+    const unsigned fill = R->fill;
+    if (fill == 0) return -1;
     /* the live children, most recently linked first; the root's chunks are free from
      * here (the pairing may reuse them at once) */
-    size_t k = 0;
-    int cls = (int)(R->fill & 31), used = (int)(R->fill >> 5);
+    int cls = (int)(fill & 31), used = (1 << cls) - 1 - (int)(fill >> 5);
     /* the chain of chunks holds fewer than 2^(cls + 1) children */
-    if (R->kids >= 0 && ((size_t)2 << cls) > H->buf_cap && buf_grow(H, (size_t)2 << cls))
-        return -1;
+    if (((size_t)2 << cls) > H->buf_cap && buf_grow(H, (size_t)2 << cls)) return -1;
     int *buf = H->buf;
-    for (int b = R->kids; b >= 0;) {
+    size_t k = 0;
+    for (int b = R->next - 1 - used; b >= 0;) {
         const int *s = H->slot + b;
         for (int i = used; i >= 1; i--) {
-            int c = s[i];
+            const int c = s[i];
             buf[k] = c;
             k += c >= 0;
         }
-        int older = s[0];
+        const int older = s[0];
         chunk_free(H, b, cls);
         b = older;
         cls--;
         used = (1 << cls) - 1;
     }
-    R->kids = -1;
     R->fill = 0;
     H->visits += (long)k;
     if (k == 0) return -1;
     const double off = R->offset;
+    if (off != 0.0) /* rare: the root was shifted or decreased; + 0.0 would change at
+                     * most the sign of a zero */
+        for (size_t j = 0; j < k; j++) {
+            gsfw_ph_node *c = &nd[buf[j]];
+            c->value += off;
+            c->offset += off;
+        }
 #if defined(__GNUC__)
     for (size_t j = 0; j < k && j < PH_AHEAD; j++) __builtin_prefetch(&nd[buf[j]], 1);
 #endif
-    /* First pass: detach the children (pushing the root's offset into them) and link
-     * consecutive pairs; the results overwrite the front of buf. */
+    /* First pass: link consecutive pairs; the results overwrite the front of buf. */
     size_t np = 0, j = 0;
     for (; j + 1 < k; j += 2) {
 #if defined(__GNUC__)
@@ -160,25 +168,12 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
             __builtin_prefetch(&nd[buf[j + PH_AHEAD + 1]], 1);
         }
 #endif
-        int a = buf[j], b = buf[j + 1];
-        gsfw_ph_node *na = &nd[a], *nb = &nd[b];
-        na->value += off;
-        na->offset += off;
-        na->pos = -1;
-        nb->value += off;
-        nb->offset += off;
-        nb->pos = -1;
-        buf[np++] = gsfw_ph_link(H, a, b);
+        buf[np++] = gsfw_ph_link2(H, buf[j], buf[j + 1]);
     }
-    if (j < k) {
-        gsfw_ph_node *na = &nd[buf[j]];
-        na->value += off;
-        na->offset += off;
-        na->pos = -1;
-        buf[np++] = buf[j];
-    }
+    if (j < k) buf[np++] = buf[j];
     /* Second pass: fold from the last pair result to the first. */
     int r = buf[np - 1];
-    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(H, r, buf[i]);
+    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link2(H, r, buf[i]);
+    nd[r].pos = -1; /* the other children got theirs when they lost a link */
     return r;
 }

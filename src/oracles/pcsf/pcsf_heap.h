@@ -27,8 +27,9 @@
 typedef struct {
     double value;   /* key relative to the ancestors' offsets */
     double offset;  /* added to the true key of every descendant */
-    int kids;       /* newest chunk of children, or -1 (no children ever pushed) */
-    unsigned fill;  /* (children pushed into the newest chunk) << 5 | its size class */
+    int next;       /* slot that takes the next child (when fill != 0) */
+    unsigned fill;  /* (free slots of the newest chunk) << 5 | its size class, or 0 when
+                     * the node holds no chunk */
     int pos;        /* slot holding this node in its parent's chunk, or -1 for a root */
     int owner;      /* the caller's (PCSF: the graph node of the edge part); the heap
                      * never touches it */
@@ -80,15 +81,51 @@ void gsfw_ph_push_slow(gsfw_ph *H, int s, int x);
 static inline void gsfw_ph_push(gsfw_ph *H, int s, int x)
 {
     gsfw_ph_node *p = &H->nd[s];
-    unsigned fill = p->fill, nk = fill >> 5;
-    if (p->kids < 0 || nk == ((unsigned)1 << (fill & 31)) - 1) {
-        gsfw_ph_push_slow(H, s, x);
+    const unsigned fill = p->fill;
+    if (fill < 32) { /* no chunk, or no free slot */
+        const int b = H->free_chunk[GSFW_PH_MIN_CLASS];
+        if (fill != 0 || b < 0) {
+            gsfw_ph_push_slow(H, s, x);
+            return;
+        }
+        /* the common case: the node's first chunk, from the free list */
+        H->free_chunk[GSFW_PH_MIN_CLASS] = H->slot[b];
+        H->slot[b] = -1;
+        H->slot[b + 1] = x;
+        H->nd[x].pos = b + 1;
+        p->next = b + 2;
+        p->fill = ((((unsigned)1 << GSFW_PH_MIN_CLASS) - 2) << 5) | GSFW_PH_MIN_CLASS;
         return;
     }
-    int at = p->kids + 1 + (int)nk;
+    const int at = p->next;
     H->slot[at] = x;
     H->nd[x].pos = at;
-    p->fill = fill + 32;
+    p->next = at + 1;
+    p->fill = fill - 32;
+}
+
+/* Root l (its value not below s's) becomes the newest child of root s, its value and
+ * offset made relative to s's offset. x - 0.0 == x for every x (offsets are never -0),
+ * so a zero offset is skipped. */
+static inline void gsfw_ph_adopt(gsfw_ph *H, int s, int l)
+{
+    const double so = H->nd[s].offset;
+    if (so != 0.0) {
+        H->nd[l].value -= so;
+        H->nd[l].offset -= so;
+    }
+    gsfw_ph_push(H, s, l);
+}
+
+/* Link two roots (neither -1); returns the new root: y unless x's value is smaller. */
+static inline int gsfw_ph_link2(gsfw_ph *H, int x, int y)
+{
+    if (H->nd[x].value < H->nd[y].value) {
+        gsfw_ph_adopt(H, x, y);
+        return x;
+    }
+    gsfw_ph_adopt(H, y, x);
+    return y;
 }
 
 /* Link two roots (either may be -1); returns the new root. */
@@ -96,17 +133,7 @@ static inline int gsfw_ph_link(gsfw_ph *H, int x, int y)
 {
     if (x < 0) return y;
     if (y < 0) return x;
-    gsfw_ph_node *nd = H->nd;
-    int small = y, large = x;
-    if (nd[x].value < nd[y].value) {
-        small = x;
-        large = y;
-    }
-    gsfw_ph_node *s = &nd[small], *l = &nd[large];
-    l->value -= s->offset;
-    l->offset -= s->offset;
-    gsfw_ph_push(H, small, large);
-    return small;
+    return gsfw_ph_link2(H, x, y);
 }
 
 /* Make node x a fresh singleton with key value and link it into the heap: on equal
@@ -116,7 +143,7 @@ static inline int gsfw_ph_insert(gsfw_ph *H, int root, int x, double value)
     gsfw_ph_node *n = &H->nd[x];
     n->value = value;
     n->offset = 0.0;
-    n->kids = n->pos = -1;
+    n->pos = -1;
     n->fill = 0;
     return gsfw_ph_link(H, root, x);
 }
@@ -137,7 +164,7 @@ static inline void gsfw_ph_prefetch(const gsfw_ph *H, int x)
 {
 #if defined(__GNUC__)
     const gsfw_ph_node *n = &H->nd[x];
-    if (n->kids >= 0) __builtin_prefetch(H->slot + n->kids + (n->fill >> 5));
+    if (n->fill) __builtin_prefetch(H->slot + n->next - 1);
 #else
     (void)H;
     (void)x;

@@ -221,6 +221,16 @@ static inline int before(double key, int kind, int id, double key2, int kind2, i
 
 int gsfw_evq_min(gsfw_evq *q, double *key, int *kind, int *id)
 {
+    /* the common case: the next event is at the current time, alone there */
+    gsfw_evq_level *L0 = &q->lv[0], *L1 = &q->lv[1];
+    if (L0->count[0] + L0->count[1] && (L1->count[0] + L1->count[1] == 0 || L0->key < L1->key) &&
+        (q->heap.size == 0 || L0->key < q->heap.heap[0].key)) {
+        const int k = L0->count[0] == 0;
+        *key = L0->key;
+        *kind = k;
+        *id = first_id(L0, k);
+        return 1;
+    }
     int found = 0;
     double bk = 0.0;
     int bkind = 0, bid = 0;
