@@ -109,7 +109,7 @@ static void fixture_init(fixture *f)
 {
     memset(&f->H, 0, sizeof f->H);
     f->H.nd = f->nd;
-    assert_int_equal(gsfw_ph_reserve(&f->H, 4), 0);
+    assert_int_equal(gsfw_ph_reserve(&f->H, N, 4), 0);
     f->root[0] = f->root[1] = -1;
     for (int i = 0; i < N; i++) f->where[i] = -1;
 }

@@ -54,6 +54,10 @@ gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err *err)
 
 static void free_node_arrays(gsfw_pcsf *ws)
 {
+    free(ws->trail);
+    free(ws->trail_acc);
+    ws->trail = NULL;
+    ws->trail_acc = NULL;
     free(ws->cl);
     free(ws->ci);
     gsfw_evq_free(&ws->q);
@@ -84,8 +88,6 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
     free_node_arrays(ws);
     free_edge_arrays(ws);
     free(ws->prune_own);
-    free(ws->trail);
-    free(ws->trail_acc);
     gsfw_ph_free(&ws->ph);
     free(ws);
 }
@@ -95,8 +97,8 @@ size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
     return 2 * m * (sizeof(gsfw_ph_node) + sizeof(double)) + (m / 32 + 1) * sizeof(uint64_t) + gsfw_ph_bytes(&ws->ph) +
            ws->prune_own_bytes + gsfw_evq_bytes(&ws->q) +
-           (size_t)ws->trail_cap * (sizeof(int) + sizeof(double)) +
-           2 * n * sizeof(pc_cluster) + n * (sizeof(pc_info) + 2 * sizeof(int) + 1);
+           2 * n * (sizeof(pc_cluster) + sizeof(int) + sizeof(double)) +
+           n * (sizeof(pc_info) + 2 * sizeof(int) + 1);
 }
 
 void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats) { *stats = ws->stats; }
@@ -118,14 +120,6 @@ static int own_pruning_block(gsfw_pcsf *ws, size_t need)
     ws->prune_own = malloc(need);
     ws->prune_own_bytes = ws->prune_own ? need : 0;
     return ws->prune_own ? 0 : -1;
-}
-
-static int trail_reserve(gsfw_pcsf *ws)
-{
-    ws->trail = gsfw_malloc_array(1024, sizeof(int));
-    ws->trail_acc = gsfw_malloc_array(1024, sizeof(double));
-    ws->trail_cap = ws->trail && ws->trail_acc ? 1024 : 0;
-    return ws->trail_cap ? 0 : -1;
 }
 
 /* Point the pruning arrays into memory that is free after the growth phase: the heap
@@ -174,7 +168,7 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         /* a root has fewer than 2m children; the arena starts at PH_SLOTS_PER_EDGE
          * slots per edge and grows if an input needs more */
         if (!ws->nd || !ws->target || !ws->dropped ||
-            gsfw_ph_reserve(&ws->ph, PH_SLOTS_PER_EDGE * (size_t)m)) {
+            gsfw_ph_reserve(&ws->ph, 2 * (size_t)m, PH_SLOTS_PER_EDGE * (size_t)m)) {
             free_edge_arrays(ws);
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);
         }
@@ -185,10 +179,14 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         size_t N = (size_t)n;
         ws->cl = big_alloc(2 * N, sizeof(pc_cluster));
         ws->ci = big_alloc(N, sizeof(pc_info));
+        /* plain pages, touched as deep as the coverage walks go */
+        ws->trail = gsfw_malloc_array(2 * N, sizeof(int));
+        ws->trail_acc = gsfw_malloc_array(2 * N, sizeof(double));
         ws->l1_part = gsfw_malloc_array(N, sizeof(int));
         ws->l1_rec = gsfw_malloc_array(N, sizeof(int));
         ws->nflag = gsfw_malloc_array(N, 1);
-        int bad = !ws->cl || !ws->ci || !ws->l1_part || !ws->l1_rec || !ws->nflag ||
+        int bad = !ws->cl || !ws->ci || !ws->trail || !ws->trail_acc || !ws->l1_part ||
+                  !ws->l1_rec || !ws->nflag ||
                   n > (1 << 30) || gsfw_evq_reserve(&ws->q, 2 * n);
         if (bad) {
             free_node_arrays(ws);
@@ -198,8 +196,7 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
     }
     /* the pruning's arrays, when the heaps' arena cannot hold them after the growth */
     size_t need = pruning_bytes((size_t)n);
-    if ((ws->trail_cap == 0 && trail_reserve(ws)) ||
-        (nodes_bytes(ws) < need && ws->prune_own_bytes < need &&
+    if ((nodes_bytes(ws) < need && ws->prune_own_bytes < need &&
          own_pruning_block(ws, need)))
         return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d nodes", n);
     /* Map the fresh arrays the run writes, one system call each, instead of page faults

@@ -19,21 +19,7 @@ typedef struct {
      * it was processed (stuck_part, else -1), and that time: see edge_event. */
     int stuck_part;
     double stuck_time;
-    int nomem;  /* a coverage walk could not grow its trail */
 } run_ctx;
-
-/* Room for the coverage walks' trail. Returns 0 or -1. */
-static int trail_grow(gsfw_pcsf *ws)
-{
-    int cap = ws->trail_cap ? 2 * ws->trail_cap : 1024;
-    int *t = realloc(ws->trail, (size_t)cap * sizeof *t);
-    if (t) ws->trail = t;
-    double *a = realloc(ws->trail_acc, (size_t)cap * sizeof *a);
-    if (a) ws->trail_acc = a;
-    if (!t || !a) return -1;
-    ws->trail_cap = cap;
-    return 0;
-}
 
 /* Coverage of edge part p (COVER in docs/pcsf.md): *total, *done, returns the top-level
  * cluster. Compresses the path exactly like the reference (shortcut sums are differences
@@ -46,12 +32,9 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
     double acc = 0.0;
     int len = 0;
     while (cl[x].parent >= 0) {
-        if (len == ws->trail_cap && trail_grow(ws)) c->nomem = 1; /* the run is abandoned */
-        if (len < ws->trail_cap) {
-            ws->trail[len] = x;
-            ws->trail_acc[len] = acc;
-            len++;
-        }
+        ws->trail[len] = x; /* a path has fewer clusters than the 2n ids */
+        ws->trail_acc[len] = acc;
+        len++;
         if (cl[x].skip >= 0) {
             acc += cl[x].u.skip_sum;
             x = cl[x].skip;
@@ -321,7 +304,7 @@ gsfw_error gsfw_pcsf_grow(gsfw_pcsf *ws, int n, int m, const int *eu, const int 
     pc_cluster *cl = ws->cl;
     gsfw_ph *H = &ws->ph;
     gsfw_pcsf_stats *st = &ws->stats;
-    run_ctx c = {ws, eu, ev, costs, prizes, n, 0.0, n, 0, -1, 0.0, 0};
+    run_ctx c = {ws, eu, ev, costs, prizes, n, 0.0, n, 0, -1, 0.0};
     H->nd = ws->nd;
     gsfw_ph_reset(H);
     const long visits0 = H->visits;
@@ -330,7 +313,7 @@ gsfw_error gsfw_pcsf_grow(gsfw_pcsf *ws, int n, int m, const int *eu, const int 
     /* Safety net behind the livelock rule: a run needs about 2-3 edge events per edge;
      * this bound is never reached unless the numerics break down. */
     const long guard = 64L * ((long)m + n) + 4096;
-    while (c.count > target && !H->failed && !c.nomem) {
+    while (c.count > target && !H->failed) {
         double te;
         int A, kind;
         if (!gsfw_evq_min(&ws->q, &te, &kind, &A)) break; /* cannot happen (finite prizes) */
@@ -351,8 +334,8 @@ gsfw_error gsfw_pcsf_grow(gsfw_pcsf *ws, int n, int m, const int *eu, const int 
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
                          "pcsf: instance too large for the pairing heaps (more than 2^31 "
                          "chunk slots, or more than 2^28 children of one heap node)");
-    if (H->failed || c.nomem)
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory during the growth phase");
+    if (H->failed)
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory (pairing heap chunks)");
     ws->n_clusters = c.ncl;
     st->clusters = c.ncl;
     st->heap_visits = H->visits - visits0;

@@ -26,26 +26,17 @@ static int reserve_ints(int **a, size_t *cap, size_t want)
     return *a ? 0 : -1;
 }
 
-/* The delete_min scratch for `need` children (kept for later runs). Returns 0 or -1 with
- * H->failed set. */
-static int buf_grow(gsfw_ph *H, size_t need)
-{
-    int *b = realloc(H->buf, need * sizeof *b);
-    if (!b) {
-        H->failed = GSFW_PH_NOMEM;
-        return -1;
-    }
-    H->buf = b;
-    H->buf_cap = need;
-    return 0;
-}
-
-int gsfw_ph_reserve(gsfw_ph *H, size_t slots)
+int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
 {
     if (slots > GSFW_PH_MAX_SLOTS) slots = GSFW_PH_MAX_SLOTS;
-    if ((H->buf_cap < 1024 && buf_grow(H, 1024)) ||
-        reserve_ints(&H->slot, &H->slot_cap, slots))
-        return -1;
+    if (H->buf_cap < max_nodes) {
+        /* plain pages: a pop touches as many as it has children */
+        free(H->buf);
+        H->buf = malloc(max_nodes * sizeof *H->buf);
+        H->buf_cap = H->buf ? max_nodes : 0;
+        if (!H->buf) return -1;
+    }
+    if (reserve_ints(&H->slot, &H->slot_cap, slots)) return -1;
     gsfw_ph_reset(H);
     return 0;
 }
@@ -128,8 +119,6 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
     /* the live children, most recently linked first; the root's chunks are free from
      * here (the pairing may reuse them at once) */
     int cls = (int)(fill & 31), used = (1 << cls) - 1 - (int)(fill >> 5);
-    /* the chain of chunks holds fewer than 2^(cls + 1) children */
-    if (((size_t)2 << cls) > H->buf_cap && buf_grow(H, (size_t)2 << cls)) return -1;
     int *buf = H->buf;
     size_t k = 0;
     for (int b = R->next - 1 - used; b >= 0;) {

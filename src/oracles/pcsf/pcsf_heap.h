@@ -68,9 +68,10 @@ typedef struct {
 
 /* Forget every heap and chunk (nodes are re-initialised by gsfw_ph_insert). */
 void gsfw_ph_reset(gsfw_ph *H);
-/* Make room for an arena of at least slots slots, at most GSFW_PH_MAX_SLOTS (contents of
- * the arena are dropped; the delete_min scratch grows on demand). Returns 0 or -1. */
-int gsfw_ph_reserve(gsfw_ph *H, size_t slots);
+/* Make room for max_nodes nodes' worth of delete_min scratch (a root has fewer children
+ * than there are nodes) and an arena of at least slots slots, at most GSFW_PH_MAX_SLOTS
+ * (contents of the arena are dropped). Returns 0 or -1. */
+int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots);
 /* Free the arena and scratch (not the nodes, which the caller owns). */
 void gsfw_ph_free(gsfw_ph *H);
 /* Bytes held by the arena and scratch. */

@@ -67,9 +67,8 @@ struct gsfw_pcsf {
     pc_cluster *cl;         /* 2 cap_n */
     pc_info *ci;            /* cap_n: of the merged clusters (cluster n + i: ci[i]) */
     gsfw_evq q;             /* ids < 2 cap_n: next event of each active cluster */
-    int *trail;             /* coverage walks: the clusters passed, and the coverage */
-    double *trail_acc;      /* below each; trail_cap entries, grown on demand */
-    int trail_cap;
+    int *trail;             /* 2 cap_n: the clusters a coverage walk passed, */
+    double *trail_acc;      /* 2 cap_n: and the coverage below each */
     int *l1_part;           /* cap_n: part whose event merged */
     int *l1_rec;            /* cap_n: inactive cluster of an active-inactive merge, or -1 */
     int n_l1;
