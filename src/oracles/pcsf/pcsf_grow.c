@@ -339,5 +339,6 @@ gsfw_error gsfw_pcsf_grow(gsfw_pcsf *ws, int n, int m, const int *eu, const int 
     ws->n_clusters = c.ncl;
     st->clusters = c.ncl;
     st->heap_visits = H->visits - visits0;
+    st->heap_slots = (long)H->slot_top;
     return GSFW_OK;
 }

@@ -17,6 +17,8 @@ typedef struct {
     long good_nodes;
     long heap_visits;      /* children detached by delete_min (its memory-bound work) */
     long livelocks;        /* merges made where pcst_fast would loop forever */
+    long heap_slots;       /* slots of the heaps' chunk arena in use at the end (its
+                            * peak: chunks are reused, the arena never shrinks in a run) */
 } gsfw_pcsf_stats;
 
 void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats);
