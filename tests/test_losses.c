@@ -144,6 +144,14 @@ static double reference_value(const loss_case *lc, const double *A, const double
     return lc->intercept ? profile_intercept(u, y, n, &b) : sum_at(lc->loss, u, y, n, 0.0);
 }
 
+/* The direct comparisons below (a hook against the formula evaluated here, a cached value
+ * against a fresh one) differ only in the order of sums of at most N + D = 52 terms: by
+ * at most about 1.2e-14 of the sum of the terms' magnitudes, which 1e-12 or 1e-11
+ * relative to max(1, |want|) covers with room for cancellation. Slopes compared with a
+ * central difference over h carry its O(h^2) error and rounding eps |f| / h (1e-6 for
+ * h = 1e-5 or 1e-6); intercepts against the golden-section search, which compares
+ * values of f and so finds a minimiser only to about sqrt(eps) = 1.5e-8 (relative to its
+ * curvature scale): 1e-6. */
 static void assert_close(double got, double want, double rel, const char *what)
 {
     if (!(fabs(got - want) <= rel * fmax(1.0, fabs(want))))
