@@ -38,7 +38,7 @@ static int certify_head(ht_dmo_ctx *c, const double *z, int *support, int *size,
     gsfw_err err;
     int alt_size = 0;
     gsfw_error rc = gsfw_headtail_project(c->theory, z, c->alt, &alt_size, &info, &err);
-    if (stats) stats->pcsf_calls += info.pcsf_calls;
+    if (stats) stats->count[GSFW_COUNT_PCSF_CALLS] += info.pcsf_calls;
     if (rc) return (int)rc;
     if (info.energy > energy || *size > 2 * c->s + c->g) {
         memcpy(support, c->alt, (size_t)alt_size * sizeof(int));
@@ -54,8 +54,8 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
     gsfw_err err;
     gsfw_error rc = gsfw_headtail_project(c->ht, z, support, size, &info, &err);
     if (stats) {
-        stats->pcsf_calls = info.pcsf_calls;
-        stats->window_missed = info.window_missed;
+        stats->count[GSFW_COUNT_PCSF_CALLS] = info.pcsf_calls;
+        stats->count[GSFW_COUNT_WINDOW_MISSED] = info.window_missed;
     }
     if (rc == GSFW_ERR_NONFINITE) return GSFW_DMO_BAD_INPUT;
     if (rc) return (int)rc;
@@ -139,6 +139,8 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
     dmo->reset = ht_reset;
     dmo->contains = ht_contains;
     dmo->model_size = settings->s;
+    dmo->counters[GSFW_COUNT_PCSF_CALLS] = "pcsf_calls";
+    dmo->counters[GSFW_COUNT_WINDOW_MISSED] = "window_missed";
     c->mask = gsfw_calloc_array((size_t)g->n, 1);
     c->work = gsfw_malloc_array(2 * (size_t)g->n, sizeof(int));
     if (!c->mask || !c->work) {
@@ -192,3 +194,43 @@ gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo 
     gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, g_components);
     return gsfw_dmo_headtail(g, &st, out, err);
 }
+
+/* Rounded up from the allocations of the projection (headtail.c, size_repair.c) and of
+ * the PCSF workspace (src/oracles/pcsf/):
+ * about 20 arrays of n ints or doubles in the projection, the clusters, their heap
+ * entries and the pruning scratch per node; two pairing-heap nodes, the edge record, its
+ * heap slots and the projection's cost copies per edge. */
+double gsfw_headtail_memory(double nodes, double edges)
+{
+    return 512.0 * nodes + 224.0 * edges + 65536.0;
+}
+
+static double headtail_memory(const gsfw_model_spec *spec, const gsfw_sizes *sizes)
+{
+    (void)spec;
+    return gsfw_headtail_memory(sizes->nodes, sizes->edges);
+}
+
+static gsfw_error head_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_head(spec->graph, spec->s, spec->g, out, err);
+}
+
+static gsfw_error tail_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_tail(spec->graph, spec->s, spec->g, out, err);
+}
+
+static const gsfw_model_def tail_def = {.build = tail_build, .memory = headtail_memory,
+                                        .squares = 1};
+
+const gsfw_entry gsfw_entry_model_head = {
+    GSFW_KIND_MODEL, "head",
+    "PCSF head projection over M(G, s, g) (lambda-search for [s, 1.05 s] nodes)", "s g",
+    GSFW_NEEDS_GRAPH, GSFW_ENTRY_DEFAULT,
+    &(const gsfw_model_def){.build = head_build, .memory = headtail_memory, .squares = 1,
+                            .tail = &tail_def},
+    NULL};
+const gsfw_entry gsfw_entry_model_tail = {
+    GSFW_KIND_MODEL, "tail", "PCSF tail projection over M(G, s, g) (no delta)", "s g",
+    GSFW_NEEDS_GRAPH, 0, &tail_def, NULL};
