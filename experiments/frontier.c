@@ -127,7 +127,7 @@ static double cosamp_refine(cosamp_ctx *c, double *x, double f, int iters)
     const int d = c->d;
     for (int it = 0; it < iters; it++) {
         double fx;
-        gsfw_dmo_stats st = {0, 0};
+        gsfw_dmo_stats st = {0};
         int k = 0, m = 0;
         if (c->obj->value_grad(c->obj->ctx, x, &fx, c->g)) break;
         if (c->head2->select(c->head2->ctx, c->g, c->gamma, &k, &st)) break;
@@ -170,7 +170,7 @@ static double amp_run(const recover_instance *p, cosamp_ctx *c, int iters, int n
         if (nonneg)
             for (int i = 0; i < d; i++) r[i] = r[i] > 0 ? r[i] : 0;
         int k = 0;
-        gsfw_dmo_stats st = {0, 0};
+        gsfw_dmo_stats st = {0};
         if (c->proj->select(c->proj->ctx, r, c->sel, &k, &st)) break;
         /* damping beta (FRONTIER_AMP_DAMP, default 1: none): x = (1 - beta) x + beta P(r) */
         const char *dv = getenv("FRONTIER_AMP_DAMP");

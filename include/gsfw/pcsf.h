@@ -37,6 +37,14 @@ GSFW_API gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u
                          int target_clusters, gsfw_pruning pruning, int *out_nodes,
                          int *n_out_nodes, int *out_edges, int *n_out_edges, gsfw_err *err);
 
+/* Merge tolerance of the growth phase: an edge whose uncovered remainder r is below
+ * eps * cost (or exactly 0) is tight. The default, GSFW_PCSF_DEFAULT_TOLERANCE = 1e-6, is
+ * the tolerance of pcst_fast as released (PyPI, fraenkel-lab); 1e-10 gives the outputs of
+ * the original cluster_approx sources. eps must be finite and in [0, 1). The setting stays
+ * with the workspace for every later run. */
+#define GSFW_PCSF_DEFAULT_TOLERANCE 1e-6
+GSFW_API gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err *err);
+
 /* ------------------------------------------------- Head / tail projections */
 
 /* Head and tail projections over M(G, s, g) (and weighted graph models) built on the PCSF
@@ -114,6 +122,11 @@ GSFW_API void gsfw_headtail_reset(gsfw_headtail *ht);
  * ints, ascending), *size their number. info may be NULL. */
 GSFW_API gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
                                  gsfw_proj_info *info, gsfw_err *err);
+
+/* The counters of the head and tail DMOs (gsfw_dmo_stats.count, gsfw_info_count):
+ * "pcsf_calls", the PCSF runs of a call, and "window_missed", 1 when its lambda-search
+ * missed the size window (see gsfw_proj_info). */
+enum { GSFW_COUNT_PCSF_CALLS = 0, GSFW_COUNT_WINDOW_MISSED = 1 };
 
 /* Head projection as a DMO for M(G, s, g): practical lambda-search with window
  * [s, floor(1.05 s)], warm-started across calls, GW pruning. delta is reported as

@@ -167,13 +167,13 @@ gsfw_error gsfw_restarts(gsfw_run *run, gsfw_fw_plan *plan, double *x, double *x
     run->lim = lim;
     /* the first run's figures, with the rounds' counts (accumulated in info) and times */
     const int rounds = info->restarts, best = info->restart_best;
-    const long oracle_calls = info->oracle_calls, pcsf_calls = info->pcsf_calls,
-               window_missed = info->window_missed, gradient_calls = info->gradient_calls;
+    const long oracle_calls = info->oracle_calls, gradient_calls = info->gradient_calls;
+    long counters[GSFW_DMO_COUNTERS];
+    memcpy(counters, info->counters, sizeof counters);
     const double oracle_s = info->oracle_time, gradient_s = info->gradient_time;
     *info = first;
     info->oracle_calls = oracle_calls;
-    info->pcsf_calls = pcsf_calls;
-    info->window_missed = window_missed;
+    memcpy(info->counters, counters, sizeof counters);
     info->gradient_calls = gradient_calls;
     info->oracle_time = oracle_s;
     info->gradient_time = gradient_s;
