@@ -10,6 +10,7 @@
  * The sanitizer builds replace the allocator themselves, so there the test is skipped
  * (it runs in the release build of `make test`). */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,7 +28,8 @@
 
 #include "support/alloc_counter.h"
 
-enum { SIDE = 10, D = SIDE * SIDE, N = 70 };
+/* more than 128 nodes: glibc's qsort sorts up to 1 KB on the stack and allocates above */
+enum { SIDE = 12, D = SIDE * SIDE, N = 70 };
 
 static gsfw_graph *grid;
 static planted_problem prob;
@@ -143,6 +145,61 @@ static void test_allocations_do_not_grow_with_iterations(void **state)
     assert_int_equal(problems, 0);
 }
 
+/* A head or tail projection allocates on its first call at most (the PCSF workspace
+ * grows to its size): not on later calls, nor on the cold start after a reset (a restart
+ * round), with supports of more than 256 nodes (sorting them must not allocate either),
+ * for each search: the warm one, the reference's cold one, the theory head and tail. */
+static void test_projections_allocate_nothing_after_the_first_call(void **state)
+{
+    (void)state;
+    if (!COUNTING) skip();
+    enum { H = 24, W = 25, NN = H * W, S = 300 };
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(H, W, &g, NULL), GSFW_OK);
+    static double z[3][NN];
+    static int support[NN];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 7);
+    for (int i = 0; i < NN; i++) { /* a blob plus noise, changing slowly */
+        double r = (i / W - H / 2.0) * (i / W - H / 2.0) + (i % W - W / 2.0) * (i % W - W / 2.0);
+        z[0][i] = exp(-r / 150.0) + 0.2 * gsfw_rng_normal(&rng);
+        z[1][i] = z[0][i] + 0.05 * gsfw_rng_normal(&rng);
+        z[2][i] = z[1][i] + 0.05 * gsfw_rng_normal(&rng);
+    }
+    static const struct {
+        gsfw_proj_kind kind;
+        gsfw_proj_method method;
+        int warm;
+    } runs[] = {
+        {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1}, {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 0},
+        {GSFW_PROJ_TAIL, GSFW_PROJ_PRACTICAL, 1}, {GSFW_PROJ_HEAD, GSFW_PROJ_THEORY, 1},
+        {GSFW_PROJ_TAIL, GSFW_PROJ_THEORY, 1},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        gsfw_proj_settings st;
+        gsfw_proj_settings_default(&st, runs[r].kind, S, 2);
+        st.method = runs[r].method;
+        st.warm_start = runs[r].warm;
+        gsfw_headtail *ht = NULL;
+        assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
+        gsfw_proj_info info;
+        int size = 0, largest = 0;
+        assert_int_equal(gsfw_headtail_project(ht, z[0], support, &size, &info, NULL), GSFW_OK);
+        long before = allocations;
+        for (int k = 0; k < 6; k++) {
+            if (k == 3) gsfw_headtail_reset(ht);
+            assert_int_equal(gsfw_headtail_project(ht, z[k % 3], support, &size, &info, NULL),
+                             GSFW_OK);
+            if (size > largest) largest = size;
+        }
+        long made = allocations - before;
+        gsfw_headtail_free(ht);
+        if (made) fail_msg("projection %zu: %ld allocations after the first call", r, made);
+        if (runs[r].method == GSFW_PROJ_PRACTICAL) assert_true(largest > 256);
+    }
+    gsfw_graph_free(g);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -168,6 +225,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_allocations_do_not_grow_with_iterations),
+        cmocka_unit_test(test_projections_allocate_nothing_after_the_first_call),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

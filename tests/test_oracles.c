@@ -244,6 +244,34 @@ static void test_sort_small(void **state)
     for (int i = 0; i < 6; i++) assert_int_equal(idx[i], want[i]);
 }
 
+static int cmp_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* gsfw_sort_ints agrees with qsort on every size up to 300, on random keys with repeats,
+ * sorted, reversed and constant inputs. */
+static void test_sort_ints_matches_qsort(void **state)
+{
+    (void)state;
+    enum { NMAX = 300 };
+    int a[NMAX], b[NMAX];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 5);
+    for (int n = 0; n <= NMAX; n++) {
+        for (int pat = 0; pat < 4; pat++) {
+            for (int i = 0; i < n; i++)
+                a[i] = pat == 0 ? (int)gsfw_rng_below(&rng, (uint64_t)(n / 2 + 1)) - n / 4
+                     : pat == 1 ? i : pat == 2 ? n - i : 7;
+            memcpy(b, a, sizeof a);
+            gsfw_sort_ints(a, n);
+            qsort(b, (size_t)n, sizeof(int), cmp_ints);
+            for (int i = 0; i < n; i++) assert_int_equal(a[i], b[i]);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ top-s */
 
 static void test_topk_exact(void **state)
@@ -872,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_select_matches_sort),
         cmocka_unit_test(test_select_large),
         cmocka_unit_test(test_sort_small),
+        cmocka_unit_test(test_sort_ints_matches_qsort),
         cmocka_unit_test(test_topk_exact),
         cmocka_unit_test(test_topk_errors),
         cmocka_unit_test(test_topk_approx_guarantee),

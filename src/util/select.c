@@ -125,3 +125,25 @@ void gsfw_sort_abs_small(const double *z, int *idx, int n)
 {
     insertion_sort(z, idx, 0, n);
 }
+
+static void sift_down_ints(int *a, int root, int n)
+{
+    const int v = a[root];
+    for (int child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && a[child + 1] > a[child]) child++;
+        if (a[child] <= v) break;
+        a[root] = a[child];
+    }
+    a[root] = v;
+}
+
+void gsfw_sort_ints(int *a, int n)
+{
+    for (int i = n / 2 - 1; i >= 0; i--) sift_down_ints(a, i, n);
+    for (int end = n - 1; end > 0; end--) {
+        int t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_down_ints(a, 0, end);
+    }
+}

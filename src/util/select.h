@@ -39,4 +39,8 @@ void gsfw_select_bottom_abs(const double *z, int d, int k, int *idx_work, int *o
  * (reporting, tests); O(n^2). */
 void gsfw_sort_abs_small(const double *z, int *idx, int n);
 
+/* Sort a[0..n) ascending in place: heapsort, O(n log n) worst case, no allocation (glibc's
+ * qsort allocates a buffer for arrays above 1 KB, which a projection must not do). */
+void gsfw_sort_ints(int *a, int n);
+
 #endif

@@ -2,6 +2,7 @@
  * point, with the helpers the practical (lambda_search.c) and theory (theory.c) versions
  * share (headtail_internal.h). */
 #include "oracles/headtail/headtail_internal.h"
+#include "util/select.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,7 +39,7 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht->edges);
     free(ht->keep_nodes);
     free(ht->keep_edges);
-    free(ht->sorted);
+    free(ht->rank_work);
     free(ht->sel);
     free(ht->adj_ptr);
     free(ht->adj_node);
@@ -138,7 +139,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->edges = gsfw_malloc_array(m, sizeof(int));
     ht->keep_nodes = gsfw_malloc_array(n, sizeof(int));
     ht->keep_edges = gsfw_malloc_array(m, sizeof(int));
-    ht->sorted = gsfw_malloc_array(n, sizeof(double));
+    ht->rank_work = gsfw_malloc_array(n, sizeof(int));
     ht->sel = gsfw_malloc_array(n, sizeof(int));
     ht->adj_ptr = gsfw_malloc_array(n + 1, sizeof(int));
     ht->adj_node = gsfw_malloc_array(2 * n, sizeof(int));
@@ -156,7 +157,8 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->mark = gsfw_calloc_array(n, 1);
     ht->out = gsfw_malloc_array(n, sizeof(int));
     if (!ht->prize || !ht->sprize || !ht->cost || !ht->scost || !ht->nodes || !ht->edges ||
-        !ht->keep_nodes || !ht->keep_edges || !ht->sorted || !ht->sel || !ht->adj_ptr || !ht->adj_node ||
+        !ht->keep_nodes || !ht->keep_edges || !ht->rank_work || !ht->sel || !ht->adj_ptr ||
+        !ht->adj_node ||
         !ht->adj_edge || !ht->label || !ht->order || !ht->tree_start || !ht->tree_prize ||
         !ht->tree_cost || !ht->tree_rank || !ht->tour_node || !ht->tour_edge || !ht->stack ||
         !ht->stack_pos || !ht->mark || !ht->out) {
@@ -215,28 +217,15 @@ void gsfw_ht_restore_kept(gsfw_headtail *ht)
     ht->ne = ht->keep_ne;
 }
 
-static int cmp_desc(const void *a, const void *b)
+/* The k-th largest prize by selection (O(n), no allocation) into rank_work. */
+double gsfw_ht_kth_largest(gsfw_headtail *ht, int k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x < y) - (x > y);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-double gsfw_ht_kth_largest(gsfw_headtail *ht, int k, int *sorted_ready)
-{
-    if (!*sorted_ready) {
-        memcpy(ht->sorted, ht->prize, (size_t)ht->n * sizeof(double));
-        qsort(ht->sorted, (size_t)ht->n, sizeof(double), cmp_desc);
-        *sorted_ready = 1;
-    }
     if (k < 1) k = 1;
     if (k > ht->n) k = ht->n;
-    return ht->sorted[k - 1];
+    gsfw_select_top_abs(ht->prize, ht->n, k, ht->rank_work, ht->rank_work);
+    double kth = ht->prize[ht->rank_work[0]];
+    for (int i = 1; i < k; i++) kth = fmin(kth, ht->prize[ht->rank_work[i]]);
+    return kth;
 }
 
 double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn)
@@ -270,7 +259,7 @@ gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *suppor
     info->pcsf_calls = ht->calls;
     if (rc) return rc;
     memcpy(support, ht->nodes, (size_t)ht->nn * sizeof(int));
-    qsort(support, (size_t)ht->nn, sizeof(int), cmp_int);
+    gsfw_sort_ints(support, ht->nn);
     *size = ht->nn;
     info->size = ht->nn;
     info->energy = gsfw_ht_sum_prizes(ht, support, ht->nn);

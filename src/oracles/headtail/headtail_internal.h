@@ -27,7 +27,7 @@ struct gsfw_headtail {
     int nn, ne;
     int *keep_nodes, *keep_edges; /* a stored solution (lambda_hi / F_lo) */
     int keep_nn, keep_ne;
-    double *sorted;    /* n: scratch for order statistics */
+    int *rank_work;    /* n: selection scratch for order statistics */
     /* forest pruning scratch */
     int *adj_ptr;      /* n + 1 */
     int *adj_node, *adj_edge; /* 2n */
@@ -62,9 +62,8 @@ gsfw_error gsfw_ht_pcsf_call(gsfw_headtail *ht, const double *prizes, const doub
 /* Store the current forest in keep_*, and bring it back. */
 void gsfw_ht_keep_current(gsfw_headtail *ht);
 void gsfw_ht_restore_kept(gsfw_headtail *ht);
-/* k-th largest prize (1-based, clamped to 1..n); ht->sorted holds the descending order
- * after the first call with sorted_ready. */
-double gsfw_ht_kth_largest(gsfw_headtail *ht, int k, int *sorted_ready);
+/* k-th largest prize (1-based, clamped to 1..n), by selection: O(n), no allocation. */
+double gsfw_ht_kth_largest(gsfw_headtail *ht, int k);
 /* sum of the prizes of nodes[0..nn), in list order */
 double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn);
 

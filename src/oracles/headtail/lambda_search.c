@@ -59,13 +59,12 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
     const double rtol = ht->have_prev ? 1e-2 : 1e-3;
     const double k_mid = sqrt((double)lo_k * (double)hi_k);
     const double ref = top_mean_prize(ht, hi_k);
-    int sorted_ready = 0;
     double lam_lo = 0.0, lam_hi = 0.0, lam_prev_pt = 0.0, flat = 1.0;
     int k_prev_pt = -1, have_hi = 0;
     int k_at_lo = 0, k_at_hi = 0, moved = 0, moved_before = 0; /* bracket ends, sides */
     /* first call: the reference's guess, twice the s_high-th largest prize */
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
-                                                   : 2.0 * gsfw_ht_kth_largest(ht, hi_k, &sorted_ready);
+                                                   : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
     if (!(lam > 0)) lam = ref;
     ht->ref_now = ref;
     *hit = 0;
@@ -150,10 +149,9 @@ static gsfw_error cold_search(gsfw_headtail *ht, int *k, double *lam_out, double
 {
     const int lo_k = ht->st.s_low, hi_k = ht->st.s_high, budget = ht->st.max_calls;
     const double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
-    int sorted_ready = 0;
-    double lam_hi = 2.0 * gsfw_ht_kth_largest(ht, hi_k, &sorted_ready);
-    if (lam_hi == 0.0) lam_hi = 2.0 * gsfw_ht_kth_largest(ht, lo_k, &sorted_ready);
-    if (lam_hi == 0.0) lam_hi = 2.0 * gsfw_ht_kth_largest(ht, 1, &sorted_ready);
+    double lam_hi = 2.0 * gsfw_ht_kth_largest(ht, hi_k);
+    if (lam_hi == 0.0) lam_hi = 2.0 * gsfw_ht_kth_largest(ht, lo_k);
+    if (lam_hi == 0.0) lam_hi = 2.0 * gsfw_ht_kth_largest(ht, 1);
     double lam_lo = 0.0;
     lam_hi /= 2.0;
     do {

@@ -225,8 +225,7 @@ gsfw_error gsfw_ht_theory(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err
     }
     if (!(C > 0) || Pi == 0.0) {
         /* no edge fits (s = g) or z = 0: the g largest prizes are exact */
-        int sorted_ready = 0;
-        double thr = gsfw_ht_kth_largest(ht, ht->st.g, &sorted_ready);
+        double thr = gsfw_ht_kth_largest(ht, ht->st.g);
         int no = 0;
         for (int i = 0; i < n && no < ht->st.g; i++)
             if (ht->prize[i] > thr) ht->nodes[no++] = i;
