@@ -192,3 +192,43 @@ gsfw_error gsfw_dmo_tail(const gsfw_graph *g, int s, int g_components, gsfw_dmo 
     gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, g_components);
     return gsfw_dmo_headtail(g, &st, out, err);
 }
+
+/* Rounded up from the allocations of the projection (headtail.c, size_repair.c) and of
+ * the PCSF workspace (src/oracles/pcsf/):
+ * about 20 arrays of n ints or doubles in the projection, the clusters, their heap
+ * entries and the pruning scratch per node; two pairing-heap nodes, the edge record, its
+ * heap slots and the projection's cost copies per edge. */
+double gsfw_headtail_memory(double nodes, double edges)
+{
+    return 512.0 * nodes + 224.0 * edges + 65536.0;
+}
+
+static double headtail_memory(const gsfw_model_spec *spec, const gsfw_sizes *sizes)
+{
+    (void)spec;
+    return gsfw_headtail_memory(sizes->nodes, sizes->edges);
+}
+
+static gsfw_error head_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_head(spec->graph, spec->s, spec->g, out, err);
+}
+
+static gsfw_error tail_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
+{
+    return gsfw_dmo_tail(spec->graph, spec->s, spec->g, out, err);
+}
+
+static const gsfw_model_def tail_def = {.build = tail_build, .memory = headtail_memory,
+                                        .squares = 1};
+
+const gsfw_entry gsfw_entry_model_head = {
+    GSFW_KIND_MODEL, "head",
+    "PCSF head projection over M(G, s, g) (lambda-search for [s, 1.05 s] nodes)", "s g",
+    GSFW_NEEDS_GRAPH, GSFW_ENTRY_DEFAULT,
+    &(const gsfw_model_def){.build = head_build, .memory = headtail_memory, .squares = 1,
+                            .tail = &tail_def},
+    NULL};
+const gsfw_entry gsfw_entry_model_tail = {
+    GSFW_KIND_MODEL, "tail", "PCSF tail projection over M(G, s, g) (no delta)", "s g",
+    GSFW_NEEDS_GRAPH, 0, &tail_def, NULL};
