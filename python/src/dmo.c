@@ -39,7 +39,8 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
     if (!tr && PyErr_Occurred()) return NULL;
     if (needs == 2 && !tr)
         return PyErr_Format(PyExc_ValueError, "model '%s' needs a tree (tree=gsfw.Tree)", model);
-    PyArrayObject *z = gsfwpy_vector(zobj, "z", gr ? gr->n : tr ? gsfw_tree_num_nodes(tr) : -1, 1);
+    const npy_intp n = gr ? gsfw_graph_nodes(gr) : tr ? gsfw_tree_num_nodes(tr) : -1;
+    PyArrayObject *z = gsfwpy_vector(zobj, "z", n, 1);
     if (!z) return NULL;
     int d = (int)PyArray_DIM(z, 0);
     const double *zd = (const double *)PyArray_DATA(z);
