@@ -1,6 +1,9 @@
 #!/bin/sh
-# Build the Python extension out of tree and run the pytest suite (ctest test "python").
+# Build the Python extension out of tree against a CMake build's libgsfw.a and run the
+# pytest suite (ctest test "python").
 #   usage: python/run_tests.sh SOURCE_DIR OUT_DIR [GSFW_BIN]
+# GSFW_BIN (default SOURCE_DIR/build/gsfw) is the command-line tool; its directory is the
+# CMake build tree whose libgsfw.a the extension links (setup.py, GSFW_BUILD_DIR).
 # Exit status 77 (ctest: skipped) when Debian's python3-numpy or python3-pytest is missing.
 set -eu
 src=$1
@@ -14,7 +17,8 @@ for mod in numpy pytest setuptools; do
     fi
 done
 cd "$src/python"
-$py setup.py -q build -j 2 --build-base "$out/build" --build-lib "$out/lib" 2>&1 |
+GSFW_BUILD_DIR=$(dirname "$bin") $py setup.py -q build_ext -j 2 --build-temp "$out/build" \
+    build --build-base "$out/build" --build-lib "$out/lib" 2>&1 |
     grep -v "byte-compiling is disabled" || true
 test -d "$out/lib/gsfw" || { echo "python: the extension did not build"; exit 1; }
 cd "$out"  # not python/: its gsfw/ has no extension module

@@ -3,7 +3,7 @@
 # Does nothing when everything is already present; uses sudo when not root.
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev libfftw3-dev gnuplot-nox libgsl-dev python3-dev python3-numpy python3-setuptools python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage time libopenmpi-dev openmpi-bin"
+PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev libfftw3-dev gnuplot-nox libgsl-dev python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage time libopenmpi-dev openmpi-bin"
 
 # Without apt (another distribution, macOS, a container without dpkg) say what is needed
 # and go on: the build then stops with CMake's message if a library is really missing.
