@@ -70,10 +70,15 @@ extern PyTypeObject gsfwpy_OperatorType;
 /* The operator behind a gsfw.Operator, or NULL (no exception) for anything else. */
 gsfw_operator *gsfwpy_operator_arg(PyObject *obj);
 
+/* ---- progress (progress.c) */
+
+/* Print one progress line of a solve to sys.stdout (GIL held): the iterate's figures. */
+void gsfwpy_progress_line(const gsfw_iterate *it);
+
 /* ---- module functions */
 
-PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds);
-PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_pcsf_arrays(PyObject *self, PyObject *args);
+PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args);
 PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds);
 PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds);
 

@@ -18,6 +18,8 @@ typedef struct {
     int d;
     double last_check;
     gsfwpy_pending *pending;
+    double verbose;     /* seconds between progress lines, 0 for none */
+    double last_print;
 } run_ctx;
 
 static double now_s(void)
@@ -46,6 +48,10 @@ static int run_callback(const gsfw_iterate *it, const double *x, void *user)
     }
     PyGILState_STATE st = PyGILState_Ensure();
     int stop = 0;
+    if (r->verbose > 0 && now_s() - r->last_print >= r->verbose) {
+        r->last_print = now_s();
+        gsfwpy_progress_line(it);
+    }
     if (PyErr_CheckSignals() < 0) {
         stop = 1;
     } else if (r->callback) {
@@ -196,18 +202,19 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"A", "y", "objective", "model", "s", "g", "graph", "C", "method",
                              "option", "L", "L_rule", "max_iter", "tol", "time_limit",
                              "x_true", "callback", "delta", "step", "x0", "polish", "seed",
-                             "loss", "huber_delta", "intercept", "tree", NULL};
+                             "loss", "huber_delta", "intercept", "tree", "tol_rel", "verbose",
+                             NULL};
     PyObject *A, *y, *objective, *graph, *x_true_obj, *callback, *x0_obj, *tree = Py_None;
     const char *model, *method_name, *L_rule_name, *step_name, *loss = "ls";
     int s, g, option, max_iter, polish, intercept = 0;
-    double C, L, tol, time_limit, delta, huber_delta = 1.0;
+    double C, L, tol, time_limit, delta, huber_delta = 1.0, tol_rel = 0.0, verbose = 0.0;
     unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sdpO:solve", kwlist, &A, &y,
-                                     &objective, &model, &s, &g, &graph, &C, &method_name,
-                                     &option, &L, &L_rule_name, &max_iter, &tol, &time_limit,
-                                     &x_true_obj, &callback, &delta, &step_name, &x0_obj,
-                                     &polish, &seed, &loss, &huber_delta,
-                                     &intercept, &tree))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sdpOdd:solve", kwlist,
+                                     &A, &y, &objective, &model, &s, &g, &graph, &C,
+                                     &method_name, &option, &L, &L_rule_name, &max_iter, &tol,
+                                     &time_limit, &x_true_obj, &callback, &delta, &step_name,
+                                     &x0_obj, &polish, &seed, &loss, &huber_delta, &intercept,
+                                     &tree, &tol_rel, &verbose))
         return NULL;
 
     int method = gsfw_method_parse(method_name);
@@ -219,10 +226,10 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     if (step < 0)
         return PyErr_Format(PyExc_ValueError, "unknown step rule '%s' (known: auto, agnostic, "
                             "short, adaptive, line)", step_name);
-    if (baseline && (step != GSFW_STEP_AUTO || tol > 0 || x0_obj != Py_None || polish ||
-                     option != 1))
-        return PyErr_Format(PyExc_ValueError, "step, tol, x0, polish and option belong to the "
-                            "Frank-Wolfe methods, not to %s", method_name);
+    if (baseline && (step != GSFW_STEP_AUTO || tol > 0 || tol_rel > 0 || x0_obj != Py_None ||
+                     polish || option != 1))
+        return PyErr_Format(PyExc_ValueError, "step, tol, tol_rel, x0, polish and option belong "
+                            "to the Frank-Wolfe methods, not to %s", method_name);
     if (option != 1 && option != 2)
         return PyErr_Format(PyExc_ValueError, "option must be 'I' or 'II', got %d", option);
     gsfw_lipschitz_rule l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
@@ -249,6 +256,8 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         return PyErr_Format(PyExc_ValueError, "L must be > 0 (or None to estimate it)");
     if (tol < 0 || tol != tol)
         return PyErr_Format(PyExc_ValueError, "tol must be > 0 (or None)");
+    if (tol_rel < 0 || tol_rel != tol_rel)
+        return PyErr_Format(PyExc_ValueError, "tol_rel must be > 0 (or None)");
     if (time_limit < 0 || time_limit != time_limit)
         return PyErr_Format(PyExc_ValueError, "time_limit must be > 0 (or None)");
     if (callback != Py_None && !PyCallable_Check(callback))
@@ -300,7 +309,8 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     gsfw_info info;
     memset(&info, 0, sizeof info);
     run_ctx rc = {.callback = callback == Py_None ? NULL : callback, .d = d,
-                  .last_check = now_s(), .pending = &pending};
+                  .last_check = now_s(), .pending = &pending, .verbose = verbose,
+                  .last_print = now_s()};
     const double *xt = x_true ? (const double *)PyArray_DATA(x_true) : NULL;
     if (baseline) {
         gsfw_baseline_settings bs;
@@ -329,6 +339,7 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         st.max_iter = max_iter;
         st.time_limit = time_limit;
         st.tol = tol;
+        st.tol_rel = tol_rel;
         st.x0 = x0 ? (const double *)PyArray_DATA(x0) : NULL;
         st.polish = polish;
         st.x_true = xt;
