@@ -46,7 +46,8 @@ int cmd_dmo(int argc, char **argv)
         {"--max-memory", 0, &mem_text}, {"--nodes", 0, &mf.nodes_text},
     };
     int nopts = 7 + cli_params_opts(&cp, opts + 7);
-    char *usage = cli_usage_text(synopsis, &cp, NULL, "");
+    char *usage = cli_asks_help(argc, argv) ? cli_usage_text(synopsis, &cp, NULL, "")
+                                            : strdup("");
     int rc = usage ? cli_parse(cmd, argc, argv, opts, nopts, usage) : cli_fail(cmd, "out of memory");
     free(usage);
     if (!rc) rc = cli_mem_set_limit(cmd, mem_text);

@@ -182,7 +182,7 @@ static int parse_flags(int argc, char **argv, solve_flags *f)
     f->mem_text = NULL;
     opts[n++] = (cli_opt){"--polished-out", 0, &a->pol_path};
     opts[n++] = (cli_opt){"--max-memory", 0, &f->mem_text};
-    char *usage = cli_solve_usage(a, synopsis, extra);
+    char *usage = cli_asks_help(argc, argv) ? cli_solve_usage(a, synopsis, extra) : strdup("");
     if (!usage) return cli_fail(CMD, "out of memory");
     int rc = cli_parse(CMD, argc, argv, opts, n, usage);
     free(usage);

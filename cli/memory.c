@@ -27,13 +27,10 @@ double cli_mem_graph(double nodes, double edges)
     return 8.0 * nodes + 56.0 * edges + 4096.0;
 }
 
-/* Rounded up from the allocations of src/oracles/headtail/ and src/oracles/pcsf/: about
- * 20 arrays of n ints or doubles in the projection, clusters, their heap entries and the
- * pruning scratch of the PCSF workspace per node; two pairing-heap nodes, the edge record,
- * its heap slots and the projection's cost copies per edge. */
+/* the library's estimate, kept with the allocations it describes */
 double cli_mem_pcsf(double nodes, double edges)
 {
-    return 512.0 * nodes + 224.0 * edges + 65536.0;
+    return gsfw_headtail_memory(nodes, edges);
 }
 
 double cli_mem_trace(double iters)

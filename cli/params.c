@@ -269,7 +269,7 @@ void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip)
     for (int k = 0; k < cp->n; k++) {
         const gsfw_param *p = cp->param[k];
         if (skipped(p->name, skip)) continue;
-        char var[64], line[96];
+        char var[64], line[128];
         metavar(p, var, sizeof var);
         if (!strcmp(p->name, "L")) snprintf(var, sizeof var, "L|spectral|atom");
         snprintf(line, sizeof line, "  %s%s%s", cp->flag[k], var[0] ? " " : "", var);
@@ -330,6 +330,13 @@ int cli_help_topic(const char *topic)
                extra[0] ? "]" : "");
     }
     return CLI_OK;
+}
+
+int cli_asks_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+    return 0;
 }
 
 char *cli_usage_text(const char *head, const cli_params *cp, const char *const *skip,

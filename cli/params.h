@@ -69,6 +69,9 @@ int cli_params_recovery_defaults(const char *cmd, cli_params *cp, int *iters);
 void cli_usage_entries(FILE *out, gsfw_kind kind, const char *indent);
 void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip);
 
+/* 1 if the command line asks for the usage text (--help or -h): it is composed only
+ * then. */
+int cli_asks_help(int argc, char **argv);
 /* A usage text: head, the parameters' lines (but those in skip), the entries of every
  * kind the spec puts in play, tail. malloc'ed; NULL when out of memory. */
 char *cli_usage_text(const char *head, const cli_params *cp, const char *const *skip,

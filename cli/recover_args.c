@@ -115,7 +115,9 @@ int recover_args_parse(int argc, char **argv, recover_args *a)
         {"--max-pixels", 0, &pixels_text},
     };
     int nopts = 7 + cli_params_opts(&a->params, opts + 7);
-    char *usage = cli_usage_text(synopsis, &a->params, described, epilogue);
+    char *usage = cli_asks_help(argc, argv)
+                      ? cli_usage_text(synopsis, &a->params, described, epilogue)
+                      : strdup("");
     if (!usage) return cli_fail(cmd, "out of memory");
     int rc = cli_parse(cmd, argc, argv, opts, nopts, usage);
     free(usage);

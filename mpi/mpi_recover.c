@@ -181,7 +181,8 @@ static int parse_flags(mpi_ctx *m, int argc, char **argv, recover_flags *f, mpi_
     char *usage = NULL;
     if (!rc) {
         int n = 6 + cli_params_opts(&f->params, opts + 6);
-        usage = cli_usage_text(synopsis, &f->params, NULL, "");
+        usage = cli_asks_help(argc, argv) ? cli_usage_text(synopsis, &f->params, NULL, "")
+                                          : strdup("");
         rc = usage ? cli_parse(CMD, argc, argv, opts, n, usage) : cli_fail(CMD, "out of memory");
     }
     free(usage);

@@ -724,7 +724,7 @@ static void test_bad_input(void **state)
     expect_refused(op, N, y, &opt, GSFW_ERR_INVALID_ARG, "got nan");
     opt.huber_delta = 1.0;
     opt.intercept = 1;
-    expect_refused(op, N, y, &opt, GSFW_ERR_INVALID_ARG, "logistic loss only");
+    expect_refused(op, N, y, &opt, GSFW_ERR_INVALID_ARG, "only, not 'huber'");
     opt.intercept = 0;
     opt.loss = (gsfw_loss)7;
     expect_refused(op, N, y, &opt, GSFW_ERR_INVALID_ARG, "unknown loss 7");

@@ -206,7 +206,7 @@ static void test_bad_arguments(void **state)
     assert_non_null(strstr(err.message, "float32"));
     assert_int_equal(gsfw_sensing_operator("dct-sign", 10, 6, 6, 1, 0, &op, &err),
                      GSFW_ERR_INVALID_ARG);
-    assert_non_null(strstr(err.message, "dct-signs or hadamard-signs"));
+    assert_non_null(strstr(err.message, "dct-signs, hadamard-signs"));
 }
 
 int main(void)

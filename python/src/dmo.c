@@ -1,8 +1,6 @@
-/* gsfw.dmo / head / tail: one oracle call through the model table (gsfw_dmo_from_model),
- * the same table the command line's --model uses. */
+/* gsfw.dmo / head / tail: one oracle call through the registry's models (gsfw_spec), as
+ * the command line's gsfw dmo makes it. */
 #include "gsfwpy.h"
-
-#include "gsfw/tree.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,76 +12,57 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
+/* dmo(z, model, s, g, graph, delta, seed, tree): positional arguments in this order, or
+ * keywords; z, graph and tree are objects, the rest registry parameters. */
+static const char *const positional[] = {"z", "model", "s", "g", "graph", "delta", "seed",
+                                         "tree", NULL};
+static const char *const objects[] = {"z", "graph", "tree", NULL};
+enum { O_Z, O_GRAPH, O_TREE, O_COUNT };
+
+/* The keywords, with the positional arguments added under their names. */
+static PyObject *all_keywords(PyObject *args, PyObject *kwds)
 {
-    (void)self;
-    static char *kwlist[] = {"z", "model", "s", "g", "graph", "delta", "seed", "tree", NULL};
-    PyObject *zobj, *graph, *tree = Py_None;
-    const char *model;
-    int s, g;
-    double delta;
-    unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OsiiOdK|O:dmo", kwlist, &zobj, &model, &s,
-                                     &g, &graph, &delta, &seed, &tree))
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n > (Py_ssize_t)(sizeof positional / sizeof positional[0]) - 1) {
+        PyErr_Format(PyExc_TypeError, "dmo() takes at most 8 arguments (%zd given)", n);
         return NULL;
-    int needs = gsfw_model_needs_graph(model);
-    if (needs < 0)
-        return PyErr_Format(PyExc_ValueError, "unknown model '%s' (known: %s)", model,
-                            gsfw_model_names());
-    const gsfw_graph *gr = gsfwpy_graph_arg(graph, "graph", 1);
-    if (!gr && PyErr_Occurred()) return NULL;
-    if (needs == 1 && !gr)
-        return PyErr_Format(PyExc_ValueError, "model '%s' needs a graph (graph=gsfw.Graph)",
-                            model);
-    const gsfw_tree *tr = gsfwpy_tree_arg(tree, "tree");
-    if (!tr && PyErr_Occurred()) return NULL;
-    if (needs == 2 && !tr)
-        return PyErr_Format(PyExc_ValueError, "model '%s' needs a tree (tree=gsfw.Tree)", model);
-    const npy_intp n = gr ? gsfw_graph_nodes(gr) : tr ? gsfw_tree_num_nodes(tr) : -1;
-    PyArrayObject *z = gsfwpy_vector(zobj, "z", n, 1);
-    if (!z) return NULL;
-    int d = (int)PyArray_DIM(z, 0);
-    const double *zd = (const double *)PyArray_DATA(z);
-    PyObject *out = NULL;
+    }
+    PyObject *all = kwds ? PyDict_Copy(kwds) : PyDict_New();
+    for (Py_ssize_t k = 0; all && k < n; k++) {
+        if (PyDict_GetItemString(all, positional[k])) {
+            PyErr_Format(PyExc_TypeError, "dmo() got multiple values for argument '%s'",
+                         positional[k]);
+            Py_CLEAR(all);
+        } else if (PyDict_SetItemString(all, positional[k], PyTuple_GET_ITEM(args, k)) < 0) {
+            Py_CLEAR(all);
+        }
+    }
+    return all;
+}
+
+/* The oracle of the spec's model over z (d entries, finite; squares finite for the models
+ * that read z_i^2), its selection sorted. */
+static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw_tree *tr,
+                               const double *zd, int d)
+{
+    gsfw_err err;
+    gsfw_error e;
+    gsfw_dmo *dmo = NULL, *unused = NULL;
     int *support = NULL;
-    gsfw_dmo *dmo = NULL;
-    if (d < 1) {
-        PyErr_SetString(PyExc_ValueError, "z is empty");
+    PyObject *out = NULL;
+    if ((e = gsfw_spec_bind(spec, d, gr, tr, &err)) ||
+        (e = gsfw_spec_oracles(spec, &dmo, &unused, &err))) {
+        gsfwpy_raise(e, &err);
         goto done;
     }
-    if (s < 1 || s > d) {
-        PyErr_Format(PyExc_ValueError, "s = %d must be in [1, d] with d = %d", s, d);
-        goto done;
-    }
-    if (g < 1 || g > s) {
-        PyErr_Format(PyExc_ValueError, "g = %d must be in [1, s] with s = %d (at most s nodes "
-                     "in at most g components)", g, s);
-        goto done;
-    }
-    if (!strcmp(model, "l1") && s != 1) {
-        PyErr_Format(PyExc_ValueError, "model 'l1' is the s = 1 model; got s = %d", s);
-        goto done;
-    }
-    if (!(delta > 0 && delta <= 1)) {
-        PyErr_Format(PyExc_ValueError, "delta must be in (0, 1], got %g", delta);
-        goto done;
-    }
-    if (needs >= 1) {
+    if (((const gsfw_model_def *)gsfw_spec_entry(spec, GSFW_KIND_MODEL)->def)->squares) {
         for (int i = 0; i < d; i++) {
             if (!isfinite(zd[i] * zd[i])) {
-                PyErr_Format(PyExc_ValueError, "z[%d] squared overflows; the graph models "
-                             "need |z| below 1e154", i);
+                PyErr_Format(PyExc_ValueError, "z[%d] squared overflows; the model '%s' needs "
+                             "|z| below 1e154", i, dmo->name);
                 goto done;
             }
         }
-    }
-    gsfw_model_spec spec = {.model = model, .d = d, .s = s, .g = g, .graph = gr,
-                            .tree = tr, .delta = delta, .seed = (uint64_t)seed};
-    gsfw_err err;
-    gsfw_error e = gsfw_dmo_from_model(&spec, &dmo, &err);
-    if (e) {
-        gsfwpy_raise(e, &err);
-        goto done;
     }
     support = PyMem_Malloc((size_t)dmo->max_support * sizeof(int));
     if (!support) {
@@ -102,7 +81,39 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
     out = gsfwpy_ids(support, size);
 done:
     PyMem_Free(support);
+    gsfw_dmo_free(unused);
     gsfw_dmo_free(dmo);
-    Py_DECREF(z);
+    return out;
+}
+
+PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    (void)self;
+    PyObject *all = all_keywords(args, kwds);
+    if (!all) return NULL;
+    PyObject *o[O_COUNT];
+    gsfw_spec *spec = gsfwpy_spec_from(GSFW_USES_MODEL, all, objects, o, "dmo");
+    PyObject *out = NULL;
+    PyArrayObject *z = NULL;
+    if (!spec || gsfwpy_spec_check(spec) < 0) goto done;
+    const gsfw_graph *gr = gsfwpy_graph_arg(o[O_GRAPH], "graph", 1);
+    if (!gr && PyErr_Occurred()) goto done;
+    const gsfw_tree *tr = gsfwpy_tree_arg(o[O_TREE], "tree");
+    if (!tr && PyErr_Occurred()) goto done;
+    const unsigned needs = gsfw_spec_entry(spec, GSFW_KIND_MODEL)->needs;
+    const int expected = gr && (needs & GSFW_NEEDS_GRAPH)  ? gsfw_graph_nodes(gr)
+                         : tr && (needs & GSFW_NEEDS_TREE) ? gsfw_tree_num_nodes(tr)
+                                                            : -1;
+    if (!(z = gsfwpy_vector(o[O_Z], "z", expected, 1))) goto done;
+    const int d = (int)PyArray_DIM(z, 0);
+    if (d < 1) {
+        PyErr_SetString(PyExc_ValueError, "z is empty");
+        goto done;
+    }
+    out = select_sorted(spec, gr, tr, (const double *)PyArray_DATA(z), d);
+done:
+    Py_XDECREF(z);
+    gsfw_spec_free(spec);
+    Py_DECREF(all);
     return out;
 }

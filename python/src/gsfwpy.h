@@ -70,6 +70,22 @@ extern PyTypeObject gsfwpy_OperatorType;
 /* The operator behind a gsfw.Operator, or NULL (no exception) for anything else. */
 gsfw_operator *gsfwpy_operator_arg(PyObject *obj);
 
+/* ---- keyword arguments as registry parameters (spec.c) */
+
+/* A spec for the kinds in `uses` with every keyword of kwds set, but those named in
+ * objects (NULL-terminated), which are returned in found[k] (Py_None when absent). None
+ * values are left at the library's default; an unknown keyword is a TypeError naming fn.
+ * NULL with a Python exception on error. */
+gsfw_spec *gsfwpy_spec_from(unsigned uses, PyObject *kwds, const char *const *objects,
+                            PyObject **found, const char *fn);
+/* One parameter from a Python value (str, bool, int or float; None: skipped). 0, or -1
+ * with a Python exception. */
+int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const char *fn);
+/* gsfw_spec_check; -1 with ValueError naming the problem. */
+int gsfwpy_spec_check(gsfw_spec *spec);
+/* registry(kind): the library's list of a kind, or of the parameters. */
+PyObject *gsfwpy_registry(PyObject *self, PyObject *args);
+
 /* ---- progress (progress.c) */
 
 /* Print one progress line of a solve to sys.stdout (GIL held): the iterate's figures. */
@@ -105,24 +121,21 @@ typedef struct {
 } gsfwpy_callables;
 
 /* The objective of one solve and what it borrows, released by gsfwpy_objective_release
- * (GIL held) in the right order: the objective, then an operator built for it, then the
+ * (GIL held) in the right order: the objective (with an operator made for it), then the
  * Python objects it kept alive. */
 typedef struct {
     gsfw_objective *obj;
-    gsfw_operator *owned_op;   /* an operator made for this objective, or NULL */
     PyObject *keep;            /* an array or gsfw.Operator the objective borrows */
     gsfwpy_Operator *busy_op;  /* a gsfw.Operator marked busy for the solve */
 } gsfwpy_objective;
 
 /* Build the objective of solve(A, y, objective=..., loss=...): objective is None or a
  * tuple (d, value, gradient, value_grad) of a gsfw.Objective; otherwise A is an array or
- * a gsfw.Operator and y the targets; loss "ls" (squared), "logistic" or "huber" with
- * huber_delta (intercept: the logistic loss's unpenalised intercept). Dense A with the
- * squared loss goes through gsfw_objective_least_squares
- * (as the command line does); the rest through gsfw_objective_linear. Returns 0, or -1
- * with a Python exception (out released). */
-int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
-                           double huber_delta, int intercept, gsfwpy_callables *calls,
+ * a gsfw.Operator and y the targets, with the spec's loss and its parameters (as the
+ * command line builds it: gsfw_spec_objective_dense for an array, gsfw_spec_objective
+ * for an operator). Returns 0, or -1 with a Python exception (out released). */
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective,
+                           const gsfw_spec *spec, gsfwpy_callables *calls,
                            gsfwpy_objective *out);
 void gsfwpy_objective_release(gsfwpy_objective *o);
 

@@ -191,6 +191,9 @@ static PyMethodDef methods[] = {
      "dmo(z, model, s, g, graph, delta, seed) -> sorted int64 support"},
     {"solve", (PyCFunction)(void (*)(void))gsfwpy_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(...) -> dict (see gsfw.solve)"},
+    {"registry", gsfwpy_registry, METH_VARARGS,
+     "registry(kind) -> the library's methods, models, steps, losses, sensing, bases or "
+     "params, one dict each"},
     {NULL, NULL, 0, NULL},
 };
 

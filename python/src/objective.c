@@ -210,19 +210,18 @@ static PyArrayObject *dense_matrix(PyObject *A, gsfw_layout *layout)
     return a;
 }
 
-/* loss(A x, y) with A a gsfw.Operator as it is, or a dense array:
- *  - squared loss: gsfw_objective_least_squares, the library's column-major copy (the
- *    command line's objective, so that both give the same iterates bit for bit; a
- *    gsfw.Operator.dense(A, copy=False) avoids the copy);
- *  - other losses, Fortran order: the array itself, borrowed by a dense operator (its
- *    columns are already contiguous; the same products as a copy, without the copy);
- *  - other losses, C order: a column-major copy made by a dense operator. */
-static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
-                        int intercept, gsfwpy_objective *out)
+/* loss(A x, y) with A a gsfw.Operator as it is, or a dense array, built as the command
+ * line builds it (gsfw_spec_objective_dense): for the squared loss the least-squares
+ * objective's column-major copy, so that both give the same iterates bit for bit (a
+ * gsfw.Operator.dense(A, copy=False) avoids the copy); for the others a dense operator
+ * that borrows a Fortran-ordered array (its columns are already contiguous) or copies a
+ * C-ordered one. */
+static int build_linear(PyObject *A, PyObject *y, const gsfw_spec *spec, gsfwpy_objective *out)
 {
     gsfw_operator *op = gsfwpy_operator_arg(A);
     gsfw_err err;
     gsfw_error e;
+    PyArrayObject *yv;
     if (op) {
         gsfwpy_Operator *po = (gsfwpy_Operator *)A;
         if (po->busy) {
@@ -234,50 +233,31 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
         out->busy_op = po;
         Py_INCREF(A);
         out->keep = A;
+        if (!(yv = targets(y, op->n))) return -1;
+        e = gsfw_spec_objective(spec, op, op->n, (const double *)PyArray_DATA(yv), NULL,
+                                &out->obj, &err);
     } else {
         gsfw_layout layout;
         PyArrayObject *a = dense_matrix(A, &layout);
         if (!a) return -1;
         int n = (int)PyArray_DIM(a, 0), d = (int)PyArray_DIM(a, 1);
-        const double *data = (const double *)PyArray_DATA(a);
-        if (loss == GSFW_LOSS_SQUARED) {
-            PyArrayObject *yv = targets(y, n);
-            e = yv ? gsfw_objective_least_squares(n, d, data, layout,
-                                                  (const double *)PyArray_DATA(yv), &out->obj,
-                                                  &err)
-                   : GSFW_OK;
+        if (!(yv = targets(y, n))) {
             Py_DECREF(a);
-            Py_XDECREF(yv);
-            if (!yv) return -1;
-            if (e) {
-                gsfwpy_raise(e, &err);
-                return -1;
-            }
-            return 0;
-        }
-        int borrow = layout == GSFW_COL_MAJOR;
-        e = gsfw_operator_dense(n, d, data, layout, borrow ? GSFW_OP_BORROW : GSFW_OP_COPY,
-                                &out->owned_op, &err);
-        if (e) {
-            Py_DECREF(a);
-            gsfwpy_raise(e, &err);
             return -1;
         }
+        /* borrowed by a dense operator in Fortran order, unless the squared loss's
+         * least-squares objective takes its own copy anyway */
+        gsfw_loss_options loss;
+        gsfw_spec_loss(spec, NULL, &loss);
+        const int borrow = layout == GSFW_COL_MAJOR && !(loss.def->quadratic && !loss.intercept);
+        e = gsfw_spec_objective_dense(spec, n, d, (const double *)PyArray_DATA(a), layout,
+                                      borrow ? GSFW_OP_BORROW : GSFW_OP_COPY,
+                                      (const double *)PyArray_DATA(yv), &out->obj, &err);
         if (borrow)
-            out->keep = (PyObject *)a; /* released after the operator */
+            out->keep = (PyObject *)a; /* released after the objective, which borrows it */
         else
             Py_DECREF(a);
-        op = out->owned_op;
     }
-    PyArrayObject *yv = targets(y, op->n);
-    if (!yv) return -1;
-    gsfw_loss_options opt;
-    gsfw_loss_options_default(&opt);
-    opt.loss = (gsfw_loss)loss;
-    opt.huber_delta = huber_delta;
-    opt.intercept = intercept;
-    e = gsfw_objective_linear(op, op->n, (const double *)PyArray_DATA(yv), &opt, &out->obj,
-                              &err);
     Py_DECREF(yv);
     if (e) {
         gsfwpy_raise(e, &err);
@@ -289,33 +269,24 @@ static int build_linear(PyObject *A, PyObject *y, int loss, double huber_delta,
 void gsfwpy_objective_release(gsfwpy_objective *o)
 {
     gsfw_objective_free(o->obj);
-    gsfw_operator_free(o->owned_op);
     if (o->busy_op) o->busy_op->busy = 0;
     Py_CLEAR(o->keep);
     memset(o, 0, sizeof *o);
 }
 
-int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective, const char *loss,
-                           double huber_delta, int intercept, gsfwpy_callables *calls,
+int gsfwpy_build_objective(PyObject *A, PyObject *y, PyObject *objective,
+                           const gsfw_spec *spec, gsfwpy_callables *calls,
                            gsfwpy_objective *out)
 {
     memset(out, 0, sizeof *out);
     memset(calls, 0, offsetof(gsfwpy_callables, pending));
-    int kind = gsfw_loss_parse(loss);
-    if (kind < 0) {
-        PyErr_Format(PyExc_ValueError, "unknown loss '%s' (known: ls, logistic, huber)", loss);
-        return -1;
-    }
-    if (intercept && kind != GSFW_LOSS_LOGISTIC) {
-        PyErr_SetString(PyExc_ValueError, "intercept=True needs loss='logistic'");
-        return -1;
-    }
-    if (objective != Py_None && kind != GSFW_LOSS_SQUARED) {
+    const gsfw_entry *loss = gsfw_spec_entry(spec, GSFW_KIND_LOSS);
+    if (objective != Py_None && !(loss->flags & GSFW_ENTRY_DEFAULT)) {
         PyErr_SetString(PyExc_ValueError, "loss applies to A and y, not to a gsfw.Objective");
         return -1;
     }
     int rc = objective != Py_None ? build_callables(objective, calls, &out->obj)
-                                  : build_linear(A, y, kind, huber_delta, intercept, out);
+                                  : build_linear(A, y, spec, out);
     if (rc) gsfwpy_objective_release(out);
     return rc;
 }

@@ -241,7 +241,7 @@ static PyObject *op_name(gsfwpy_Operator *self, void *closure)
 
 static PyGetSetDef op_getset[] = {
     {"shape", (getter)op_shape, NULL, "(n, d)", NULL},
-    {"name", (getter)op_name, NULL, "the operator's kind ('dense', 'csr', 'dct', ...)", NULL},
+    {"name", (getter)op_name, NULL, "the operator's name ('dense', 'csr', ...)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -4,8 +4,6 @@
  * 0.1 s so that Ctrl-C stops a long solve with KeyboardInterrupt. */
 #include "gsfwpy.h"
 
-#include "gsfw/tree.h"
-
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -132,7 +130,7 @@ static const char *l_source_name(const gsfw_info *info)
     }
 }
 
-static PyObject *info_dict(const gsfw_info *in, int baseline)
+static PyObject *info_dict(const gsfw_info *in)
 {
     return Py_BuildValue(
         "{s:s,s:i,s:i,s:d,s:d,s:d,s:d,s:d,s:s,s:s,s:d,s:l,s:l,s:l,s:l,s:l,s:i,s:i,"
@@ -140,7 +138,7 @@ static PyObject *info_dict(const gsfw_info *in, int baseline)
         "status", gsfw_status_name(in->status), "iterations", in->iterations, "best_iter",
         in->best_iter, "f_best", in->f_best, "f_last", in->f_last, "f_polished",
         in->f_polished, "gap_bound", in->gap_bound, "L", in->L, "L_source", l_source_name(in),
-        "step", baseline ? "none" : gsfw_step_name(in->step), "delta", in->delta,
+        "step", in->step_rule ? in->step_rule->name : "none", "delta", in->delta,
         "oracle_calls", in->oracle_calls, "pcsf_calls", in->pcsf_calls, "window_missed",
         in->window_missed, "gradient_calls", in->gradient_calls, "drop_steps", in->drop_steps,
         "active_size", in->active_size, "polished_size", in->polished_size, "setup_time",
@@ -148,154 +146,107 @@ static PyObject *info_dict(const gsfw_info *in, int baseline)
         "oracle_time", in->oracle_time, "gradient_time", in->gradient_time);
 }
 
-/* Checks of the model arguments against the dimension d, with the CLI's wording. */
-static int check_model(const char *model, int d, int s, int g, const gsfw_graph *graph,
-                       const gsfw_tree *tree, double delta)
+/* The objects solve() takes by keyword, and verbose (seconds between progress lines, a
+ * front-end matter); every other keyword is a registry parameter. */
+static const char *const objects[] = {"A", "y", "objective", "graph", "tree", "x_true", "x0",
+                                      "callback", "verbose", NULL};
+enum { O_A, O_Y, O_OBJECTIVE, O_GRAPH, O_TREE, O_X_TRUE, O_X0, O_CALLBACK, O_VERBOSE, O_COUNT };
+
+/* The run: the spec's settings with the caller's vectors and the callback, through
+ * gsfw_spec_solve with the GIL released. */
+static gsfw_error run(const gsfw_spec *spec, gsfw_objective *obj, gsfw_dmo *dmo, gsfw_dmo *tail,
+                      const double *x0, const double *x_true, run_ctx *rc, gsfw_result *res,
+                      gsfw_info *info, gsfw_err *err)
 {
-    int needs = gsfw_model_needs_graph(model);
-    if (needs < 0) {
-        PyErr_Format(PyExc_ValueError, "unknown model '%s' (known: %s)", model,
-                     gsfw_model_names());
-        return -1;
-    }
-    if (needs == 1 && !graph) {
-        PyErr_Format(PyExc_ValueError, "model '%s' needs a graph (graph=gsfw.Graph)", model);
-        return -1;
-    }
-    if (needs == 2 && !tree) {
-        PyErr_Format(PyExc_ValueError, "model '%s' needs a tree (tree=gsfw.Tree)", model);
-        return -1;
-    }
-    if (tree && gsfw_tree_num_nodes(tree) != d) {
-        PyErr_Format(PyExc_ValueError, "the tree has %d nodes but the problem has d = %d "
-                     "unknowns", gsfw_tree_num_nodes(tree), d);
-        return -1;
-    }
-    if (graph && gsfw_graph_nodes(graph) != d) {
-        PyErr_Format(PyExc_ValueError, "the graph has %d nodes but the problem has d = %d "
-                     "unknowns", gsfw_graph_nodes(graph), d);
-        return -1;
-    }
-    if (s < 1 || s > d) {
-        PyErr_Format(PyExc_ValueError, "s = %d must be in [1, d] with d = %d", s, d);
-        return -1;
-    }
-    if (g < 1 || g > s) {
-        PyErr_Format(PyExc_ValueError, "g = %d must be in [1, s] with s = %d (at most s nodes "
-                     "in at most g components)", g, s);
-        return -1;
-    }
-    if (!strcmp(model, "l1") && s != 1) {
-        PyErr_Format(PyExc_ValueError, "model 'l1' is the s = 1 model; got s = %d", s);
-        return -1;
-    }
-    if (delta != 0 && !(delta > 0 && delta <= 1)) {
-        PyErr_Format(PyExc_ValueError, "delta must be in (0, 1], got %g", delta);
-        return -1;
-    }
-    return 0;
+    gsfw_settings st;
+    gsfw_spec_settings(spec, &st);
+    st.x0 = x0;
+    st.x_true = x_true;
+    st.callback = run_callback;
+    st.callback_data = rc;
+    gsfw_error e;
+    Py_BEGIN_ALLOW_THREADS
+    e = gsfw_spec_solve(spec, obj, dmo, tail, &st, res, info, err);
+    Py_END_ALLOW_THREADS
+    return e;
+}
+
+/* The dict solve() returns. */
+static PyObject *result_dict(PyObject *xb, PyObject *xl, PyObject *xp, PyObject *icpt,
+                             const gsfw_iterate *trace, int trace_len, const gsfw_info *info)
+{
+    PyObject *out = NULL;
+    PyObject *trd = trace_dict(trace, trace_len);
+    PyObject *inf = trd ? info_dict(info) : NULL;
+    if (trd && inf)
+        out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "x_best", xb, "x_last", xl,
+                            "x_polished", xp ? xp : Py_None, "trace", trd, "info", inf,
+                            "intercept", icpt);
+    Py_XDECREF(trd);
+    Py_XDECREF(inf);
+    return out;
+}
+
+/* The intercept at the answer (the polished point, else the best iterate), or None. */
+static PyObject *intercept_at(const gsfw_spec *spec, gsfw_objective *obj, const double *x)
+{
+    if (!gsfw_spec_number(spec, "intercept")) Py_RETURN_NONE;
+    double b;
+    gsfw_err err;
+    gsfw_error e = gsfw_objective_intercept(obj, x, &b, &err);
+    return e ? gsfwpy_raise(e, &err) : PyFloat_FromDouble(b);
 }
 
 PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
 {
     (void)self;
-    static char *kwlist[] = {"A", "y", "objective", "model", "s", "g", "graph", "C", "method",
-                             "option", "L", "L_rule", "max_iter", "tol", "time_limit",
-                             "x_true", "callback", "delta", "step", "x0", "polish", "seed",
-                             "loss", "huber_delta", "intercept", "tree", "tol_rel", "verbose",
-                             NULL};
-    PyObject *A, *y, *objective, *graph, *x_true_obj, *callback, *x0_obj, *tree = Py_None;
-    const char *model, *method_name, *L_rule_name, *step_name, *loss = "ls";
-    int s, g, option, max_iter, polish, intercept = 0;
-    double C, L, tol, time_limit, delta, huber_delta = 1.0, tol_rel = 0.0, verbose = 0.0;
-    unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOsiiOdsidziddOOdsOpK|sdpOdd:solve", kwlist,
-                                     &A, &y, &objective, &model, &s, &g, &graph, &C,
-                                     &method_name, &option, &L, &L_rule_name, &max_iter, &tol,
-                                     &time_limit, &x_true_obj, &callback, &delta, &step_name,
-                                     &x0_obj, &polish, &seed, &loss, &huber_delta, &intercept,
-                                     &tree, &tol_rel, &verbose))
-        return NULL;
-
-    int method = gsfw_method_parse(method_name);
-    if (method < 0)
-        return PyErr_Format(PyExc_ValueError, "unknown method '%s' (known: fw, accfw, afw, pfw, "
-                            "bpcg, iht, cosamp, graph-iht, graph-cosamp, gen-mp)", method_name);
-    const int baseline = gsfw_method_is_baseline((gsfw_method)method);
-    int step = gsfw_step_parse(step_name);
-    if (step < 0)
-        return PyErr_Format(PyExc_ValueError, "unknown step rule '%s' (known: auto, agnostic, "
-                            "short, adaptive, line)", step_name);
-    if (baseline && (step != GSFW_STEP_AUTO || tol > 0 || tol_rel > 0 || x0_obj != Py_None ||
-                     polish || option != 1))
-        return PyErr_Format(PyExc_ValueError, "step, tol, tol_rel, x0, polish and option belong "
-                            "to the Frank-Wolfe methods, not to %s", method_name);
-    if (option != 1 && option != 2)
-        return PyErr_Format(PyExc_ValueError, "option must be 'I' or 'II', got %d", option);
-    gsfw_lipschitz_rule l_rule = baseline ? GSFW_L_SPECTRAL : GSFW_L_ATOM;
-    if (L_rule_name) {
-        if (!strcmp(L_rule_name, "spectral"))
-            l_rule = GSFW_L_SPECTRAL;
-        else if (!strcmp(L_rule_name, "atom"))
-            l_rule = GSFW_L_ATOM;
-        else
-            return PyErr_Format(PyExc_ValueError, "L_rule must be 'atom' or 'spectral', got "
-                                "'%s'", L_rule_name);
-        if (baseline && l_rule == GSFW_L_ATOM)
-            return PyErr_Format(PyExc_ValueError, "L_rule 'atom' is a rule of the Frank-Wolfe "
-                                "family; %s takes a number L or 'spectral'", method_name);
-    }
-    if (!(C > 0)) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "%g", C);
-        return PyErr_Format(PyExc_ValueError, "C must be > 0, got %s", buf);
-    }
-    if (max_iter < 0)
-        return PyErr_Format(PyExc_ValueError, "max_iter must be >= 0, got %d", max_iter);
-    if (L < 0 || L != L)
-        return PyErr_Format(PyExc_ValueError, "L must be > 0 (or None to estimate it)");
-    if (tol < 0 || tol != tol)
-        return PyErr_Format(PyExc_ValueError, "tol must be > 0 (or None)");
-    if (tol_rel < 0 || tol_rel != tol_rel)
-        return PyErr_Format(PyExc_ValueError, "tol_rel must be > 0 (or None)");
-    if (time_limit < 0 || time_limit != time_limit)
-        return PyErr_Format(PyExc_ValueError, "time_limit must be > 0 (or None)");
-    if (callback != Py_None && !PyCallable_Check(callback))
-        return PyErr_Format(PyExc_TypeError, "callback must be callable, got %s",
-                            Py_TYPE(callback)->tp_name);
-    const gsfw_graph *gr = gsfwpy_graph_arg(graph, "graph", 1);
-    if (!gr && PyErr_Occurred()) return NULL;
-    const gsfw_tree *tr = gsfwpy_tree_arg(tree, "tree");
-    if (!tr && PyErr_Occurred()) return NULL;
-
+    if (PyTuple_GET_SIZE(args) != 0)
+        return PyErr_Format(PyExc_TypeError, "solve() takes keyword arguments only");
+    PyObject *o[O_COUNT];
+    gsfw_spec *spec = gsfwpy_spec_from(GSFW_USES_SOLVE, kwds, objects, o, "solve");
+    if (!spec) return NULL;
+    PyObject *callback = o[O_CALLBACK];
     gsfwpy_pending pending = {NULL, NULL, NULL};
     gsfwpy_callables calls;
     calls.pending = &pending;
-    gsfwpy_objective objective_parts = {NULL, NULL, NULL, NULL};
-    gsfw_objective *obj = NULL;
+    gsfwpy_objective objective_parts = {NULL, NULL, NULL};
     gsfw_dmo *dmo = NULL, *tail = NULL;
     PyArrayObject *x_true = NULL, *x0 = NULL;
     PyObject *xb = NULL, *xl = NULL, *xp = NULL, *out = NULL;
     gsfw_iterate *trace = NULL;
-    if (gsfwpy_build_objective(A, y, objective, loss, huber_delta, intercept, &calls,
-                               &objective_parts) < 0)
-        goto done;
-    obj = objective_parts.obj;
-    const int d = obj->d;
-    if (check_model(model, d, s, g, gr, tr, delta) < 0) goto done;
-    if (x_true_obj != Py_None && !(x_true = gsfwpy_vector(x_true_obj, "x_true", d, 1))) goto done;
-    if (x0_obj != Py_None && !(x0 = gsfwpy_vector(x0_obj, "x0", d, 1))) goto done;
-
     gsfw_err err;
     gsfw_error e;
-    gsfw_model_spec spec = {.model = model, .d = d, .s = s, .g = g, .graph = gr,
-                            .tree = tr, .delta = delta > 0 ? delta : 1.0, .seed = (uint64_t)seed};
-    e = baseline ? gsfw_baseline_oracles((gsfw_method)method, &spec, 0, &dmo, &tail, &err)
-                 : gsfw_dmo_from_model(&spec, &dmo, &err);
-    if (e) {
+    if (callback != Py_None && !PyCallable_Check(callback)) {
+        PyErr_Format(PyExc_TypeError, "callback must be callable, got %s",
+                     Py_TYPE(callback)->tp_name);
+        goto done;
+    }
+    const gsfw_graph *gr = gsfwpy_graph_arg(o[O_GRAPH], "graph", 1);
+    if (!gr && PyErr_Occurred()) goto done;
+    const gsfw_tree *tr = gsfwpy_tree_arg(o[O_TREE], "tree");
+    if (!tr && PyErr_Occurred()) goto done;
+    /* x0 and x_true are the caller's arrays; the spec checks who may take them */
+    if ((o[O_X0] != Py_None && gsfw_spec_set(spec, "x0", "", &err)) ||
+        (o[O_X_TRUE] != Py_None && gsfw_spec_set(spec, "x_true", "", &err))) {
+        gsfwpy_raise(err.code, &err);
+        goto done;
+    }
+    if (gsfwpy_spec_check(spec) < 0) goto done;
+    if (gsfwpy_build_objective(o[O_A], o[O_Y], o[O_OBJECTIVE], spec, &calls,
+                               &objective_parts) < 0)
+        goto done;
+    gsfw_objective *obj = objective_parts.obj;
+    const int d = obj->d;
+    if (o[O_X_TRUE] != Py_None && !(x_true = gsfwpy_vector(o[O_X_TRUE], "x_true", d, 1)))
+        goto done;
+    if (o[O_X0] != Py_None && !(x0 = gsfwpy_vector(o[O_X0], "x0", d, 1))) goto done;
+    if ((e = gsfw_spec_bind(spec, d, gr, tr, &err)) ||
+        (e = gsfw_spec_oracles(spec, &dmo, &tail, &err))) {
         gsfwpy_raise(e, &err);
         goto done;
     }
+    const int polish = (int)gsfw_spec_number(spec, "polish");
+    const int max_iter = (int)gsfw_spec_number(spec, "max_iter");
     double *x_best, *x_last, *x_pol = NULL;
     if (!(xb = new_vector(d, &x_best)) || !(xl = new_vector(d, &x_last))) goto done;
     if (polish && !(xp = new_vector(d, &x_pol))) goto done;
@@ -308,71 +259,22 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
                        .trace_capacity = cap, .x_polished = x_pol};
     gsfw_info info;
     memset(&info, 0, sizeof info);
+    const double verbose = o[O_VERBOSE] == Py_None ? 0.0 : PyFloat_AsDouble(o[O_VERBOSE]);
+    if (verbose == -1.0 && PyErr_Occurred()) goto done;
     run_ctx rc = {.callback = callback == Py_None ? NULL : callback, .d = d,
                   .last_check = now_s(), .pending = &pending, .verbose = verbose,
                   .last_print = now_s()};
-    const double *xt = x_true ? (const double *)PyArray_DATA(x_true) : NULL;
-    if (baseline) {
-        gsfw_baseline_settings bs;
-        gsfw_baseline_settings_default(&bs);
-        bs.method = (gsfw_method)method;
-        bs.C = C;
-        bs.L = L;
-        bs.max_iter = max_iter;
-        bs.time_limit = time_limit;
-        bs.x_true = xt;
-        bs.callback = run_callback;
-        bs.callback_data = &rc;
-        Py_BEGIN_ALLOW_THREADS
-        e = gsfw_baseline_solve(obj, dmo, tail, &bs, &res, &info, &err);
-        Py_END_ALLOW_THREADS
-    } else {
-        gsfw_settings st;
-        gsfw_settings_default(&st);
-        st.method = (gsfw_method)method;
-        st.option = option == 2 ? GSFW_OPTION_II : GSFW_OPTION_I;
-        st.step = (gsfw_step)step;
-        st.C = C;
-        st.L = L;
-        st.L_rule = l_rule;
-        st.delta = delta;
-        st.max_iter = max_iter;
-        st.time_limit = time_limit;
-        st.tol = tol;
-        st.tol_rel = tol_rel;
-        st.x0 = x0 ? (const double *)PyArray_DATA(x0) : NULL;
-        st.polish = polish;
-        st.x_true = xt;
-        st.callback = run_callback;
-        st.callback_data = &rc;
-        Py_BEGIN_ALLOW_THREADS
-        e = gsfw_solve(obj, dmo, &st, &res, &info, &err);
-        Py_END_ALLOW_THREADS
-    }
+    e = run(spec, obj, dmo, tail, x0 ? (const double *)PyArray_DATA(x0) : NULL,
+            x_true ? (const double *)PyArray_DATA(x_true) : NULL, &rc, &res, &info, &err);
     if (gsfwpy_pending_restore(&pending)) goto done;
     if (e) {
         gsfwpy_raise(e, &err);
         goto done;
     }
-    PyObject *icpt = Py_None;
-    Py_INCREF(icpt);
-    if (intercept) {
-        double b;
-        /* at the answer (the polished point, else the best iterate) */
-        e = gsfw_objective_intercept(obj, x_pol ? x_pol : x_best, &b, &err);
-        Py_DECREF(icpt);
-        icpt = e ? gsfwpy_raise(e, &err) : PyFloat_FromDouble(b);
-        if (!icpt) goto done;
-    }
-    PyObject *trd = trace_dict(trace, res.trace_len);
-    PyObject *inf = trd ? info_dict(&info, baseline) : NULL;
-    if (trd && inf)
-        out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "x_best", xb, "x_last", xl,
-                            "x_polished", xp ? xp : Py_None, "trace", trd, "info", inf,
-                            "intercept", icpt);
+    PyObject *icpt = intercept_at(spec, obj, x_pol ? x_pol : x_best);
+    if (!icpt) goto done;
+    out = result_dict(xb, xl, xp, icpt, trace, res.trace_len, &info);
     Py_DECREF(icpt);
-    Py_XDECREF(trd);
-    Py_XDECREF(inf);
 done:
     Py_CLEAR(pending.type); /* set only if the function left before restoring it */
     Py_CLEAR(pending.value);
@@ -386,5 +288,6 @@ done:
     gsfw_dmo_free(tail);
     gsfw_dmo_free(dmo);
     gsfwpy_objective_release(&objective_parts);
+    gsfw_spec_free(spec);
     return out;
 }

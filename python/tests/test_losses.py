@@ -49,7 +49,7 @@ def test_transform_operator_solve_and_release():
         gsfw.solve(op, op @ x, s=2, loss="hinge")
     with pytest.raises(ValueError, match="y has 3 entries"):
         gsfw.solve(op, np.ones(3), s=2)
-    with pytest.raises(ValueError, match="intercept=True needs loss='logistic'"):
+    with pytest.raises(ValueError, match="intercept needs loss logistic"):
         gsfw.solve(op, op @ x, s=2, intercept=True)
     with pytest.raises(ValueError, match="not to a gsfw.Objective"):
         gsfw.solve(gsfw.Objective(3, len, len), s=1, loss="huber")

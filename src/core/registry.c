@@ -28,16 +28,19 @@
     X(model_tail)                                              \
     X(model_tree)                                              \
     X(model_tree_connected)                                    \
+    X(model_interval)                                          \
     /* step rules */                                           \
     X(step_auto)                                               \
     X(step_agnostic)                                           \
     X(step_short)                                              \
     X(step_adaptive)                                           \
     X(step_line)                                               \
+    X(step_armijo)                                             \
     /* losses */                                               \
     X(loss_ls)                                                 \
     X(loss_logistic)                                           \
     X(loss_huber)                                              \
+    X(loss_squared_hinge)                                      \
     /* sensing operators */                                    \
     X(sensing_gaussian)                                        \
     X(sensing_implicit_gaussian)                               \
@@ -45,6 +48,7 @@
     X(sensing_hadamard)                                        \
     X(sensing_dct_signs)                                       \
     X(sensing_hadamard_signs)                                  \
+    X(sensing_rademacher)                                      \
     /* bases of the unknowns */                                \
     X(basis_pixel)                                             \
     X(basis_haar)                                              \
@@ -207,15 +211,26 @@ int gsfw_entry_uses(const gsfw_entry *e, const char *param)
     return 0;
 }
 
-gsfw_kind gsfw_param_kind(const gsfw_param *p)
+static gsfw_kind target_kind(gsfw_param_target target)
 {
-    if (p->type == GSFW_PARAM_ENTRY) return p->kind;
-    switch (p->target) {
+    switch (target) {
     case GSFW_TARGET_MODEL: return GSFW_KIND_MODEL;
     case GSFW_TARGET_LOSS: return GSFW_KIND_LOSS;
     case GSFW_TARGET_SENSING: return GSFW_KIND_SENSING;
     default: return GSFW_KIND_METHOD;
     }
+}
+
+gsfw_kind gsfw_param_kind(const gsfw_param *p)
+{
+    return p->type == GSFW_PARAM_ENTRY ? p->kind : target_kind(p->target);
+}
+
+int gsfw_param_in_play(const gsfw_param *p, unsigned uses)
+{
+    if (uses & (1u << gsfw_param_kind(p))) return 1;
+    return p->type != GSFW_PARAM_ENTRY && p->target2 != GSFW_TARGET_NONE &&
+           (uses & (1u << target_kind(p->target2)));
 }
 
 static void store_one(const gsfw_param *p, void *base, size_t offset, double num,

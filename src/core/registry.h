@@ -64,6 +64,8 @@ gsfw_error gsfw_params_method_check(const gsfw_spec *spec, gsfw_err *err);
 const gsfw_param *gsfw_entry_params(const gsfw_entry *e, int *count);
 /* The kind a parameter belongs to (the kind that must be in play for it). */
 gsfw_kind gsfw_param_kind(const gsfw_param *p);
+/* 1 if a kind the parameter fills (either target) is among uses (GSFW_USES_*). */
+int gsfw_param_in_play(const gsfw_param *p, unsigned uses);
 
 /* Fill a target structure from a value: the field at p->offset (and the second target's,
  * for parameters with two) in `base` when p->target == target. */

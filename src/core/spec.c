@@ -143,7 +143,7 @@ static gsfw_error settable(gsfw_spec *spec, const char *name, gsfw_spec_value **
                          !spec ? "the spec" : "the parameter's name");
     gsfw_spec_value *v = gsfw_spec_value_of(spec, name);
     if (!v) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "unknown parameter '%s'", name);
-    if (!(spec->uses & (1u << gsfw_param_kind(v->p))))
+    if (!gsfw_param_in_play(v->p, spec->uses))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s does not apply here (no %s is in play)",
                          gsfw_spec_spell(spec, name), gsfw_kind_noun(gsfw_param_kind(v->p)));
     *out = v;
@@ -341,7 +341,7 @@ gsfw_error gsfw_spec_set_number(gsfw_spec *spec, const char *name, double value,
 int gsfw_spec_accepts(const gsfw_spec *spec, const char *name)
 {
     const gsfw_spec_value *v = gsfw_spec_value_of(spec, name);
-    return v && (spec->uses & (1u << gsfw_param_kind(v->p)));
+    return v && gsfw_param_in_play(v->p, spec->uses);
 }
 
 int gsfw_spec_given(const gsfw_spec *spec, const char *name)

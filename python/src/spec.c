@@ -1,0 +1,127 @@
+/* Keyword arguments as registry parameters: what Python passes by name beyond the objects
+ * (arrays, graphs, callables) goes to gsfw_spec_set / gsfw_spec_set_number, which parse
+ * and check it as for any caller. */
+#include "gsfwpy.h"
+
+#include <string.h>
+
+static int is_object(const char *name, const char *const *objects)
+{
+    for (int k = 0; objects && objects[k]; k++)
+        if (!strcmp(name, objects[k])) return 1;
+    return 0;
+}
+
+int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const char *fn)
+{
+    if (value == Py_None) return 0; /* not given: the library's default */
+    if (!gsfw_spec_accepts(spec, name)) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fn, name);
+        return -1;
+    }
+    gsfw_err err;
+    gsfw_error e;
+    if (PyUnicode_Check(value)) {
+        const char *text = PyUnicode_AsUTF8(value);
+        if (!text) return -1;
+        e = gsfw_spec_set(spec, name, text, &err);
+    } else if (PyBool_Check(value) || PyLong_Check(value) || PyFloat_Check(value)) {
+        double number = PyFloat_AsDouble(value);
+        if (number == -1.0 && PyErr_Occurred()) return -1;
+        e = gsfw_spec_set_number(spec, name, number, &err);
+    } else {
+        PyErr_Format(PyExc_TypeError, "%s must be a number or a string, got %s", name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return 0;
+}
+
+gsfw_spec *gsfwpy_spec_from(unsigned uses, PyObject *kwds, const char *const *objects,
+                            PyObject **found, const char *fn)
+{
+    gsfw_spec *spec;
+    gsfw_err err;
+    if (gsfw_spec_create(uses, &spec, &err)) {
+        gsfwpy_raise(err.code, &err);
+        return NULL;
+    }
+    for (int k = 0; objects && objects[k]; k++) found[k] = Py_None;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (kwds && PyDict_Next(kwds, &pos, &key, &value)) {
+        const char *name = PyUnicode_AsUTF8(key);
+        if (!name) goto fail;
+        if (is_object(name, objects)) {
+            for (int k = 0; objects[k]; k++)
+                if (!strcmp(name, objects[k])) found[k] = value;
+        } else if (gsfwpy_spec_set(spec, name, value, fn)) {
+            goto fail;
+        }
+    }
+    return spec;
+fail:
+    gsfw_spec_free(spec);
+    return NULL;
+}
+
+int gsfwpy_spec_check(gsfw_spec *spec)
+{
+    gsfw_err err;
+    if (gsfw_spec_check(spec, &err)) {
+        gsfwpy_raise(err.code, &err);
+        return -1;
+    }
+    return 0;
+}
+
+/* registry(kind): the entries of a kind ("methods", "models", "steps", "losses", "sensing",
+ * "bases") as dicts {name, summary, reads, needs}, or ("params") the parameters as dicts
+ * {name, help, default}: what Python lists, as `gsfw help` does. */
+PyObject *gsfwpy_registry(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *topic;
+    if (!PyArg_ParseTuple(args, "s:registry", &topic)) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    if (!strcmp(topic, "params")) {
+        const gsfw_param *p;
+        for (int i = 0; (p = gsfw_registry_param(i)); i++) {
+            PyObject *row = Py_BuildValue("{s:s,s:s,s:d}", "name", p->name, "help",
+                                          p->help ? p->help : "", "default", p->def);
+            if (!row || PyList_Append(out, row) < 0) {
+                Py_XDECREF(row);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(row);
+        }
+        return out;
+    }
+    const int kind = gsfw_kind_parse(topic);
+    if (kind < 0) {
+        Py_DECREF(out);
+        return PyErr_Format(PyExc_ValueError, "unknown kind '%s'", topic);
+    }
+    const gsfw_entry *e;
+    for (int i = 0; (e = gsfw_registry_entry((gsfw_kind)kind, i)); i++) {
+        const char *needs = e->needs & GSFW_NEEDS_GRAPH ? "graph"
+                            : e->needs & GSFW_NEEDS_TREE ? "tree" : "";
+        PyObject *row = Py_BuildValue("{s:s,s:s,s:s,s:s,s:O}", "name", e->name, "summary",
+                                      e->summary, "reads", e->uses ? e->uses : "", "needs",
+                                      needs, "default",
+                                      e->flags & GSFW_ENTRY_DEFAULT ? Py_True : Py_False);
+        if (!row || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(row);
+    }
+    return out;
+}
