@@ -13,10 +13,10 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
     raise ImportError("gsfw's estimators need scikit-learn (Debian: python3-sklearn); "
                       "gsfw.solve works without it") from exc
 
-from ._checks import integer, integer_or_none, real_or_none
+from ._checks import integer_or_none, real_or_none
 from ._operator import Operator
 from ._oracles import dmo
-from ._solve import BASELINES, is_sparse_matrix, solve
+from ._solve import is_sparse_matrix, reads, solve
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -53,10 +53,10 @@ class _GraphSparseModel(BaseEstimator):
     # polish by the library's refit (least squares); the classifier refits in the ball
     _library_polish = True
 
-    def __init__(self, s=None, g=1, graph=None, tree=None, model=None, C=None,
-                 fit_intercept=True, method="accfw", max_iter=300, tol=None, tol_rel=None,
-                 polish=True, option="I", L=None, L_rule=None, step="auto", delta=None,
-                 seed=0, warm_start=False, time_limit=None):
+    def __init__(self, s=None, g=None, graph=None, tree=None, model=None, C=None,
+                 fit_intercept=True, method=None, max_iter=300, tol=None, tol_rel=None,
+                 polish=True, option=None, L=None, L_rule=None, step=None, delta=None,
+                 seed=None, warm_start=False, time_limit=None):
         self.s = s
         self.g = g
         self.graph = graph
@@ -78,25 +78,26 @@ class _GraphSparseModel(BaseEstimator):
         self.warm_start = warm_start
         self.time_limit = time_limit
 
-    # -- the support model and the solver's arguments
-
-    def _model_name(self):
-        if self.model is not None:
-            return self.model
-        return "head" if self.graph is not None else "tree" if self.tree is not None else "topk"
+    # -- the support model and the solver's arguments (None: the library's default)
 
     def _sparsity(self, d):
         s = integer_or_none("s", self.s)
         return default_s(d) if s is None else s
 
+    def _reads(self, parameter):
+        """Whether the method reads the parameter (per the library's registry): polish and
+        x0 belong to the Frank-Wolfe family, not to the baselines."""
+        return reads("methods", self.method, parameter)
+
     def _solve_kwargs(self, d):
-        kwargs = dict(model=self._model_name(), s=self._sparsity(d), g=integer("g", self.g),
-                      graph=self.graph, tree=self.tree, method=self.method,
-                      max_iter=self.max_iter, L=self.L, L_rule=self.L_rule, delta=self.delta,
-                      seed=self.seed, time_limit=self.time_limit)
-        if self.method not in BASELINES:
-            kwargs.update(polish=bool(self.polish) and self._library_polish, option=self.option,
-                          step=self.step, tol=self.tol, tol_rel=self.tol_rel)
+        kwargs = dict(model=self.model, s=self._sparsity(d), g=self.g, graph=self.graph,
+                      tree=self.tree, method=self.method, max_iter=self.max_iter, L=self.L,
+                      L_rule=self.L_rule, delta=self.delta, seed=self.seed,
+                      time_limit=self.time_limit, option=self.option, step=self.step,
+                      tol=self.tol, tol_rel=self.tol_rel)
+        # False (not None) turns the polish off where gsfw.solve would polish by default
+        kwargs["polish"] = (bool(self.polish) and self._library_polish if self._reads("polish")
+                            else None)
         return kwargs
 
     def _oracle_support(self, z, kwargs):
@@ -132,7 +133,7 @@ class _GraphSparseModel(BaseEstimator):
         return result, C
 
     def _solve_from(self, A, target, C, x0, kwargs, loss_kwargs):
-        if x0 is not None and self.method not in BASELINES:
+        if x0 is not None and self._reads("x0"):  # the baselines start from 0
             try:
                 return solve(A, target, C=C, x0=x0, **kwargs, **loss_kwargs)
             except ValueError as exc:
@@ -282,7 +283,7 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
         self._store(result, C, X.shape[1])
         self.intercept_ = (float(result.intercept) if self.fit_intercept and result is not None
                            else 0.0)
-        if result is not None and self.polish and self.method not in BASELINES:
+        if result is not None and self.polish and self._reads("polish"):
             self._polish_in_ball(X, labels, result, C, loss)
         return self
 

@@ -30,10 +30,10 @@ class GraphSparseRegressionCV(GraphSparseRegression):
     coef_, intercept_, C_, n_iter_, result_.
     """
 
-    def __init__(self, s_values=None, cv=None, g=1, graph=None, tree=None, model=None, C=None,
-                 fit_intercept=True, method="accfw", max_iter=300, tol=None, tol_rel=None,
-                 polish=True, option="I", L=None, L_rule=None, step="auto", delta=None,
-                 seed=0, warm_start=False, time_limit=None):
+    def __init__(self, s_values=None, cv=None, g=None, graph=None, tree=None, model=None,
+                 C=None, fit_intercept=True, method=None, max_iter=300, tol=None,
+                 tol_rel=None, polish=True, option=None, L=None, L_rule=None, step=None,
+                 delta=None, seed=None, warm_start=False, time_limit=None):
         super().__init__(g=g, graph=graph, tree=tree, model=model, C=C,
                          fit_intercept=fit_intercept, method=method, max_iter=max_iter,
                          tol=tol, tol_rel=tol_rel, polish=polish, option=option, L=L,

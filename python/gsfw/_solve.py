@@ -4,10 +4,7 @@ import time
 import numpy as np
 
 from . import _gsfw
-from ._checks import flag, integer, real, real_or_none, text
-
-FW_METHODS = ("fw", "accfw", "afw", "pfw", "bpcg")
-BASELINES = ("iht", "cosamp", "graph-iht", "graph-cosamp", "gen-mp")
+from ._checks import integer, real
 
 
 class Objective:
@@ -63,24 +60,6 @@ class Result:
             self.status, self.iterations, self.info["f_best"], int(np.count_nonzero(self.x)))
 
 
-def _option(option):
-    if option in ("I", 1, "1"):
-        return 1
-    if option in ("II", 2, "2"):
-        return 2
-    raise ValueError("option must be 'I' or 'II', got %r" % (option,))
-
-
-def _positive_or_none(name, value):
-    """0 (the library's 'not given') for None, else a number that must be > 0."""
-    value = real_or_none(name, value)
-    if value is None:
-        return 0.0
-    if not value > 0:
-        raise ValueError("%s must be > 0 (or None), got %r" % (name, value))
-    return value
-
-
 def _verbose_interval(verbose):
     """verbose: False/0 (quiet), True (a progress line every second) or a number of
     seconds between progress lines."""
@@ -93,35 +72,69 @@ def _verbose_interval(verbose):
     return seconds
 
 
+_ENTRIES = {}
+
+
+def registry_entry(kind, name):
+    """The library's registry row of kind ('methods', 'losses', ...) called name (None:
+    the kind's default), as a dict (name, summary, reads, needs, default); None when
+    unknown (the library then refuses the name with its own message)."""
+    if kind not in _ENTRIES:
+        _ENTRIES[kind] = _gsfw.registry(kind)
+    for entry in _ENTRIES[kind]:
+        if (entry["name"] == name) if name is not None else entry["default"]:
+            return entry
+    return None
+
+
+def reads(kind, name, parameter):
+    """Whether the entry of kind called name reads the parameter (per the registry)."""
+    entry = registry_entry(kind, name)
+    return entry is not None and parameter in entry["reads"].split()
+
+
+def default_polish(method, loss):
+    """On for the methods that polish (the Frank-Wolfe family), except with a loss that
+    fits an intercept to two classes (logistic): on separable classes its refit on a
+    support has no minimiser."""
+    return reads("methods", method, "polish") and not reads("losses", loss, "intercept")
+
+
 def is_sparse_matrix(A):
     """A scipy.sparse matrix or array, recognised without importing scipy."""
     return type(A).__module__.startswith("scipy.sparse") and hasattr(A, "tocoo")
 
 
-def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw", option="I",
-          L=None, L_rule=None, max_iter=300, tol=None, tol_rel=None, time_limit=None,
-          x_true=None, callback=None, delta=None, step="auto", x0=None, polish=None, seed=0,
-          loss="ls", huber_delta=1.0, intercept=False, tree=None, verbose=False):
+def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
+          option=None, L=None, L_rule=None, max_iter=300, tol=None, tol_rel=None,
+          time_limit=None, x_true=None, callback=None, delta=None, step=None, x0=None,
+          polish=None, seed=None, loss=None, huber_delta=None, intercept=None, tree=None,
+          verbose=False, **parameters):
     """Minimise f over D(C, M) = conv{x : ||x||_2 <= C, supp(x) in M}.
 
-    The objective: f(x) = loss(A x, y) with
+    An argument left at None takes the library's default (given in brackets).
+
+    The objective f(x) = loss(A x, y):
       A : an (n, d) array (float64 C- or Fortran-ordered arrays are used without a copy of
           their own; others are converted), a scipy.sparse matrix (through the library's
-          sparse CSR operator) or a gsfw.Operator; or a gsfw.Objective (then y is unused);
-      loss : 'ls' (0.5 ||A x - y||^2, the default), 'logistic' (labels y in {-1, +1};
+          sparse CSR operator) or a gsfw.Operator; or a gsfw.Objective (then y is unused).
+      loss : 'ls' (0.5 ||A x - y||^2) ['ls'], 'logistic' (labels y in {-1, +1};
           intercept=True also fits an unpenalised intercept b, returned as
-          Result.intercept) or 'huber' (threshold huber_delta).
-    The support model M: model 'topk' (default: at most s nonzeros), 'topk-approx', 'l1'
-      (s = 1), 'subgraph', 'head', 'tail' (at most s nodes in at most g connected pieces
-      of graph, a gsfw.Graph with d nodes), 'tree' or 'tree-connected' (rooted subtrees
-      of tree, a gsfw.Tree with d nodes). C > 0 is the radius of the ball.
-    The method: 'fw', 'accfw' (default), 'afw', 'pfw', 'bpcg' (the Frank-Wolfe family:
-      step 'auto', 'agnostic', 'short', 'adaptive' or 'line'; option 'I' or 'II' with
-      delta), or the baselines 'iht', 'cosamp', 'graph-iht', 'graph-cosamp', 'gen-mp'.
-      L: smoothness constant (None: estimated by L_rule, 'atom' for the Frank-Wolfe
-      family, 'spectral' for the baselines).
-    Stopping: after max_iter iterations (default 300), time_limit seconds, when
-      callback(info, x) returns True (called at every iterate with a dict of its
+          Result.intercept) or 'huber' (threshold huber_delta [1]).
+    The feasible set: the ball ||x||_2 <= C [1] and the support model M:
+      model : 'topk' (at most s nonzeros), 'topk-approx', 'l1' (s = 1), 'subgraph',
+          'head', 'tail' (at most s nodes in at most g [1] connected pieces of graph, a
+          gsfw.Graph with d nodes), 'tree', 'tree-connected' (rooted subtrees of tree, a
+          gsfw.Tree with d nodes) [the first whose needs are met: head with a graph,
+          tree with a tree, else topk]. delta: target of the approximate oracles; seed
+          [0]: their random order.
+    The method: 'fw', 'accfw' ['accfw'], 'afw', 'pfw', 'bpcg' (the Frank-Wolfe family:
+      step 'auto', 'agnostic', 'short', 'adaptive' or 'line' ['auto']; option 'I' or 'II'
+      ['I']), or the baselines 'iht', 'cosamp', 'graph-iht', 'graph-cosamp', 'gen-mp'.
+      L: smoothness constant [estimated by L_rule: 'atom' for the Frank-Wolfe family,
+      'spectral' for the baselines].
+    Stopping: after max_iter iterations (300), after time_limit seconds, when
+      callback(info, x) returns True (it is called at every iterate with a dict of its
       figures and a copy of x), or, for the Frank-Wolfe family, when the certified bound
       gap_bound >= f(x_t) - f* falls to tol + tol_rel * gap_bound(x_0): tol is absolute,
       tol_rel relative to the bound at the start (scale-free: tol_rel = 1e-3 stops once
@@ -131,49 +144,37 @@ def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw",
       into the ball); Result.x is then the polished point. Default: on for the
       Frank-Wolfe family (as the estimators), except with loss='logistic' (on separable
       classes the refit has no minimiser; GraphSparseClassifier refits within the ball);
-      not available for the baselines.
-    x0: the starting point (in D). x_true: adds est_err = ||x_t - x_true|| to the trace.
-    seed: seed of the randomised oracles. verbose: True prints a progress line every
+      the baselines do not polish.
+    x0: the starting point (in D, its support a set of the model). x_true: adds
+      est_err = ||x_t - x_true|| to the trace. verbose: True prints a progress line every
       second (a number: every that many seconds) and a summary at the end.
+    Further keywords are the library's other settings (polish_iters, max_active, lazy,
+    inner_iters, reference_compat; gsfw._gsfw.registry('params') lists them).
 
-    Returns a gsfw.Result. Raises TypeError for arguments of the wrong kind (s=4.5,
-    s='4', s=True, a graph that is not a gsfw.Graph) and ValueError for values out of
-    range, sizes that disagree and non-finite data, with a message naming the argument.
+    Returns a gsfw.Result. Raises TypeError for an argument of the wrong kind (s=4.5,
+    s='4', s=True, C='1', a graph that is not a gsfw.Graph) and ValueError for a value
+    out of range, sizes that disagree or non-finite data, with a message naming it.
     """
-    s = integer("s", s)
-    g = integer("g", g)
-    max_iter = integer("max_iter", max_iter)
-    seed = integer("seed", seed)
-    C = real("C", C)
-    model, method, step, loss = (text(n, v) for n, v in (("model", model), ("method", method),
-                                                        ("step", step), ("loss", loss)))
-    if L_rule is not None:
-        L_rule = text("L_rule", L_rule)
-    baseline = method in BASELINES
-    if polish is None:  # the logistic refit has no minimiser on separable classes
-        polish = not baseline and loss != "logistic"
-    polish = flag("polish", polish)
     interval = _verbose_interval(verbose)
-    objective = None
+    if polish is None:
+        polish = True if default_polish(method, loss) else None
     if isinstance(A, Objective):
-        objective = A._spec()
+        parameters["objective"] = A._spec()
         A = None
     elif is_sparse_matrix(A):
         from ._operator import Operator
         A = Operator.csr(A)
     if interval > 0:
-        print("gsfw solve: method %s, model %s (s=%d, g=%d), C=%.6g, max_iter=%d"
-              % (method, model, s, g, C, max_iter), flush=True)
+        print("gsfw solve: method %s, model %s, s=%r, max_iter=%r"
+              % (method or registry_entry("methods", None)["name"], model or "default", s,
+                 max_iter), flush=True)
     start = time.perf_counter()
     raw = _gsfw.solve(
-        A=A, y=y, objective=objective, model=model, s=s, g=g, graph=graph, C=C, method=method,
-        option=_option(option), L=_positive_or_none("L", L), L_rule=L_rule,
-        max_iter=max_iter, tol=_positive_or_none("tol", tol),
-        tol_rel=_positive_or_none("tol_rel", tol_rel),
-        time_limit=_positive_or_none("time_limit", time_limit), x_true=x_true,
-        callback=callback, delta=0.0 if delta is None else real("delta", delta), step=step,
-        x0=x0, polish=polish, seed=seed, loss=loss, huber_delta=real("huber_delta", huber_delta),
-        intercept=flag("intercept", intercept), tree=tree, verbose=interval)
+        A=A, y=y, model=model, s=s, g=g, graph=graph, C=C, method=method, option=option, L=L,
+        L_rule=L_rule, max_iter=max_iter, tol=tol, tol_rel=tol_rel, time_limit=time_limit,
+        x_true=x_true, callback=callback, delta=delta, step=step, x0=x0, polish=polish,
+        seed=seed, loss=loss, huber_delta=huber_delta, intercept=intercept, tree=tree,
+        verbose=interval, **parameters)
     result = Result(raw)
     if interval > 0:
         info = result.info

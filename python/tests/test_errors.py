@@ -28,7 +28,7 @@ GRID = gsfw.Graph.grid(5, 6)
     (dict(A=A, y=y, L=-1), ValueError, "L must be > 0"),
     (dict(A=A, y=y, tol=-1), ValueError, "tol must be > 0"),
     (dict(A=A, y=y, max_iter=-1), ValueError, "max_iter must be between 0 and"),
-    (dict(A=A, y=y, option="III"), ValueError, "option must be 'I' or 'II'"),
+    (dict(A=A, y=y, option="III"), ValueError, "option must be I or II, got 'III'"),
     (dict(A=A, y=y, L_rule="exact"), ValueError, "L_rule must be spectral or atom"),
     (dict(A=A, y=y, x0=np.zeros(29)), ValueError, "x0 has 29 entries, expected 30"),
     (dict(A=A, y=y, x0=np.r_[5.0, np.zeros(29)]), ValueError, "x0"),
