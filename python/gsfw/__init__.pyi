@@ -146,36 +146,26 @@ class _GraphSparseModel:
     n_iter_: int
     n_features_in_: int
     result_: Optional[Result]
+    def __init__(self, s: Optional[int] = ..., g: Optional[int] = ...,
+                 graph: Optional[Graph] = ..., tree: Optional[Tree] = ...,
+                 model: Optional[str] = ..., C: Optional[float] = ...,
+                 fit_intercept: bool = ..., method: Optional[str] = ..., max_iter: int = ...,
+                 tol: Optional[float] = ..., tol_rel: Optional[float] = ...,
+                 polish: bool = ..., option: Union[str, int, None] = ...,
+                 L: Optional[float] = ..., L_rule: Optional[str] = ...,
+                 step: Optional[str] = ..., delta: Optional[float] = ...,
+                 seed: Optional[int] = ..., warm_start: bool = ...,
+                 time_limit: Optional[float] = ...) -> None: ...
     def get_params(self, deep: bool = ...) -> Dict[str, Any]: ...
     def set_params(self, **params: Any) -> Any: ...
     def score(self, X: Any, y: ArrayLike, sample_weight: Optional[ArrayLike] = ...) -> float: ...
 
 class GraphSparseRegression(_GraphSparseModel):
-    def __init__(self, s: Optional[int] = ..., g: Optional[int] = ...,
-                 graph: Optional[Graph] = ..., tree: Optional[Tree] = ...,
-                 model: Optional[str] = ..., C: Optional[float] = ...,
-                 fit_intercept: bool = ..., method: Optional[str] = ..., max_iter: int = ...,
-                 tol: Optional[float] = ..., tol_rel: Optional[float] = ...,
-                 polish: bool = ..., option: Union[str, int, None] = ...,
-                 L: Optional[float] = ..., L_rule: Optional[str] = ...,
-                 step: Optional[str] = ..., delta: Optional[float] = ...,
-                 seed: Optional[int] = ..., warm_start: bool = ...,
-                 time_limit: Optional[float] = ...) -> None: ...
     def fit(self, X: Any, y: ArrayLike) -> "GraphSparseRegression": ...
     def predict(self, X: Any) -> FloatArray: ...
 
 class GraphSparseClassifier(_GraphSparseModel):
     classes_: np.ndarray
-    def __init__(self, s: Optional[int] = ..., g: Optional[int] = ...,
-                 graph: Optional[Graph] = ..., tree: Optional[Tree] = ...,
-                 model: Optional[str] = ..., C: Optional[float] = ...,
-                 fit_intercept: bool = ..., method: Optional[str] = ..., max_iter: int = ...,
-                 tol: Optional[float] = ..., tol_rel: Optional[float] = ...,
-                 polish: bool = ..., option: Union[str, int, None] = ...,
-                 L: Optional[float] = ..., L_rule: Optional[str] = ...,
-                 step: Optional[str] = ..., delta: Optional[float] = ...,
-                 seed: Optional[int] = ..., warm_start: bool = ...,
-                 time_limit: Optional[float] = ...) -> None: ...
     def fit(self, X: Any, y: ArrayLike) -> "GraphSparseClassifier": ...
     def decision_function(self, X: Any) -> FloatArray: ...
     def predict(self, X: Any) -> np.ndarray: ...

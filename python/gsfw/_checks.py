@@ -1,5 +1,6 @@
-"""Argument checks shared by the public functions: the kind of a value (TypeError) before
-its range (ValueError, checked by the library with its own message)."""
+"""Kind checks of the arguments that do not go through the library's registry (pcst_fast's
+integers, the estimators' own parameters): TypeError before the range is checked.
+Registry parameters are checked by the extension, per their type (python/src/spec.c)."""
 import numbers
 
 
@@ -30,12 +31,3 @@ def text(name, value):
     if not isinstance(value, str):
         raise TypeError("%s must be a string, got %s %r" % (name, type(value).__name__, value))
     return value
-
-
-def flag(name, value):
-    """A yes/no value: bool or numpy bool (0/1 integers too); anything else is TypeError."""
-    if isinstance(value, bool) or (isinstance(value, numbers.Integral) and value in (0, 1)):
-        return bool(value)
-    if type(value).__name__ == "bool_":  # numpy.bool_, without importing numpy here
-        return bool(value)
-    raise TypeError("%s must be True or False, got %s %r" % (name, type(value).__name__, value))

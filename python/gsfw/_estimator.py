@@ -253,10 +253,11 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
     C bounds ||coef||: for (nearly) separable classes the logistic loss keeps decreasing
     as the norm grows, so C acts as the regularisation; C=None chooses it from the data:
     twice the norm of a least-squares fit of the +-1 labels on the oracle's support (the
-    answer usually lies on that boundary; no warning is given). A scipy.sparse X goes through the CSR operator. More than
-    two classes: wrap it, e.g. sklearn.multiclass.OneVsRestClassifier(GraphSparseClassifier()).
-    polish (default True): coef_ and intercept_ are refitted on the selected support, in
-    the ball (result_ is the solve before that refit).
+    answer usually lies on that boundary; no warning is given). A scipy.sparse X goes
+    through the CSR operator. More than two classes: wrap it, e.g.
+    sklearn.multiclass.OneVsRestClassifier(GraphSparseClassifier()). polish (default
+    True): coef_ and intercept_ are refitted on the selected support, in the ball
+    (result_ is the solve before that refit).
 
     Attributes: classes_, coef_ (d,), intercept_, C_, n_iter_, result_, n_features_in_.
     """
