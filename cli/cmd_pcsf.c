@@ -340,7 +340,8 @@ int cmd_pcsf(int argc, char **argv)
     gsfw_error e = GSFW_OK;
     if (!out_nodes || !out_edges) {
         rc = cli_fail("pcsf", "out of memory for %d nodes and %d edges", n, el.m);
-    } else if ((rc = cli_mem_check("pcsf", cli_mem_pcsf(n, el.m), "the PCSF workspace"))) {
+    } else if ((rc = cli_mem_check("pcsf", gsfw_memory_estimate("pcsf", n, el.m),
+                                   "the PCSF workspace"))) {
         /* message printed */
     } else if ((e = gsfw_pcsf_create(&ws, &err)) ||
                (e = gsfw_pcsf_run(ws, n, el.m, el.u, el.v, prizes, el.cost, root,

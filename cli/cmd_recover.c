@@ -13,9 +13,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "interrupt.h"
 #include "memory.h"
-#include "outdir.h"
+#include "outputs.h"
 #include "png_io.h"
 #include "recover_args.h"
 #include "recover_checks.h"
@@ -46,9 +45,12 @@ static int check_memory(const char *cmd, const recover_args *a, int H, int W, do
     const double support_cols = explicit ? fmin(fmin(3.0 * n / a->ratio, d),
                                                 (double)(1L << 25) / fmax(n, 1.0))
                                          : 0.0;
-    const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(n, support_cols) +
-                        cli_mem_dense(5.0 * n + 9.0 * d, 1) + cli_mem_graph(d, 2.0 * d) +
-                        2 * cli_mem_pcsf(d, 2.0 * d) + cli_mem_trace(a->iters);
+    const double need = copies * gsfw_memory_estimate("dense", n, d) +
+                        gsfw_memory_estimate("dense", n, support_cols) +
+                        gsfw_memory_estimate("dense", 5.0 * n + 9.0 * d, 1) +
+                        gsfw_memory_estimate("graph", d, 2.0 * d) +
+                        2 * gsfw_memory_estimate("pcsf", d, 2.0 * d) +
+                        gsfw_memory_estimate("trace", a->iters, 0);
     if (n > 2147483647.0) return CLI_OK;
     char what[160];
     snprintf(what, sizeof what, "recovering a %d x %d image from %.6g measurements (--ratio "
@@ -417,16 +419,14 @@ int cmd_recover(int argc, char **argv)
     const int n_out = a.no_plot ? 4 : 6;
     if ((rc = load_image(cmd, &a, &r)) || (rc = choose_target(cmd, &a, &r))) goto done;
     /* the output directory, opened now so that a bad --out-dir fails before the work */
-    if ((rc = cli_outdir_open(&od, cmd, a.out_dir)) ||
-        (rc = cli_outdir_files(&od, names, n_out)))
-        goto done;
+    if ((rc = cli_outdir_open(&od, cmd, a.out_dir, names, n_out))) goto done;
     if ((rc = setup(cmd, &a, &r)) || (rc = solve(cmd, &a, &r)) ||
         (rc = write_outputs(cmd, &a, &r, od.staged)))
         goto done;
     /* every output is written: move them into place together, so that a failure here
      * or above leaves the directory as it was (existing files untouched, new ones
      * removed) */
-    if ((rc = cli_outdir_commit(&od, n_out))) goto done;
+    if ((rc = cli_outdir_commit(&od))) goto done;
     print_summary(&a, &r);
 
 done:

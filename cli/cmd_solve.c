@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "interrupt.h"
+#include "outputs.h"
 #include "memory.h"
 #include "solve_args.h"
 #include "solve_outputs.h"
@@ -167,7 +167,7 @@ static int check_memory(const solve_flags *f)
     snprintf(what, sizeof what, "--A and %d iterations", iters);
     const double a_bytes = cli_mem_file_size(f->a.a_path);
     double need = 2 * a_bytes + fmin(a_bytes, 8.0 * (double)(1L << 25)) +
-                  (f->a.trace_path ? cli_mem_trace(iters) : 0);
+                  (f->a.trace_path ? gsfw_memory_estimate("trace", iters, 0) : 0);
     return cli_mem_check(CMD, need, what);
 }
 
@@ -264,11 +264,8 @@ static int run_and_write(const cli_solve_args *a, solve_run *r)
     int rc = cli_solve_write_outputs(CMD, a->out_path, a->best_path, a->trace_path, a->pol_path,
                                      r->x_last, r->x_best, r->x_pol, r->d, r->trace,
                                      r->res.trace_len, r->x_true != NULL);
-    if (cli_interrupted()) /* during the wait for a lock, or the move */
-        return cli_interrupted_exit(CMD, rc == CLI_OK ? "it came during the final move, which "
-                                                        "was completed: the outputs are the new "
-                                                        "ones"
-                                                      : "no output was changed");
+    if (rc == CLI_FAIL && cli_interrupted()) /* its message was held back */
+        return cli_interrupted_exit(CMD, "no output was changed");
     return rc;
 }
 

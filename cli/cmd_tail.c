@@ -79,7 +79,8 @@ int cmd_tail(int argc, char **argv)
         return rc;
     }
     if ((rc = cli_mem_check("tail",
-                            cli_mem_pcsf(gsfw_graph_nodes(graph), gsfw_graph_edge_count(graph)),
+                            gsfw_memory_estimate("pcsf", gsfw_graph_nodes(graph),
+                                                 gsfw_graph_edge_count(graph)),
                             "the tail projection's PCSF workspace"))) {
         gsfw_free(z);
         gsfw_graph_free(graph);

@@ -1,6 +1,6 @@
 /* Option parsing, error reporting and input loading shared by the subcommands. */
 #include "cli.h"
-#include "interrupt.h"
+#include "outputs.h"
 #include "memory.h"
 
 #include <ctype.h>
@@ -293,8 +293,8 @@ int cli_load_graph_sized(const char *cmd, const char *grid_spec, const char *edg
         if (n_expected >= 0 && (long)h * w != n_expected)
             return cli_fail(cmd, "--graph %s has %ld nodes but the vector has %d entries",
                             grid_spec, (long)h * w, n_expected);
-        if ((r = cli_mem_check(cmd, cli_mem_graph((double)h * w, 2.0 * h * w), "--graph")))
-            return r;
+        double need = gsfw_memory_estimate("graph", (double)h * w, 2.0 * h * w);
+        if ((r = cli_mem_check(cmd, need, "--graph"))) return r;
         rc = gsfw_graph_grid(h, w, out, &err);
         if (rc) return cli_fail_err(cmd, rc, &err);
         return CLI_OK;
@@ -305,8 +305,9 @@ int cli_load_graph_sized(const char *cmd, const char *grid_spec, const char *edg
     int m = 0, *u = NULL, *v = NULL;
     double *cost = NULL;
     /* a line of an edge list takes 6 bytes or more ("0 1 1\n") */
-    int mr = cli_mem_check(cmd, cli_mem_graph(limit > 0 ? limit : 0,
-                                              cli_mem_file_size(edges_path) / 6.0), "--edges");
+    int mr = cli_mem_check(cmd, gsfw_memory_estimate("graph", limit > 0 ? limit : 0,
+                                                     cli_mem_file_size(edges_path) / 6.0),
+                           "--edges");
     if (mr) return mr;
     rc = gsfw_edges_read(edges_path, limit, &m, &u, &v, &cost, &err);
     if (rc) return cli_fail(cmd, "--edges: %s", err.message);

@@ -45,7 +45,7 @@ int cli_model_oracles(const char *cmd, cli_params *cp, const gsfw_graph *graph,
         const gsfw_sizes sizes = {.nodes = gsfw_graph_nodes(graph),
                                   .edges = gsfw_graph_edge_count(graph)};
         char what[96];
-        snprintf(what, sizeof what, "the oracles of --model %s", model);
+        snprintf(what, sizeof what, "--model %s (its oracles)", model);
         if (cli_mem_check(cmd, gsfw_spec_memory(cp->spec, &sizes), what)) return CLI_FAIL;
     }
     if (gsfw_spec_oracles(cp->spec, dmo, tail, &err))

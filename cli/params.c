@@ -98,7 +98,10 @@ static int apply_L(const char *cmd, cli_params *cp, const char *text)
         p += strcspn(p, " ");
     }
     char *last = strrchr(rules, ',');
-    if (last) memcpy(last, " or", 3), memmove(last + 3, last + 1, strlen(last + 1) + 1);
+    if (last && used + 2 < sizeof rules) {
+        memmove(last + 3, last + 1, strlen(last + 1) + 1); /* ", 'x'" becomes " or 'x'" */
+        memcpy(last, " or", 3);
+    }
     return cli_usage_error(cmd, "--L takes a number > 0%s; '%s' is not a finite number", rules,
                            text);
 }

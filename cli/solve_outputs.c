@@ -4,11 +4,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "atomic_group.h"
 #include "cli.h"
-#include "interrupt.h"
 #include "io/npy.h"
-#include "outdir.h"
+#include "outputs.h"
 #include "trace_csv.h"
 
 int cli_solve_distinct_outputs(const char *cmd, const char *out_path, const char *best_path,
@@ -24,7 +22,7 @@ int cli_solve_distinct_outputs(const char *cmd, const char *out_path, const char
             if (gsfw_atomic_in_place(paths[i]) ||
                 (stat(paths[i], &a) == 0 && S_ISDIR(a.st_mode)))
                 continue;
-            if (gsfw_same_output(paths[i], paths[j]))
+            if (cli_same_file(paths[i], paths[j]))
                 return cli_usage_error(cmd, "%s and %s name the same file '%s'", flags[j],
                                        flags[i], paths[i]);
         }
@@ -64,18 +62,10 @@ int cli_solve_write_outputs(const char *cmd, const char *out_path, const char *b
             rc = cli_fail(cmd, "--trace: error writing '%s': %s", paths[k], strerror(errno));
         }
     }
-    /* the move into place: one run at a time per directory, and with SIGINT / SIGTERM
-     * held until it is complete or rolled back */
-    int locks[4], nlocks = 0;
-    if (rc == CLI_OK)
-        rc = cli_outdir_lock_paths(cmd, paths, 4, locks, &nlocks, SOLVE_LOCK_WAIT_S);
     if (rc != CLI_OK) {
         for (k = 0; k < 4; k++) gsfw_atomic_abort(&files[k]);
         return rc;
     }
-    cli_interrupt_block(1);
-    if (gsfw_atomic_commit_group(files, 4, &err)) rc = cli_fail(cmd, "%s", err.message);
-    cli_interrupt_block(0);
-    cli_outdir_unlock_paths(locks, nlocks);
-    return rc;
+    /* the move into place: one run at a time per directory, SIGINT / SIGTERM held */
+    return cli_commit_outputs(cmd, files, 4, SOLVE_LOCK_WAIT_S);
 }

@@ -14,7 +14,8 @@ int cli_solve_distinct_outputs(const char *cmd, const char *out_path, const char
 /* Write the requested outputs (NULL paths skipped) together: every file goes to a
  * temporary first and they are renamed into place only when all were written, so a
  * failure leaves neither a partial file nor a mix of old and new outputs, and never
- * deletes a file that existed. Returns CLI_OK or CLI_FAIL (message printed). */
+ * deletes a file that existed. Returns CLI_OK, CLI_FAIL or, when a signal came during
+ * the move, 128 + the signal (message printed). */
 int cli_solve_write_outputs(const char *cmd, const char *out_path, const char *best_path,
                             const char *trace_path, const char *pol_path, const double *x_last,
                             const double *x_best, const double *x_pol, int d,

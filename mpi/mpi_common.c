@@ -2,7 +2,7 @@
 #include "mpi_cli.h"
 
 #include "trace_csv.h"
-#include "atomic_group.h"
+#include "outputs.h"
 #include "io/npy.h"
 #include "objectives/linear.h"
 
@@ -218,7 +218,7 @@ int mpi_write_outputs(mpi_ctx *m, const char *cmd, const char *const paths[3],
     }
     if (rc != CLI_OK) {
         for (int k = 0; k < 3; k++) gsfw_atomic_abort(&files[k]);
-    } else if (gsfw_atomic_commit_group(files, 3, &err)) {
+    } else if (cli_commit_group(files, 3, &err)) {
         rc = mpi_fail(m, cmd, "%s", err.message);
     }
     return rc;

@@ -83,9 +83,8 @@ echo "libgsfw.so: SONAME $soname, $(wc -l <"$tmp/exported") exported functions, 
     "= the $(wc -l <"$tmp/declared") declared in include/"
 
 # --- what only the command-line tools need stays out of the library: PNG images (so no
-# libpng) and the move of several outputs at once (cli/png_io.c, cli/atomic_group.c,
-# cli/rename_group.c)
-moved='^(png_|gsfw_png_|gsfw_rename_group$|gsfw_atomic_commit_group$)'
+# libpng) and the move of several outputs at once (cli/png_io.c, cli/move_group.c)
+moved='^(png_|gsfw_png_|cli_)'
 readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' >"$tmp/needed"
 [ -s "$tmp/needed" ] || fail "readelf lists no NEEDED libraries of $so"
 if grep -i 'libpng' "$tmp/needed" >&2; then fail "$so needs libpng"; fi
@@ -95,7 +94,7 @@ nm "$libdir/libgsfw.a" | awk 'NF >= 2 { print $NF }' | grep -E "$moved" >"$tmp/m
 [ ! -s "$tmp/moved" ] ||
     fail "libgsfw.a defines or calls command-line-only or libpng functions: $(sort -u "$tmp/moved" | tr '\n' ' ')"
 if pkg-config --static --libs gsfw | grep -i 'png'; then fail "gsfw.pc lists libpng"; fi
-if grep -n 'gsfw_png_\|gsfw_rename_group\|gsfw_atomic_commit_group' "$includedir"/gsfw.h \
+if grep -n 'gsfw_png_\|cli_' "$includedir"/gsfw.h \
     "$includedir"/gsfw/*.h >&2; then
     fail "the installed headers declare command-line-only functions"
 fi

@@ -22,7 +22,7 @@
 #include <png.h>
 
 #include "gsfw.h"
-#include "atomic_group.h"
+#include "outputs.h"
 #include "io/atomic.h"
 #include "io/lines.h"
 #include "io/npy.h"
@@ -759,7 +759,7 @@ static void test_rename_group(void **state)
     write_text(n1, "A1");
     write_text(n2, "A2");
     write_text(d0, "old0");
-    assert_int_equal(gsfw_rename_group(from, to, 3, &err), GSFW_OK);
+    assert_int_equal(cli_move_group(from, to, 3, &err), GSFW_OK);
     assert_text(d0, "A0");
     assert_text(d1, "A1");
     assert_text(d2, "A2");
@@ -769,7 +769,7 @@ static void test_rename_group(void **state)
      * their old contents back, out2 is untouched, and nothing else is left behind */
     write_text(n0, "B0");
     write_text(n1, "B1");
-    expect_error(gsfw_rename_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out2",
+    expect_error(cli_move_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out2",
                  strerror(ENOENT), "no output was changed", NULL);
     assert_text(d0, "A0");
     assert_text(d1, "A1");
@@ -780,7 +780,7 @@ static void test_rename_group(void **state)
     assert_int_equal(unlink(d1), 0);
     write_text(n0, "C0");
     write_text(n1, "C1");
-    expect_error(gsfw_rename_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out2", NULL);
+    expect_error(cli_move_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out2", NULL);
     assert_text(d0, "A0");
     assert_false(exists(d1));
     assert_text(d2, "A2");
@@ -791,12 +791,12 @@ static void test_rename_group(void **state)
     write_text(n0, "D0");
     write_text(n1, "D1");
     write_text(n2, "D2");
-    expect_error(gsfw_rename_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out1",
+    expect_error(cli_move_group(from, to, 3, &err), &err, GSFW_ERR_IO, "out1",
                  "directory", NULL);
     assert_text(d0, "A0");
     assert_text(n0, "D0"); /* the sources stay for the caller to remove */
-    assert_int_equal(gsfw_rename_group(from, to, 0, &err), GSFW_OK);
-    assert_int_equal(gsfw_rename_group(from, to, GSFW_GROUP_MAX + 1, &err),
+    assert_int_equal(cli_move_group(from, to, 0, &err), GSFW_OK);
+    assert_int_equal(cli_move_group(from, to, CLI_GROUP_MAX + 1, &err),
                      GSFW_ERR_INVALID_ARG);
 }
 
@@ -844,9 +844,9 @@ static void test_atomic_special_destinations(void **state)
     write_text(n0, "A");
     write_text(n1, "B");
     const char *from[2] = {n0, n1}, *twice[2] = {target, spelt}, *fresh_twice[2] = {fresh, fresh2};
-    expect_error(gsfw_rename_group(from, twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
+    expect_error(cli_move_group(from, twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
                  "same file", NULL);
-    expect_error(gsfw_rename_group(from, fresh_twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
+    expect_error(cli_move_group(from, fresh_twice, 2, &err), &err, GSFW_ERR_INVALID_ARG,
                  "same file", NULL);
     assert_text(target, "new");
     assert_text(n0, "A");
@@ -854,12 +854,12 @@ static void test_atomic_special_destinations(void **state)
     /* two hard links of one file are two outputs: each name gets its own new file */
     assert_int_equal(link(target, alias), 0);
     const char *linked[2] = {target, alias};
-    assert_int_equal(gsfw_rename_group(from, linked, 2, &err), GSFW_OK);
+    assert_int_equal(cli_move_group(from, linked, 2, &err), GSFW_OK);
     assert_text(target, "A");
     assert_text(alias, "B");
 }
 
-/* gsfw_atomic_commit_group: unopened entries are skipped; a failure removes every
+/* cli_commit_group: unopened entries are skipped; a failure removes every
  * temporary file and changes no destination. */
 static void test_atomic_commit_group(void **state)
 {
@@ -874,7 +874,7 @@ static void test_atomic_commit_group(void **state)
     fputs("x1", f[0].fp);
     assert_int_equal(gsfw_atomic_open(&f[2], p2, &err), GSFW_OK);
     fputs("z1", f[2].fp);
-    assert_int_equal(gsfw_atomic_commit_group(f, 3, &err), GSFW_OK);
+    assert_int_equal(cli_commit_group(f, 3, &err), GSFW_OK);
     assert_text(p0, "x1");
     assert_text(p2, "z1");
     assert_int_equal(entries_in(*state), 2);
@@ -887,7 +887,7 @@ static void test_atomic_commit_group(void **state)
     assert_int_equal(gsfw_atomic_open(&f[1], sub, &err), GSFW_OK);
     fputs("s2", f[1].fp);
     assert_int_equal(mkdir(sub, 0700), 0);
-    expect_error(gsfw_atomic_commit_group(f, 2, &err), &err, GSFW_ERR_IO, "sub",
+    expect_error(cli_commit_group(f, 2, &err), &err, GSFW_ERR_IO, "sub",
                  "directory", NULL);
     assert_text(p0, "x1");
     assert_int_equal(entries_in(*state), 3); /* x.txt, z.txt, sub */

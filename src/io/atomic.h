@@ -1,5 +1,5 @@
-/* Crash-safe output files: write to a temporary file in the destination's directory,
- * then rename it into place, so that a failed run never leaves a partial file. */
+/* Crash-safe output files: written to a temporary file in the destination's directory,
+ * then renamed into place, so that a failed or killed run never leaves a partial file. */
 #ifndef GSFW_ATOMIC_H
 #define GSFW_ATOMIC_H
 
@@ -9,47 +9,32 @@
 
 typedef struct {
     FILE *fp;          /* write through this stream */
-    char *tmp_path;    /* temporary file (same directory as final_path) */
+    char *tmp_path;    /* the temporary file, .gsfw-tmp-PID-XXXXXX beside final_path */
     char *final_path;
     int in_place;      /* 1: fp writes final_path itself (a device, FIFO, /dev/stdout) */
 } gsfw_atomic_file;
 
-/* Create the temporary file. On failure nothing is left behind and *err names path.
- * A destination that is a directory is refused. A symbolic link is written through (its
- * target gets replaced, the link stays). Special files (devices such as /dev/null, FIFOs,
- * sockets) and names of open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
- * /proc/.../fd/N) are opened and written in place, since replacing them by a regular
- * file would be wrong: for them a failed run cannot be undone, and commit only flushes
- * and closes. */
+/* Create the temporary file, with the permissions fopen would give a new file (the
+ * kernel applies the umask) or those of the file it replaces. A directory is refused; a
+ * symbolic link is written through (its target is replaced). Special files (/dev/null,
+ * FIFOs) and names of open descriptors (/dev/stdout, /dev/fd/N) are written in place:
+ * for them commit only flushes. On failure nothing is left and *err names path. */
 gsfw_error gsfw_atomic_open(gsfw_atomic_file *f, const char *path, gsfw_err *err);
-/* Flush, close and rename into place; on any failure the temporary file is removed. */
-gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);
-/* Flush, sync and close the temporary file without renaming it (the first half of
- * commit); on failure the temporary file is removed. */
+/* Flush, sync and close (the file stays under its temporary name); on failure the
+ * temporary file is removed. */
 gsfw_error gsfw_atomic_finish(gsfw_atomic_file *f, gsfw_err *err);
-
-/* 1 when gsfw_atomic_open writes path in place (a special file, or the name of an open
- * descriptor such as /dev/stdout): such a path may be given for several outputs. */
-int gsfw_atomic_in_place(const char *path);
-/* The directory part of path: "." when there is none, "/" for a file in the root.
- * Freed with free(); NULL when out of memory. */
-char *gsfw_dir_of(const char *path);
-/* The last component of path (a pointer into it: path itself when it has no '/'). */
-const char *gsfw_base_name(const char *path);
-/* The absolute name path stands for: symbolic links and "." / ".." resolved for an
- * existing file; for a new one, its directory resolved plus its last component (path
- * itself when the directory does not exist). Freed with free(); NULL when out of memory. */
-char *gsfw_canonical_path(const char *path);
-/* 1 when a and b name the same output (the same canonical name). Two hard links of one
- * file are different outputs: each is replaced separately. */
-int gsfw_same_output(const char *a, const char *b);
-
-/* Forget the names of a file finished by gsfw_atomic_finish whose temporary file the
- * caller has moved into place itself (or that was written in place), removing nothing:
- * the temporary name may belong to another file by now. Moving several files into place
- * together is the command-line tools' job (cli/atomic_group.h). */
+/* finish, then rename into place; on any failure the temporary file is removed. */
+gsfw_error gsfw_atomic_commit(gsfw_atomic_file *f, gsfw_err *err);
+/* Drop the names of a finished file that the caller moved into place itself. */
 void gsfw_atomic_forget(gsfw_atomic_file *f);
-/* Close and remove the temporary file (safe to call on a zeroed or committed struct). */
+/* Close and remove the temporary file (safe on a zeroed or committed struct). */
 void gsfw_atomic_abort(gsfw_atomic_file *f);
+
+/* 1 when gsfw_atomic_open writes path in place. */
+int gsfw_atomic_in_place(const char *path);
+/* The directory part of path ("." when none, "/" in the root); free() it. */
+char *gsfw_dir_of(const char *path);
+/* The last component of path (a pointer into it). */
+const char *gsfw_base_name(const char *path);
 
 #endif

@@ -104,7 +104,7 @@ run() { # BUILD OUT
             cmd=${line#*:}
             cmd=${cmd# }
             echo "== $name"
-            echo "\$ $cmd"
+            printf '$ %s\n' "$cmd"
             case $cmd in *mpirun*) if [ $mpi = no ]; then echo "skipped (no mpirun)"; continue; fi ;; esac
             dir=$out/cases/$name
             mkdir "$dir" && ln -s ../../in "$dir/in"

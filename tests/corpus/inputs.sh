@@ -21,7 +21,8 @@ done
 # headers)
 f8() { od -An -v -t f8 -j 128 "$1" | tr -s ' ' '\n' | sed '/^$/d'; }
 
-# npy DTYPE SHAPE FILE: integers on stdin (DTYPE |i1, |u1 or <i4) to a version 1.0 .npy
+# npy DTYPE SHAPE FILE: integers on stdin (DTYPE |i1, |u1 or <i4; <f8: its bytes) to a
+# version 1.0 .npy
 npy() {
     awk -v dtype="$1" -v shape="$2" '
         function byte(v) { v = (v + 256) % 256; return sprintf("\\%03o", v) }
@@ -36,6 +37,21 @@ npy() {
             len = length(h) + 1
             printf "\\223NUMPY\\001\\000%s%s%s\\n%s\n", byte(len % 256), byte(int(len / 256)), h, out
         }' | { IFS= read -r esc; printf "$esc"; } >"$3"
+}
+
+# npy_f8 SHAPE FILE: numbers on stdin (normal doubles or 0) to a float64 .npy;
+# awk computes the bytes: exponent e with 2^e <= v < 2^(e+1), 52 bits of mantissa
+npy_f8() {
+    awk '{ for (i = 1; i <= NF; i++) {
+              v = $i + 0; hi = 0; lo = 0; sign = v < 0; v = sign ? -v : v
+              if (v > 0) {
+                  e = int(log(v) / log(2)); while (2 ^ e > v) e--; while (2 ^ (e + 1) <= v) e++
+                  m = (v / 2 ^ e - 1) * 2 ^ 52  # an integer below 2^52
+                  lo = m % 2 ^ 32; hi = sign * 2 ^ 31 + (e + 1023) * 2 ^ 20 + int(m / 2 ^ 32)
+              }
+              for (k = 0; k < 4; k++) { printf "%d ", lo % 256; lo = int(lo / 256) }
+              for (k = 0; k < 4; k++) { printf "%d ", hi % 256; hi = int(hi / 256) } } }' |
+        npy '<f8' "$1" "$2"
 }
 
 f8 A.npy | awk 'BEGIN { rows = 120; cols = 400 }
@@ -55,3 +71,22 @@ f8 prizes.npy | awk 'BEGIN { print "# the prizes of graph.txt" } { printf "%.17g
 awk 'BEGIN { for (r = 0; r < 10; r++) for (c = 0; c < 10; c++) { i = r * 10 + c
           if (c < 9 && i + 1 != 99) print i, i + 1
           if (r < 9 && i + 10 != 99) print i, i + 10 } }' </dev/null >grid10_short.txt
+
+# hostile inputs: sums of costs that overflow, byte-order marks, control bytes, entries
+# whose squares overflow, a matrix so small that its curvature underflows
+printf '0 1 1e308\n1 2 1e308\n2 3 1e308\n' >costly.txt
+echo 1 2 3 4 | npy_f8 '(4,)' z4.npy
+printf '1\n2\n3\n4\n' >prizes4.txt
+printf '\357\273\2770 1 1\n1 2 1\n2 3 1\n' >bom-edges.txt
+printf '\357\273\2775\n0\n0\n5\n' >bom-prizes.txt
+printf '0 1 1\n1 2 1\n2 3 1\n' >plain-edges.txt
+printf '5\n0\n0\n5\n' >plain-prizes.txt
+printf '1\n\033[31mred\n' >esc-prizes.txt
+printf '0 1\n' >esc-edges.txt
+echo 1e154 1e154 1 1 1 1 | npy_f8 '(6,)' zbig.npy
+echo 1e308 1e308 1e308 1e308 1 1 | npy_f8 '(6,)' zhuge.npy
+f8 A.npy | head -n 320 | awk '{ printf "%.17g ", $1 * 1e-160 }' | npy_f8 '(20, 16)' A_tiny.npy
+f8 A.npy | head -n 320 | awk 'BEGIN { print "%%MatrixMarket matrix coordinate real general"
+                                       print 20, 16, 320 }
+    { printf "%d %d %.17g\n", int((NR - 1) / 16) + 1, (NR - 1) % 16 + 1, $1 * 1e-160 }' >A_tiny.mtx
+printf '1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0' | npy '|i1' '(20,)' y_tiny.npy

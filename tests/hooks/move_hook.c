@@ -1,65 +1,52 @@
-/* Test hook for tests/test_reliability.c, loaded into the gsfw executable with
- * LD_PRELOAD: it acts just before a chosen step of an output move, so that a signal or a
- * pause lands exactly there instead of wherever a timer happens to fall.
+/* Preloaded into gsfw by tests/reliability.sh (LD_PRELOAD): acts just before a chosen
+ * step of an output move, so that a signal, a pause or a failure lands exactly there.
+ * A step is a link(2) or rename(2) onto a name outside staging directories and
+ * temporary files: the backups and renames of the final move.
  *
- * A step is a link(2) or rename(2) whose destination is a visible output or a backup
- * in the output directory: the group move's backups and renames. The writes of single
- * files inside a staging directory (their temporary file renamed into it) are not steps.
+ *   GSFW_HOOK_STEP=K     act before step K (1-based)
+ *   GSFW_HOOK_ACTION=A   INT, TERM or KILL: raise that signal; sleep:MS: pause; EIO: the
+ *                        call fails with EIO
+ *   GSFW_HOOK_MARK=FILE  created when the step is reached
  *
- *   GSFW_HOOK_STEP=K        act before step K (1-based)
- *   GSFW_HOOK_ACTION=A      INT, TERM or KILL: raise that signal; sleep:MS: pause
- *   GSFW_HOOK_MARK=FILE     created when the step is reached (before the action)
- *
- * It works on any build of the CLI (no test code in the CLI itself), which lets the test
- * show the behaviour of an older build too. */
+ * No test code is compiled into the CLI, so any build can be checked this way. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-static int steps_seen;
+static int steps;
 
-static int is_step(const char *to)
+/* 1 when the call is to fail */
+static int before_step(const char *to)
 {
-    return to && !strstr(to, "/.gsfw-staging-") && !strstr(to, "/.gsfw-tmp-");
-}
-
-static void before_step(const char *to)
-{
-    if (!is_step(to)) return;
-    const char *want = getenv("GSFW_HOOK_STEP");
-    const char *action = getenv("GSFW_HOOK_ACTION");
-    if (!want || !action || ++steps_seen != atoi(want)) return;
+    const char *want = getenv("GSFW_HOOK_STEP"), *action = getenv("GSFW_HOOK_ACTION");
+    if (!to || strstr(to, "/.gsfw-staging-") || strstr(to, "/.gsfw-tmp-") || !want ||
+        !action || ++steps != atoi(want))
+        return 0;
     const char *mark = getenv("GSFW_HOOK_MARK");
-    if (mark) {
-        FILE *f = fopen(mark, "w");
-        if (f) fclose(f);
-    }
+    FILE *f = mark ? fopen(mark, "w") : NULL;
+    if (f) fclose(f);
+    if (!strcmp(action, "EIO")) return errno = EIO, 1;
     if (!strncmp(action, "sleep:", 6)) {
         long ms = atol(action + 6);
         struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
-    } else {
-        raise(!strcmp(action, "INT") ? SIGINT : !strcmp(action, "TERM") ? SIGTERM : SIGKILL);
+        return 0;
     }
+    raise(!strcmp(action, "INT") ? SIGINT : !strcmp(action, "TERM") ? SIGTERM : SIGKILL);
+    return 0;
 }
 
-int rename(const char *from, const char *to)
-{
-    static int (*real)(const char *, const char *);
-    if (!real) *(void **)&real = dlsym(RTLD_NEXT, "rename");
-    before_step(to);
-    return real(from, to);
-}
-
-int link(const char *from, const char *to)
-{
-    static int (*real)(const char *, const char *);
-    if (!real) *(void **)&real = dlsym(RTLD_NEXT, "link");
-    before_step(to);
-    return real(from, to);
-}
+#define WRAP(name)                                                       \
+    int name(const char *from, const char *to)                           \
+    {                                                                    \
+        static int (*real)(const char *, const char *);                  \
+        if (!real) *(void **)&real = dlsym(RTLD_NEXT, #name);            \
+        return before_step(to) ? -1 : real(from, to);                    \
+    }
+WRAP(rename)
+WRAP(link)

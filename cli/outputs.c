@@ -1,0 +1,327 @@
+/* How the commands put their outputs in place (outputs.h). */
+#if !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* flock, realpath */
+#endif
+#include "outputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/internal.h"
+
+/* ------------------------------------------------------------------ signals */
+
+static volatile sig_atomic_t received;
+
+static void on_signal(int sig)
+{
+    if (!received) received = sig;
+}
+
+void cli_interrupt_install(void)
+{
+    const int sigs[2] = {SIGINT, SIGTERM};
+    for (int k = 0; k < 2; k++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[k], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART; /* reads and writes resume; the flag is polled */
+        sigaction(sigs[k], &sa, NULL);
+    }
+}
+
+int cli_interrupted(void)
+{
+    return received;
+}
+
+static void block_signals(int block)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+int cli_interrupted_exit(const char *cmd, const char *what)
+{
+    int sig = received ? received : SIGINT;
+    fprintf(stderr, "gsfw %s: interrupted (%s); %s\n", cmd, sig == SIGTERM ? "SIGTERM" : "SIGINT",
+            what);
+    return 128 + sig;
+}
+
+int cli_interrupt_callback(const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)it, (void)x, (void)user;
+    return received != 0;
+}
+
+/* The move (of files, or from[] onto to[] when files is NULL) with SIGINT and SIGTERM
+ * blocked, so that it completes, or rolls back, as a unit. */
+static int move_blocked(const char *cmd, gsfw_atomic_file *files, const char *const *from,
+                        const char *const *to, int n)
+{
+    gsfw_err err;
+    gsfw_error e = GSFW_OK;
+    block_signals(1);
+    if (!cli_interrupted()) /* else a signal came before the block */
+        e = files ? cli_commit_group(files, n, &err) : cli_move_group(from, to, n, &err);
+    else
+        for (int k = 0; files && k < n; k++) gsfw_atomic_abort(&files[k]);
+    int sig = cli_interrupted();
+    block_signals(0); /* a signal that came during the move is recorded now */
+    if (e) return cli_fail(cmd, "%s", err.message);
+    if (cli_interrupted())
+        return cli_interrupted_exit(cmd, sig ? "no output was changed"
+                                             : "it came during the final move, which was "
+                                               "completed: the outputs are the new ones");
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------ runs and locks */
+
+/* The pid in a name ".gsfw-KIND-PID-..." (KIND staging, tmp or old; *kind its first
+ * letter), or 0. */
+static long owner(const char *name, char *kind)
+{
+    char k[8];
+    long pid = 0;
+    int end = 0;
+    if (sscanf(name, ".gsfw-%7[a-z]-%ld-%n", k, &pid, &end) < 2 || !end || pid <= 0 ||
+        (strcmp(k, "staging") && strcmp(k, "tmp") && strcmp(k, "old")))
+        return 0;
+    *kind = k[0];
+    return pid;
+}
+
+static void remove_tree(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    char path[4096];
+    while (dp && (de = readdir(dp)))
+        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            unlink(path); /* a staging directory holds files only */
+    if (dp) closedir(dp);
+    rmdir(dir);
+}
+
+/* The pid of another live run staging in dir, or 0. With clean, what dead runs left
+ * goes: staging directories, temporary files, and backups that are a second link to
+ * their file; a backup that holds the only copy of an earlier output is kept, and named. */
+static long scan_runs(const char *cmd, const char *dir, int clean)
+{
+    DIR *dp = opendir(dir);
+    struct dirent *de;
+    long live = 0, dead = 0;
+    int removed = 0;
+    char path[4096], kind = 0;
+    while (dp && (de = readdir(dp))) {
+        long pid = owner(de->d_name, &kind);
+        struct stat st;
+        if (!pid || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
+            if (kind == 's') live = pid;
+            continue;
+        }
+        if (!clean || snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path ||
+            lstat(path, &st) != 0)
+            continue;
+        if (kind == 's' && S_ISDIR(st.st_mode)) {
+            remove_tree(path);
+        } else if (S_ISREG(st.st_mode) && (kind == 't' || st.st_nlink > 1)) {
+            unlink(path);
+        } else {
+            if (S_ISREG(st.st_mode))
+                fprintf(stderr, "gsfw %s: note: '%s' holds the earlier contents of an output "
+                        "that a run (pid %ld) was replacing when it was killed; it is kept: "
+                        "rename it back over that output, or delete it\n", cmd, path, pid);
+            continue;
+        }
+        removed++;
+        dead = pid;
+    }
+    if (dp) closedir(dp);
+    if (removed)
+        fprintf(stderr, "gsfw %s: note: removed %d unfinished file%s left in '%s' by a run "
+                "that was killed (pid %ld%s)\n", cmd, removed, removed == 1 ? "" : "s", dir,
+                dead, removed > 1 ? " and others" : "");
+    return live;
+}
+
+/* An exclusive flock on directory dir, waiting up to wait_s seconds for another run:
+ * the descriptor; -1 when the directory cannot be locked (errno set); -2 when another
+ * run holds it (message printed). */
+static int lock_dir(const char *cmd, const char *dir, int wait_s)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (int tries = 0; fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0; tries++) {
+        int e = errno;
+        if (e == EWOULDBLOCK && tries < wait_s * 20 && !cli_interrupted()) {
+            struct timespec ts = {0, 50000000L};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        close(fd);
+        if (e != EWOULDBLOCK) return errno = e, -1;
+        char who[48] = "";
+        long pid = scan_runs(cmd, dir, 0);
+        if (pid) snprintf(who, sizeof who, " (pid %ld)", pid);
+        if (wait_s)
+            cli_fail(cmd, "another gsfw run%s is writing into '%s' (waited %d s); no output "
+                     "was changed", who, dir, wait_s);
+        else
+            cli_fail(cmd, "--out-dir: another gsfw run%s is writing into '%s'; wait for it to "
+                     "finish or choose another directory", who, dir);
+        return -2;
+    }
+    return fd;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_commit_outputs(const char *cmd, gsfw_atomic_file *files, int count, int wait_s)
+{
+    char *dirs[CLI_GROUP_MAX];
+    int fds[CLI_GROUP_MAX], nd = 0, rc = CLI_OK;
+    /* each directory once, in name order, so that two runs cannot wait for each other */
+    for (int k = 0; k < count && k < CLI_GROUP_MAX; k++) {
+        if (!files[k].final_path || files[k].in_place) continue;
+        char *dir = gsfw_dir_of(files[k].final_path), *real = dir ? realpath(dir, NULL) : NULL;
+        free(dir);
+        for (int j = 0; real && j < nd; j++)
+            if (!strcmp(dirs[j], real)) free(real), real = NULL;
+        if (real) dirs[nd++] = real;
+    }
+    qsort(dirs, (size_t)nd, sizeof dirs[0], cmp_str);
+    for (int j = 0; j < nd; j++) {
+        fds[j] = rc == CLI_OK ? lock_dir(cmd, dirs[j], wait_s) : -1;
+        if (fds[j] == -2) rc = CLI_FAIL; /* -1: a file system without flock: no lock */
+    }
+    if (rc == CLI_OK)
+        rc = move_blocked(cmd, files, NULL, NULL, count);
+    else
+        for (int k = 0; k < count; k++) gsfw_atomic_abort(&files[k]);
+    for (int j = 0; j < nd; j++) {
+        if (fds[j] >= 0) close(fds[j]);
+        free(dirs[j]);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------- output directory */
+
+/* mkdir -p, remembering the directories it created. */
+static int make_dirs(cli_outdir *o, const char *path)
+{
+    char buf[4096];
+    size_t len = strlen(path);
+    if (len == 0) return cli_usage_error(o->cmd, "--out-dir is empty");
+    if (len >= sizeof buf) return cli_fail(o->cmd, "--out-dir: the name is too long");
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if ((buf[i] != '/' && buf[i] != '\0') || buf[i - 1] == '/') continue;
+        struct stat st;
+        buf[i] = '\0';
+        if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
+            return cli_fail(o->cmd, "--out-dir: '%s' exists and is not a directory", buf);
+        if (mkdir(buf, 0777) == 0) {
+            if (o->ncreated < 16) o->created[o->ncreated++] = strdup(buf);
+        } else if (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            return cli_fail(o->cmd, "--out-dir: cannot create '%s': %s", buf, strerror(errno));
+        }
+        buf[i] = i < len ? '/' : '\0';
+    }
+    if (access(path, W_OK | X_OK) != 0)
+        return cli_fail(o->cmd, "--out-dir: '%s' is not writable: %s", path, strerror(errno));
+    return CLI_OK;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = malloc(a + b + 2);
+    if (p) snprintf(p, a + b + 2, "%s/%s", dir, name);
+    return p;
+}
+
+int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
+                    const char *const *names, int count)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->lock_fd = -1;
+    int rc = make_dirs(o, path);
+    if (rc) return rc;
+    if (!(o->path = strdup(path))) return cli_fail(cmd, "out of memory");
+    /* the lock is on the directory itself: no lock file is left behind */
+    if ((o->lock_fd = lock_dir(cmd, path, 0)) < 0)
+        return o->lock_fd == -2 ? CLI_FAIL
+                                : cli_fail(cmd, "--out-dir: cannot lock '%s': %s", path,
+                                           strerror(errno));
+    scan_runs(cmd, path, 1);
+    char name[64];
+    snprintf(name, sizeof name, ".gsfw-staging-%ld-XXXXXX", (long)getpid());
+    if (!(o->staging = join(path, name))) return cli_fail(cmd, "out of memory");
+    if (!mkdtemp(o->staging)) {
+        int e = errno;
+        free(o->staging);
+        o->staging = NULL;
+        return cli_fail(cmd, "--out-dir: cannot create a staging directory in '%s': %s", path,
+                        strerror(e));
+    }
+    for (int k = 0; k < count && k < CLI_GROUP_MAX; k++) {
+        struct stat st;
+        o->count = k + 1;
+        o->final[k] = join(path, names[k]);
+        o->staged[k] = join(o->staging, names[k]);
+        if (!o->final[k] || !o->staged[k]) return cli_fail(cmd, "out of memory");
+        /* a rename would replace a link, a directory or a special file by a regular file */
+        if (lstat(o->final[k], &st) == 0 && !S_ISREG(st.st_mode))
+            return cli_fail(cmd, "--out-dir: '%s' is %s; %s writes regular files only (remove "
+                            "it or choose another directory)", o->final[k],
+                            S_ISLNK(st.st_mode)  ? "a symbolic link"
+                            : S_ISDIR(st.st_mode) ? "a directory"
+                                                  : "a special file",
+                            cmd);
+    }
+    return CLI_OK;
+}
+
+int cli_outdir_commit(cli_outdir *o)
+{
+    return move_blocked(o->cmd, NULL, (const char *const *)o->staged,
+                        (const char *const *)o->final, o->count);
+}
+
+void cli_outdir_close(cli_outdir *o, int failed)
+{
+    for (int k = 0; k < o->count; k++) free(o->final[k]), free(o->staged[k]);
+    if (o->staging) remove_tree(o->staging); /* whatever is left of it */
+    for (int i = o->ncreated - 1; i >= 0; i--) {
+        if (failed) rmdir(o->created[i]);
+        free(o->created[i]);
+    }
+    if (o->lock_fd >= 0) close(o->lock_fd);
+    free(o->staging);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+    o->lock_fd = -1;
+}

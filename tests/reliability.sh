@@ -1,0 +1,187 @@
+#!/bin/sh
+# The guarantees of docs/reliability.md, checked on the real gsfw (ctest "reliability"):
+# memory refused under an address-space or cgroup limit, SIGINT / SIGTERM / SIGKILL and
+# I/O errors at every step of the final move (timed by tests/hooks/move_hook.c,
+# preloaded), concurrent runs. After each case the output directory holds one complete
+# set of outputs, the earlier run's or the new one's, and nothing else.
+#
+#   usage: reliability.sh GSFW MOVE_HOOK SOURCE_DIR
+#   env:   ROUNDS=N adds N signals at random times into runs (scripts/reliability.sh);
+#          GSFW_SANITIZED=1 skips the address-space cases (the sanitizers reserve terabytes)
+set -u
+G=$1 HOOK=$2 SRC=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsfw-rel-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fails=0 cases=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+signum() { case $1 in INT) echo 2 ;; TERM) echo 15 ;; KILL) echo 9 ;; esac; }
+ok() { cases=$((cases + 1)); }
+
+IMG=$SRC/data/mnist_0.npy
+# recover DIR ITERS [FLAGS]: the run whose outputs are compared; 3 iterations = "old",
+# 12 = "new"
+rec() { d=$1 i=$2; shift 2; "$G" recover --image "$IMG" --ratio 2 --out-dir "$d" --no-plot --iters "$i" "$@"; }
+# start DIR ITERS ERR: rec in the background, $! its pid, with SIGINT not ignored (as a
+# shell without job control does for background commands)
+start() {
+    env --default-signal=INT,TERM "$G" recover --image "$IMG" --ratio 2 --out-dir "$1" \
+        --no-plot --iters "$2" >/dev/null 2>"$3" &
+}
+hook() { # STEP ACTION COMMAND...: the command with the hook preloaded
+    s=$1 a=$2; shift 2
+    LD_PRELOAD=$HOOK GSFW_HOOK_STEP=$s GSFW_HOOK_ACTION=$a \
+        ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 "$@"
+}
+rec old 3 >/dev/null && rec new 12 >/dev/null || { echo "reference runs failed"; exit 1; }
+# state DIR: old, new, none or mixed (the trace's time column differs from run to run:
+# its length tells the runs apart)
+state() {
+    n=0
+    for f in recovered.npy recovered.png truth.png trace.csv; do [ -e "$1/$f" ] && n=$((n + 1)); done
+    [ $n = 0 ] && { echo none; return; }
+    for w in old new; do
+        if [ $n = 4 ] && cmp -s "$1/recovered.npy" $w/recovered.npy &&
+            cmp -s "$1/recovered.png" $w/recovered.png && cmp -s "$1/truth.png" $w/truth.png &&
+            [ "$(wc -l <"$1/trace.csv")" = "$(wc -l <$w/trace.csv)" ]; then
+            echo $w; return
+        fi
+    done
+    echo mixed
+}
+left() { ls -A "$1" | grep '^\.gsfw-' | tr '\n' ' '; }
+with_old() { rm -rf "$1"; rec "$1" 3 >/dev/null || fail "run into $1"; }
+wait_for() { # TEST: up to 20 s
+    t=0; while ! eval "$1" && [ $t -lt 2000 ]; do sleep 0.01; t=$((t + 1)); done
+}
+
+# --- memory: the estimate against what the process may use
+refused() { # the one line of a refusal, exit status 1
+    [ "$1" = 1 ] && [ "$(wc -l <err)" = 1 ] && grep -q 'needs about .*\(available\|allows\)' err
+}
+if [ -z "${GSFW_SANITIZED:-}" ]; then
+    prlimit --as=8589934592 "$G" recover --image "$SRC/data/angio.npy" --ratio 300 --out-dir m1 \
+        --no-plot 2>err; rc=$?
+    refused $rc && grep -q 'from 186600 measurements' err && [ ! -e m1 ] && ok ||
+        fail "--ratio 300 under 8 GB: $rc $(cat err)"
+    prlimit --as=1073741824 "$G" recover --image "$SRC/data/angio.npy" --ratio 30 --out-dir m2 \
+        --no-plot 2>err; rc=$?
+    refused $rc && ok || fail "--ratio 30 under 1 GB: $rc $(cat err)"
+    # a PNG of 12000 x 12000 pixels: the pixel limit from its header, then the estimate
+    if python3 -c 'import struct, zlib
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+row = b"\0" * 12001
+data = zlib.compress(b"\0\xff" + row[2:] + row * 11999, 1)
+open("big.png", "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 12000, 12000, 8, 0, 0, 0, 0)) + chunk(b"IDAT", data) + chunk(b"IEND", b""))' 2>/dev/null; then
+        prlimit --as=3221225472 "$G" recover --image big.png --ratio 2 --out-dir m3 --no-plot 2>err; rc=$?
+        [ $rc = 1 ] && grep -q 'more than the limit of 100000000' err && ok ||
+            fail "12000 x 12000 PNG: $rc $(cat err)"
+        prlimit --as=3221225472 "$G" recover --image big.png --ratio 2 --out-dir m3 --no-plot \
+            --max-pixels 200000000 2>err; rc=$?
+        refused $rc && ok || fail "12000 x 12000 PNG with --max-pixels: $rc $(cat err)"
+    fi
+fi
+# a container's limit is a cgroup's, which MemAvailable does not show (cgroup v1, root)
+cg=/sys/fs/cgroup/memory/gsfw-reliability-$$
+if mkdir "$cg" 2>/dev/null; then
+    if echo 1073741824 >"$cg/memory.limit_in_bytes"; then
+        sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$G" recover \
+            --image "$SRC/data/angio.npy" --ratio 30 --out-dir m4 --no-plot 2>err; rc=$?
+        refused $rc && ok || fail "--ratio 30 in a 1 GB cgroup: $rc $(cat err)"
+    fi
+    rmdir "$cg"
+fi
+
+# --- signals while the solver runs: stop, leave the earlier outputs, one line
+for sig in INT TERM; do
+    with_old s
+    start s 2000000 err; pid=$!
+    wait_for '[ -n "$(left s)" ]'
+    sleep 0.2
+    kill -$sig $pid; wait $pid; rc=$?
+    want="gsfw recover: interrupted (SIG$sig); no output was changed"
+    [ $rc = $((128 + $(signum $sig))) ] && [ "$(cat err)" = "$want" ] && [ "$(state s)" = old ] &&
+        [ -z "$(left s)" ] && ok || fail "SIG$sig in the solve: $rc, $(cat err), $(state s), $(left s)"
+done
+
+# --- every step of the move (4 backups, 4 renames): SIGINT, SIGTERM, an I/O error
+for step in 1 2 3 4 5 6 7 8; do
+    for action in INT TERM EIO; do
+        with_old m
+        hook $step $action rec m 12 >/dev/null 2>err; rc=$?
+        st=$(state m)
+        case $action.$rc.$st in
+            INT.130.old|INT.130.new|TERM.143.old|TERM.143.new|EIO.1.old|EIO.0.new) ;;
+            *) fail "$action at step $step: exit $rc, outputs $st: $(cat err)"; continue ;;
+        esac
+        [ -z "$(left m)" ] && [ "$(wc -l <err)" -le 1 ] && ok ||
+            fail "$action at step $step: left $(left m), $(cat err)"
+    done
+    # SIGKILL: the next run cleans up, and names a backup it keeps
+    with_old k
+    hook $step KILL rec k 12 >/dev/null 2>&1
+    rec k 3 >/dev/null 2>err; rc=$?
+    kept_named=1
+    for b in $(ls -A k | grep '^\.gsfw-old-'); do grep -q "$b" err || kept_named=0; done
+    [ $rc = 0 ] && [ "$(state k)" = old ] && [ -z "$(ls -A k | grep '^\.gsfw-\(staging\|tmp\)')" ] &&
+        [ $kept_named = 1 ] && ok || fail "SIGKILL at step $step, then a run: $rc, $(state k), $(left k)"
+done
+
+# --- concurrent runs into one directory
+# B starts while A pauses inside its move: B is refused, A's outputs land whole
+rm -rf c
+GSFW_HOOK_MARK=mark hook 2 sleep:2000 rec c 3 >/dev/null 2>errA & pid=$!
+wait_for '[ -e mark ]'
+rec c 12 >/dev/null 2>errB; rcB=$?
+wait $pid; rcA=$?
+[ $rcA = 0 ] && [ $rcB = 1 ] && grep -q 'another gsfw run' errB && [ "$(state c)" = old ] && ok ||
+    fail "recover during a move: A $rcA, B $rcB $(cat errB), $(state c)"
+# B starts while A computes: refused with A's pid
+with_old c
+start c 2000000 /dev/null; pid=$!
+wait_for '[ -n "$(left c)" ]'
+rec c 12 >/dev/null 2>errB; rcB=$?
+kill -INT $pid; wait $pid
+[ $rcB = 1 ] && grep -q "another gsfw run (pid $pid)" errB && [ "$(wc -l <errB)" = 1 ] &&
+    [ "$(state c)" = old ] && ok || fail "second recover: $rcB $(cat errB), $(state c)"
+# two solve runs writing --out and --trace into one directory: B waits for A, then
+# replaces both
+"$(dirname "$G")/example_data" ex >/dev/null || fail "example_data"
+solve() { "$G" solve --A ex/A.npy --y ex/y.npy --model topk --s 24 --C 1 --method fw \
+    --iters "$@"; }
+solve 9 --out xB.npy >/dev/null 2>&1
+mkdir sd; rm -f mark
+GSFW_HOOK_MARK=mark hook 2 sleep:2000 solve 4 --out sd/x.npy --trace sd/t.csv >/dev/null \
+    2>errA & pid=$!
+wait_for '[ -e mark ]'
+solve 9 --out sd/x.npy --trace sd/t.csv >/dev/null 2>errB; rcB=$?
+wait $pid; rcA=$?
+[ $rcA = 0 ] && [ $rcB = 0 ] && cmp -s sd/x.npy xB.npy && [ "$(wc -l <sd/t.csv)" = 11 ] && ok ||
+    fail "concurrent solve runs: A $rcA $(cat errA), B $rcB $(cat errB)"
+
+# --- random signals into runs that replace earlier outputs
+rounds=${ROUNDS:-0} seed=20261126 done_ok=0 stopped=0 killed=0 early=0
+start=$(date +%s%N); rec new2 12 >/dev/null; span=$((($(date +%s%N) - start) / 770))
+r=0
+while [ $r -lt "$rounds" ]; do
+    r=$((r + 1))
+    seed=$(((seed * 1103515245 + 12345) % 2147483648))
+    sig=$(echo INT TERM KILL | cut -d' ' -f$((seed % 3 + 1)))
+    delay=$((seed / 7 % (span > 1000 ? span : 1000)))
+    with_old q
+    start q 12 err; pid=$!
+    sleep "$(awk "BEGIN { print $delay / 1e6 }")"
+    kill -$sig $pid 2>/dev/null; wait $pid; rc=$?
+    st=$(state q)
+    if [ $rc = 0 ] && [ $st = new ] && [ -z "$(left q)" ]; then done_ok=$((done_ok + 1))
+    elif [ $sig = KILL ] && [ $rc = 137 ] && rec q 3 >/dev/null 2>&1 && [ "$(state q)" = old ] &&
+        [ -z "$(ls -A q | grep '^\.gsfw-\(staging\|tmp\)')" ]; then killed=$((killed + 1))
+    elif [ $rc = $((128 + $(signum $sig))) ] && [ -z "$(left q)" ] &&
+        { [ $st = old ] || [ $st = new ]; }; then
+        if grep -q interrupted err; then stopped=$((stopped + 1)); else early=$((early + 1)); fi
+    else fail "round $r: SIG$sig after ${delay} us: exit $rc, outputs $st, left $(left q)"; fi
+done
+[ "$rounds" -gt 0 ] && echo "random signals: $rounds rounds: $done_ok completed, $stopped" \
+    "stopped cleanly, $killed killed and cleaned by the next run, $early ended at startup"
+echo "reliability: $cases cases passed, $fails failed"
+[ $fails = 0 ]
