@@ -6,12 +6,15 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
+.PHONY: all build deps deps-demo python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
 
 all: build
 
 deps:
-	@sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh full
+
+deps-demo:
+	@sh scripts/install-deps.sh demo
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
@@ -53,10 +56,14 @@ python: deps
 	@.venv/bin/python -m pip install -q --no-index ./python
 	@.venv/bin/python -c "import gsfw; print('gsfw', gsfw.__version__, 'installed in .venv')"
 
-# The build's output goes to $(BUILD)/build.log and is shown only when the build fails.
+# The demo's packages and targets only: libgsfw (static) and the gsfw tool, no tests,
+# benchmarks or experiments. The build's output goes to $(BUILD)/build.log and is shown
+# only when the build fails.
 demo:
 	@mkdir -p $(BUILD)
-	@$(MAKE) --no-print-directory build >$(BUILD)/build.log 2>&1 || \
+	@{ sh scripts/install-deps.sh demo && \
+	   cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGSFW_WERROR=ON $(CMAKE_FLAGS) && \
+	   cmake --build $(BUILD) -j $(JOBS) --target gsfw; } >$(BUILD)/build.log 2>&1 || \
 	  { cat $(BUILD)/build.log; echo "make demo: the build failed (log: $(BUILD)/build.log)"; exit 1; }
 	@sh experiments/demo.sh $(BUILD)
 

@@ -137,13 +137,13 @@ int main(int argc, char **argv)
     printf("%4s %10s %10s\n", "t", "warm_calls", "cold_calls");
     for (int t = 0; t < steps; t++) {
         for (int i = 0; i < n; i++) y[i] = x[i] + 0.02 * t * w[i];
-        gsfw_dmo_stats ds = {0, 0};
+        gsfw_dmo_stats ds = {{0}};
         int size;
         double t0 = gsfw_now();
         if (warm->select(warm->ctx, y, support, &size, &ds)) return 1;
         t_warm += gsfw_now() - t0;
-        calls_warm += ds.pcsf_calls;
-        missed_warm += ds.window_missed;
+        calls_warm += ds.count[GSFW_COUNT_PCSF_CALLS];
+        missed_warm += ds.count[GSFW_COUNT_WINDOW_MISSED];
         gsfw_headtail *ht = NULL;
         gsfw_proj_info info;
         t0 = gsfw_now();
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
         t_cold += gsfw_now() - t0;
         calls_cold += info.pcsf_calls;
         missed_cold += info.window_missed;
-        printf("%4d %10ld %10d\n", t, ds.pcsf_calls, info.pcsf_calls);
+        printf("%4d %10ld %10d\n", t, ds.count[GSFW_COUNT_PCSF_CALLS], info.pcsf_calls);
     }
     printf("warm: %ld PCSF calls (%.2f per vector), %ld windows missed, %.4f s in total\n",
            calls_warm, (double)calls_warm / steps, missed_warm, t_warm);

@@ -168,9 +168,9 @@ static int repair_cost(int reps)
             double t0 = gsfw_now();
             for (int t = 0; t < steps; t++) {
                 for (int i = 0; i < n; i++) y[i] = x[i] + 0.02 * t * w[i];
-                gsfw_dmo_stats ds = {0, 0};
+                gsfw_dmo_stats ds = {{0}};
                 if (dmo->select(dmo->ctx, y, S, &k, &ds)) return 1;
-                missed[repair] += ds.window_missed;
+                missed[repair] += ds.count[GSFW_COUNT_WINDOW_MISSED];
                 in_window[repair] += k >= ps.s_low && k <= ps.s_high;
             }
             double dt = gsfw_now() - t0;

@@ -93,7 +93,7 @@ int cmd_dmo(int argc, char **argv)
         goto done;
     }
     int size = 0;
-    gsfw_dmo_stats stats = {0, 0};
+    gsfw_dmo_stats stats = {{0}};
     int code = dmo->select(dmo->ctx, z, support, &size, &stats);
     if (code) {
         rc = cli_fail(cmd, "the oracle '%s' failed (code %d)", dmo->name, code);
@@ -122,8 +122,9 @@ int cmd_dmo(int argc, char **argv)
         cli_warn_short_support(cmd, dmo->name, graph, size, (int)gsfw_spec_number(cp.spec, "s"),
                                (int)gsfw_spec_number(cp.spec, "g"));
     if (stats_flag)
-        fprintf(stderr, "size=%d norm=%.17g delta=%.17g pcsf_calls=%ld window_missed=%d\n", size,
-                nrm, dmo->delta, stats.pcsf_calls, stats.window_missed);
+        fprintf(stderr, "size=%d norm=%.17g delta=%.17g pcsf_calls=%ld window_missed=%ld\n",
+                size, nrm, dmo->delta, gsfw_dmo_count(dmo, &stats, "pcsf_calls"),
+                gsfw_dmo_count(dmo, &stats, "window_missed"));
     rc = CLI_OK;
 
 done:

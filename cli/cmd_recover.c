@@ -394,7 +394,7 @@ static void print_summary(const recover_args *a, const recover_run *r)
            rec_dist(img_ret, xs, d), rec_rel_err(img_ret, xs, d), rec_psnr(img_ret, xs, d), f1,
            pre, rec, nnz_ret, info->f_best, rec_rel_err(r->x_best, r->truth, d), raw_f1,
            nnz_raw, info->gap_bound, info->step_rule ? info->step_rule->name : "none",
-           info->window_missed, info->oracle_calls, info->pcsf_calls,
+           gsfw_info_count(info, "window_missed"), info->oracle_calls, gsfw_info_count(info, "pcsf_calls"),
            info->L > 0 ? info->L : (r->needs_L ? r->L : 0.0), L_source, info->oracle_time,
            info->gradient_time);
 }

@@ -303,8 +303,9 @@ static int print_summary(const solve_flags *f, solve_run *r)
             "L=%.17g L_source=%s delta=%.17g oracle_calls=%ld pcsf_calls=%ld setup_s=%.6f "
             "time_s=%.6f polish_s=%.6f oracle_s=%.6f gradient_s=%.6f\n",
             est, info->gap_bound, info->f_polished, info->polished_size, pol_intercept,
-            info->window_missed,
-            info->L, l_source_name(info, l_source, sizeof l_source), info->delta, info->oracle_calls, info->pcsf_calls,
+            gsfw_info_count(info, "window_missed"), info->L,
+            l_source_name(info, l_source, sizeof l_source), info->delta, info->oracle_calls,
+            gsfw_info_count(info, "pcsf_calls"),
             info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
             info->gradient_time);
     return CLI_OK;

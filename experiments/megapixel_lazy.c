@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     printf("method=%s lazy=%d step=%s d=%d s=%d g=%d n=%d iters=%d oracle_calls=%ld "
            "pcsf_calls=%ld time_s=%.3f oracle_s=%.3f gradient_s=%.3f polish_s=%.3f "
            "rel_err=%.3g\n", method_name, lazy, step_name, d, s, g, n, info.iterations,
-           info.oracle_calls, info.pcsf_calls, info.solve_time, info.oracle_time,
+           info.oracle_calls, gsfw_info_count(&info, "pcsf_calls"), info.solve_time, info.oracle_time,
            info.gradient_time, info.polish_time, sqrt(e2));
     rc = 0;
 out:

@@ -157,7 +157,7 @@ static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mp
                    "ranks=%d n=%d d=%d oracle=%s load_s=%.6f setup_s=%.6f time_s=%.6f "
                    "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f reduce_calls=%ld\n",
                    info->gap_bound, info->f_polished, info->L, info->oracle_calls,
-                   info->pcsf_calls, m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all",
+                   gsfw_info_count(info, "pcsf_calls"), m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all",
                    t_load, info->setup_time, info->solve_time, info->oracle_time,
                    info->gradient_time, p->red.seconds, p->red.calls);
         }

@@ -1,9 +1,21 @@
 #!/bin/sh
-# Install the Debian packages gsfw needs to build, test and plot.
-# Does nothing when everything is already present; uses sudo when not root.
+# Install the Debian packages gsfw needs. Does nothing when everything is already
+# present; uses sudo when not root.
+#
+#   scripts/install-deps.sh [demo|full]
+#     demo: what `make demo` needs: the compiler, CMake and the libraries of libgsfw and
+#           the gsfw tool (OpenBLAS, LAPACKE, FFTW, GSL, libpng), gnuplot for the pictures
+#     full (default): also cmocka, Python, MPI and the tools of the tests, benchmarks and
+#           experiments (`make test`)
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libcmocka-dev libfftw3-dev gnuplot-nox libgsl-dev python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage time libopenmpi-dev openmpi-bin"
+DEMO_PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libfftw3-dev libgsl-dev gnuplot-nox"
+TEST_PACKAGES="libcmocka-dev python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage time libopenmpi-dev openmpi-bin"
+case ${1:-full} in
+    demo) PACKAGES=$DEMO_PACKAGES ;;
+    full) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES" ;;
+    *) echo "usage: install-deps.sh [demo|full]" >&2; exit 2 ;;
+esac
 
 # Without apt (another distribution, macOS, a container without dpkg) say what is needed
 # and go on: the build then stops with CMake's message if a library is really missing.

@@ -101,9 +101,9 @@ static void check_head_guarantee(gsfw_proj_method method)
         assert_true(fabs(dmo->delta - sqrt(1.0 / 14.0)) < 1e-15);
         assert_non_null(strstr(dmo->model, "M(G, 2s+g, g)"));
         int S[16], k = -1;
-        gsfw_dmo_stats stats = {0, 0};
+        gsfw_dmo_stats stats = {{0}};
         assert_int_equal(dmo->select(dmo->ctx, z, S, &k, &stats), 0);
-        assert_true(stats.pcsf_calls >= (method == GSFW_PROJ_PRACTICAL ? 1 : 0));
+        assert_true(stats.count[GSFW_COUNT_PCSF_CALLS] >= (method == GSFW_PROJ_PRACTICAL ? 1 : 0));
         assert_true(k >= 0 && k <= 2 * s + gc);
         assert_true(k <= dmo->max_support);
         assert_true(support_components(g, S, k) <= gc);
@@ -202,13 +202,13 @@ static void test_warm_start(void **state)
     int steps = 20, k;
     for (int t = 0; t < steps; t++) {
         for (int i = 0; i < n; i++) y[i] = x[i] + 0.003 * t * w[i];
-        gsfw_dmo_stats a = {0, 0}, b = {0, 0};
+        gsfw_dmo_stats a = {{0}}, b = {{0}};
         assert_int_equal(warm->select(warm->ctx, y, S, &k, &a), 0);
         assert_true(k >= 1);
         assert_int_equal(cold_dmo->select(cold_dmo->ctx, y, S, &k, &b), 0);
         if (t > 0) {
-            calls_warm += a.pcsf_calls;
-            calls_cold += b.pcsf_calls;
+            calls_warm += a.count[GSFW_COUNT_PCSF_CALLS];
+            calls_cold += b.count[GSFW_COUNT_PCSF_CALLS];
         }
     }
     fprintf(stderr, "  PCSF calls per projection: warm %.2f, cold %.2f\n",
@@ -242,7 +242,7 @@ static void test_tail_sizes(void **state)
             assert_int_equal(gsfw_dmo_headtail(g, &st, &dmo, NULL), GSFW_OK);
             assert_true(dmo->delta == 0.0);
             int S[180], k;
-            gsfw_dmo_stats stats = {0, 0};
+            gsfw_dmo_stats stats = {{0}};
             assert_int_equal(dmo->select(dmo->ctx, z, S, &k, &stats), 0);
             assert_true(k >= 1);
             assert_true(support_components(g, S, k) <= gc);

@@ -124,9 +124,9 @@ static void test_grid_10x10_s10(void **state)
         /* the DMOs, reused along the sequence (warm-started) */
         gsfw_dmo *d[2] = {head, tail};
         for (int j = 0; j < 2; j++) {
-            gsfw_dmo_stats stats = {0, 0};
+            gsfw_dmo_stats stats = {{0}};
             assert_int_equal(d[j]->select(d[j]->ctx, z, S, &k, &stats), 0);
-            assert_true(stats.pcsf_calls >= 1);
+            assert_true(stats.count[GSFW_COUNT_PCSF_CALLS] >= 1);
             if (j == 1 || k <= 10) { /* the head may return the theory head's answer */
                 assert_int_equal(k, 10);
                 assert_int_equal(support_components(g, S, k), 1);
@@ -324,9 +324,9 @@ static void test_reset(void **state)
                 gsfw_headtail_reset(ht);
             }
             for (int t = 0; t < T; t++) {
-                gsfw_dmo_stats stats = {0, 0};
+                gsfw_dmo_stats stats = {{0}};
                 assert_int_equal(dmo->select(dmo->ctx, z[t], S[pass][t], &K[pass][t], &stats), 0);
-                calls[pass][t] = stats.pcsf_calls;
+                calls[pass][t] = stats.count[GSFW_COUNT_PCSF_CALLS];
                 int other[144], ko;
                 gsfw_proj_info info;
                 assert_int_equal(gsfw_headtail_project(ht, z[t], other, &ko, &info, NULL), GSFW_OK);
@@ -425,18 +425,18 @@ static void test_dmo_stats(void **state)
             double z[100];
             normals(500 + (uint64_t)t, z, 100);
             int S[100], k, S2[100], k2;
-            gsfw_dmo_stats stats = {-1, -1};
+            gsfw_dmo_stats stats = {{-1, -1}};
             gsfw_proj_info info;
             assert_int_equal(dmo->select(dmo->ctx, z, S, &k, &stats), 0);
             assert_int_equal(gsfw_headtail_project(ht, z, S2, &k2, &info, NULL), GSFW_OK);
-            assert_int_equal(stats.window_missed, info.window_missed);
+            assert_int_equal(stats.count[GSFW_COUNT_WINDOW_MISSED], info.window_missed);
             missed += info.window_missed;
             if (kind == GSFW_PROJ_TAIL) {
-                assert_int_equal(stats.pcsf_calls, info.pcsf_calls);
+                assert_int_equal(stats.count[GSFW_COUNT_PCSF_CALLS], info.pcsf_calls);
                 assert_int_equal(k, k2);
                 assert_memory_equal(S, S2, (size_t)k * sizeof(int));
             } else {
-                assert_true(stats.pcsf_calls >= info.pcsf_calls);
+                assert_true(stats.count[GSFW_COUNT_PCSF_CALLS] >= info.pcsf_calls);
             }
         }
         assert_true(missed > 0);

@@ -127,7 +127,7 @@ static void run_solve(const job *j, outcome *o)
     }
     for (int t = 0; t < res.trace_len; t++) o->f[t] = trace[t].f;
     o->oracle_calls = info.oracle_calls;
-    o->pcsf_calls = info.pcsf_calls;
+    o->pcsf_calls = gsfw_info_count(&info, "pcsf_calls");
     o->gradient_calls = info.gradient_calls;
     o->iterations = info.iterations;
     o->ok = 1;

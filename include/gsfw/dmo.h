@@ -12,10 +12,14 @@
 extern "C" {
 #endif
 
-/* Statistics a DMO may report per call (added to the solver's totals). */
+/* What an oracle counts per call beyond what the solvers count themselves, in counters
+ * it names (gsfw_dmo.counters): the head and tail projections count their PCSF runs and
+ * the calls whose size window was missed (include/gsfw/pcsf.h). select writes count[k],
+ * the counter named counters[k], for its call (the solvers pass zeroed stats, and sum
+ * the counts into gsfw_info by name: gsfw_info_count). */
+#define GSFW_DMO_COUNTERS 4
 typedef struct {
-    long pcsf_calls;     /* PCSF runs made by graph oracles */
-    int window_missed;   /* 1 if a size-window search failed to hit its window */
+    long count[GSFW_DMO_COUNTERS];
 } gsfw_dmo_stats;
 
 /* A (delta-approximate) dual maximisation oracle: given z, select S in the model with
@@ -44,7 +48,13 @@ typedef struct gsfw_dmo {
      * s-sparse and M(G, s, g) models), 0 if unknown: with it the solvers certify
      * f(x) - f* <= <grad f(x), x> + C ||top_model_size(grad f(x))|| for any oracle */
     int model_size;
+    /* the names of the oracle's counters count[0..] (NULL: none; see gsfw_dmo_stats) */
+    const char *counters[GSFW_DMO_COUNTERS];
 } gsfw_dmo;
+
+/* The count of the oracle's counter `name` in stats (0 when it has no such counter). */
+GSFW_API long gsfw_dmo_count(const gsfw_dmo *dmo, const gsfw_dmo_stats *stats,
+                             const char *name);
 
 /* Frees an oracle through its destroy hook; an oracle without one belongs to its creator
  * (a user struct, possibly on the stack) and is left alone. NULL is a no-op. */

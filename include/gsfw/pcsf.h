@@ -115,6 +115,11 @@ GSFW_API void gsfw_headtail_reset(gsfw_headtail *ht);
 GSFW_API gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
                                  gsfw_proj_info *info, gsfw_err *err);
 
+/* The counters of the head and tail DMOs (gsfw_dmo_stats.count, gsfw_info_count):
+ * "pcsf_calls", the PCSF runs of a call, and "window_missed", 1 when its lambda-search
+ * missed the size window (see gsfw_proj_info). */
+enum { GSFW_COUNT_PCSF_CALLS = 0, GSFW_COUNT_WINDOW_MISSED = 1 };
+
 /* Head projection as a DMO for M(G, s, g): practical lambda-search with window
  * [s, floor(1.05 s)], warm-started across calls, GW pruning. delta is reported as
  * sqrt(1/14), the guarantee of the theory head for the model M(G, 2s + g, g) (the

@@ -188,8 +188,6 @@ typedef struct {
                              a rule without an enum value: see step_rule) */
     double delta;         /* delta used for Option II scaling and the bound */
     long oracle_calls;
-    long pcsf_calls;
-    long window_missed;   /* oracle calls whose size-window search missed its window */
     long gradient_calls;
     long drop_steps;      /* active-set methods: atoms removed by a full step */
     int active_size;      /* active-set methods: atoms at the end */
@@ -201,7 +199,15 @@ typedef struct {
     double gradient_time; /* seconds inside the objective */
     const struct gsfw_step_rule *step_rule; /* the rule used, with its name (NULL for the
                                                baselines) */
+    /* the oracles' own counters (gsfw_dmo.counters), summed over their calls: read them
+     * with gsfw_info_count */
+    const char *counter_names[GSFW_DMO_COUNTERS];
+    long counters[GSFW_DMO_COUNTERS];
 } gsfw_info;
+
+/* The total of the oracles' counter `name` over a run ("pcsf_calls", "window_missed"
+ * for the head and tail projections); 0 when no oracle of the run has such a counter. */
+GSFW_API long gsfw_info_count(const gsfw_info *info, const char *name);
 
 /* Caller-owned outputs; every pointer may be NULL. trace must hold trace_capacity
  * entries; the solver stores iterates 0..min(T, trace_capacity-1) and sets trace_len. */

@@ -139,8 +139,9 @@ static PyObject *info_dict(const gsfw_info *in)
         in->best_iter, "f_best", in->f_best, "f_last", in->f_last, "f_polished",
         in->f_polished, "gap_bound", in->gap_bound, "L", in->L, "L_source", l_source_name(in),
         "step", in->step_rule ? in->step_rule->name : "none", "delta", in->delta,
-        "oracle_calls", in->oracle_calls, "pcsf_calls", in->pcsf_calls, "window_missed",
-        in->window_missed, "gradient_calls", in->gradient_calls, "drop_steps", in->drop_steps,
+        "oracle_calls", in->oracle_calls, "pcsf_calls", gsfw_info_count(in, "pcsf_calls"),
+        "window_missed", gsfw_info_count(in, "window_missed"), "gradient_calls",
+        in->gradient_calls, "drop_steps", in->drop_steps,
         "active_size", in->active_size, "polished_size", in->polished_size, "setup_time",
         in->setup_time, "solve_time", in->solve_time, "polish_time", in->polish_time,
         "oracle_time", in->oracle_time, "gradient_time", in->gradient_time);

@@ -10,10 +10,10 @@ typedef struct {
     gsfw_dmo *inner;
     MPI_Comm comm;
     int rank;
-    int *msg; /* rc, size, pcsf_calls, window_missed, then max_support ids */
+    int *msg; /* rc, size, the oracle's counts, then max_support ids */
 } root_ctx;
 
-enum { HEAD = 4 };
+enum { HEAD = 2 + GSFW_DMO_COUNTERS };
 
 static int root_select(void *ctx, const double *z, int *support, int *size,
                        gsfw_dmo_stats *stats)
@@ -21,23 +21,19 @@ static int root_select(void *ctx, const double *z, int *support, int *size,
     root_ctx *c = ctx;
     int cap = c->inner->max_support;
     if (c->rank == 0) {
-        gsfw_dmo_stats local = {0, 0};
+        gsfw_dmo_stats local = {{0}};
         int sz = 0;
         int rc = c->inner->select(c->inner->ctx, z, c->msg + HEAD, &sz, &local);
         c->msg[0] = rc;
         c->msg[1] = rc ? 0 : sz;
-        c->msg[2] = (int)local.pcsf_calls;
-        c->msg[3] = local.window_missed;
+        for (int k = 0; k < GSFW_DMO_COUNTERS; k++) c->msg[2 + k] = (int)local.count[k];
     }
     /* the whole buffer: a message of known length needs no second broadcast */
     if (MPI_Bcast(c->msg, HEAD + cap, MPI_INT, 0, c->comm) != MPI_SUCCESS) return -1;
     if (c->msg[0]) return c->msg[0];
     *size = c->msg[1];
     memcpy(support, c->msg + HEAD, (size_t)c->msg[1] * sizeof(int));
-    if (stats) {
-        stats->pcsf_calls += c->msg[2];
-        if (c->msg[3]) stats->window_missed = 1;
-    }
+    for (int k = 0; stats && k < GSFW_DMO_COUNTERS; k++) stats->count[k] += c->msg[2 + k];
     return 0;
 }
 

@@ -198,11 +198,12 @@ gsfw_error gsfw_dmo_tree_forest(const gsfw_tree *tree, int s, int g, gsfw_dmo **
     return gsfw_dmo_tree_forest_named(tree, s, g, "tree-forest DMO", "tree-forest", out, err);
 }
 
-/* g rooted subtrees; g = 1 is the rooted model (tree_rooted.c) */
+/* g rooted subtrees; g = 1 is the rooted model (as gsfw_dmo_tree_rooted builds it) */
 static gsfw_error tree_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
 {
     if (spec->g > 1) return gsfw_dmo_tree_forest(spec->tree, spec->s, spec->g, out, err);
-    return gsfw_dmo_tree_rooted(spec->tree, spec->s, out, err);
+    return gsfw_dmo_tree_forest_named(spec->tree, spec->s, 1, "tree-rooted DMO", "tree-rooted",
+                                      out, err);
 }
 
 const gsfw_entry gsfw_entry_model_tree = {

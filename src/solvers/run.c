@@ -178,14 +178,13 @@ gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support)
 gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,
                            int *size)
 {
-    gsfw_dmo_stats stats = {0, 0};
+    gsfw_dmo_stats stats = {{0}};
     double t0 = gsfw_now();
     *size = 0;
     int rc = oracle->select(oracle->ctx, z, support, size, &stats);
     run->info->oracle_time += gsfw_now() - t0;
     run->info->oracle_calls++;
-    run->info->pcsf_calls += stats.pcsf_calls;
-    run->info->window_missed += stats.window_missed != 0;
+    gsfw_info_add_counts(run->info, oracle, &stats);
     const char *name = oracle->name ? oracle->name : "?";
     if (rc) {
         /* The library's oracles refuse a non-finite z (e.g. an AccFW step point that

@@ -69,6 +69,8 @@ const char *gsfw_run_code_text(gsfw_run *run, int code);
  * reserve hook, when it has one): once, before a loop that calls minimize_on. */
 gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support);
 
+/* Add an oracle call's counts to info's totals of the oracle's counters (counters.c). */
+void gsfw_info_add_counts(gsfw_info *info, const gsfw_dmo *dmo, const gsfw_dmo_stats *stats);
 /* Call a support oracle on z, check its output (size, range, distinct ids) and account
  * for its time and statistics. */
 gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,

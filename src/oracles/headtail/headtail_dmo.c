@@ -38,7 +38,7 @@ static int certify_head(ht_dmo_ctx *c, const double *z, int *support, int *size,
     gsfw_err err;
     int alt_size = 0;
     gsfw_error rc = gsfw_headtail_project(c->theory, z, c->alt, &alt_size, &info, &err);
-    if (stats) stats->pcsf_calls += info.pcsf_calls;
+    if (stats) stats->count[GSFW_COUNT_PCSF_CALLS] += info.pcsf_calls;
     if (rc) return (int)rc;
     if (info.energy > energy || *size > 2 * c->s + c->g) {
         memcpy(support, c->alt, (size_t)alt_size * sizeof(int));
@@ -54,8 +54,8 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
     gsfw_err err;
     gsfw_error rc = gsfw_headtail_project(c->ht, z, support, size, &info, &err);
     if (stats) {
-        stats->pcsf_calls = info.pcsf_calls;
-        stats->window_missed = info.window_missed;
+        stats->count[GSFW_COUNT_PCSF_CALLS] = info.pcsf_calls;
+        stats->count[GSFW_COUNT_WINDOW_MISSED] = info.window_missed;
     }
     if (rc == GSFW_ERR_NONFINITE) return GSFW_DMO_BAD_INPUT;
     if (rc) return (int)rc;
@@ -139,6 +139,8 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
     dmo->reset = ht_reset;
     dmo->contains = ht_contains;
     dmo->model_size = settings->s;
+    dmo->counters[GSFW_COUNT_PCSF_CALLS] = "pcsf_calls";
+    dmo->counters[GSFW_COUNT_WINDOW_MISSED] = "window_missed";
     c->mask = gsfw_calloc_array((size_t)g->n, 1);
     c->work = gsfw_malloc_array(2 * (size_t)g->n, sizeof(int));
     if (!c->mask || !c->work) {

@@ -1,0 +1,38 @@
+/* The oracles' own counters (gsfw_dmo_stats, gsfw_dmo.counters), found by name and summed
+ * into gsfw_info: a counter of one oracle (the PCSF runs of a head projection) is no field
+ * of the generic structs. */
+#include "solvers/run.h"
+
+#include <string.h>
+
+long gsfw_dmo_count(const gsfw_dmo *dmo, const gsfw_dmo_stats *stats, const char *name)
+{
+    for (int k = 0; dmo && stats && name && k < GSFW_DMO_COUNTERS; k++)
+        if (dmo->counters[k] && !strcmp(dmo->counters[k], name)) return stats->count[k];
+    return 0;
+}
+
+long gsfw_info_count(const gsfw_info *info, const char *name)
+{
+    for (int k = 0; info && name && k < GSFW_DMO_COUNTERS; k++)
+        if (info->counter_names[k] && !strcmp(info->counter_names[k], name))
+            return info->counters[k];
+    return 0;
+}
+
+void gsfw_info_add_counts(gsfw_info *info, const gsfw_dmo *dmo, const gsfw_dmo_stats *stats)
+{
+    for (int k = 0; k < GSFW_DMO_COUNTERS; k++) {
+        const char *name = dmo->counters[k];
+        int slot = 0;
+        if (!name) continue;
+        /* the slot of that name, or the first free one (a baseline's head and tail
+         * oracles share theirs) */
+        while (slot < GSFW_DMO_COUNTERS && info->counter_names[slot] &&
+               strcmp(info->counter_names[slot], name))
+            slot++;
+        if (slot == GSFW_DMO_COUNTERS) continue; /* more names than slots: not counted */
+        info->counter_names[slot] = name;
+        info->counters[slot] += stats->count[k];
+    }
+}
