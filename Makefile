@@ -58,7 +58,7 @@ test-tsan: deps
 # networkx and scikit-learn, with gsfw built from python/ and installed into it (offline).
 python: deps
 	@test -x .venv/bin/python || /usr/bin/python3 -m venv --system-site-packages .venv
-	@.venv/bin/python -m pip install -q --no-build-isolation --no-index ./python
+	@.venv/bin/python -m pip install -q --no-index ./python
 	@.venv/bin/python -c "import gsfw; print('gsfw', gsfw.__version__, 'installed in .venv')"
 
 # The demo's packages and targets only: libgsfw (static) and the gsfw tool, no tests,

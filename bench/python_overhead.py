@@ -81,7 +81,7 @@ def bench_angio(build, reps, tmp):
                 cli_work.append(f["setup_s"] + f["time_s"])
             t0 = time.perf_counter()
             res = gsfw.solve(A, y, model="head", s=s, g=g, graph=graph, C=1.0, method="accfw",
-                             max_iter=t)
+                             max_iter=t, polish=False)  # as the CLI's default
             wall[("py", t)].append(time.perf_counter() - t0)
             if t:
                 py_lib.append(res.info["setup_time"] + res.info["solve_time"])

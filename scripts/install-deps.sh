@@ -10,7 +10,7 @@
 set -eu
 
 DEMO_PACKAGES="build-essential cmake pkg-config libopenblas-dev liblapacke-dev libpng-dev libfftw3-dev libgsl-dev gnuplot-nox"
-TEST_PACKAGES="libcmocka-dev python3-dev python3-numpy python3-setuptools python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage time libopenmpi-dev openmpi-bin"
+TEST_PACKAGES="libcmocka-dev python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-pytest python3-venv python3-networkx python3-scipy python3-sklearn python3-skimage time libopenmpi-dev openmpi-bin"
 case ${1:-full} in
     demo) PACKAGES=$DEMO_PACKAGES ;;
     full) PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES" ;;

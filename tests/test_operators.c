@@ -969,6 +969,35 @@ static void test_compose(void **state)
     gsfw_operator_free(opB);
 }
 
+/* B - 1 mu^T over a CSR B equals the explicitly centred matrix, and keeps the contract. */
+static void test_centered(void **state)
+{
+    (void)state;
+    const int n = 7, d = 5;
+    int rows[] = {0, 2, 3, 6, 1, 4, 5, 6, 0};
+    int cols[] = {0, 0, 1, 1, 2, 3, 3, 4, 4};
+    double vals[] = {1.5, -2.0, 0.5, 3.0, -1.0, 2.5, 0.25, -0.5, 4.0};
+    double mu[5] = {0.3, -0.2, 0.0, 1.1, -0.7};
+    gsfw_operator *B = NULL, *A = NULL;
+    assert_int_equal(gsfw_operator_csr(n, d, 9, rows, cols, vals, &B, NULL), GSFW_OK);
+    assert_int_equal(gsfw_operator_centered(B, mu, &A, NULL), GSFW_OK);
+    double *MB = materialise(B), *MA = materialise(A);
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < n; i++) MB[(size_t)j * n + i] -= mu[j];
+    assert_close_vec(MA, MB, n * d, 1e-15);
+    check_contract(A, 95, 1e-13);
+    gsfw_err err;
+    gsfw_operator *bad = NULL;
+    mu[2] = NAN;
+    assert_int_equal(gsfw_operator_centered(B, mu, &bad, &err), GSFW_ERR_NONFINITE);
+    assert_message_contains(&err, "mu[2] is nan");
+    assert_null(bad);
+    free(MA);
+    free(MB);
+    gsfw_operator_free(A);
+    gsfw_operator_free(B);
+}
+
 /* ----------------------------------------------------------------- sensing */
 
 /* The matrix gsfw recover has always drawn (cli/cmd_recover.c): gsfw_rng seeded with the
@@ -1189,6 +1218,7 @@ int main(void)
         cmocka_unit_test(test_dense_errors),
         cmocka_unit_test(test_csr_matches_dense),
         cmocka_unit_test(test_csr_errors),
+        cmocka_unit_test(test_centered),
         cmocka_unit_test_setup_teardown(test_mtx_read, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_mtx_errors, setup_dir, teardown_dir),
         cmocka_unit_test(test_dct),

@@ -159,6 +159,16 @@ GSFW_API gsfw_error gsfw_operator_wavelet2d(int side, const char *family, gsfw_o
 GSFW_API gsfw_error gsfw_operator_random_signs(int d, uint64_t seed, gsfw_operator **out,
                                                gsfw_err *err);
 
+/* ---- centring (src/operators/centered.c) */
+
+/* A = B - 1 mu^T (mu: d numbers, copied; B borrowed: it must outlive A and not be used
+ * elsewhere at the same time): B with mu_j removed from column j, without forming it.
+ * With mu the column means of B, least squares over A fits an unpenalised intercept
+ * (profiled out) and a sparse B stays sparse. Products cost B's plus O(n + d); norm2 is
+ * (sqrt(B's) + sqrt(n) ||mu||)^2 when B has one. */
+GSFW_API gsfw_error gsfw_operator_centered(const gsfw_operator *B, const double *mu,
+                                           gsfw_operator **out, gsfw_err *err);
+
 #ifdef __cplusplus
 }
 #endif

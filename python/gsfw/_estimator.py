@@ -1,103 +1,331 @@
-"""A scikit-learn regressor over graph-structured sparse supports."""
+"""scikit-learn estimators over graph-structured sparse supports: least squares
+(GraphSparseRegression) and logistic regression (GraphSparseClassifier)."""
+import math
+import warnings
+
 import numpy as np
 
-from ._solve import BASELINES, solve
+try:
+    from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import check_is_fitted
+except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian package here
+    raise ImportError("gsfw's estimators need scikit-learn (Debian: python3-sklearn); "
+                      "gsfw.solve works without it") from exc
 
-try:  # scikit-learn is optional: the estimator works without it
-    from sklearn.base import BaseEstimator, RegressorMixin
-except ImportError:  # pragma: no cover - exercised only without scikit-learn
-    import inspect
+from ._checks import integer_or_none, real_or_none
+from ._operator import Operator
+from ._oracles import dmo
+from ._solve import is_sparse_matrix, reads, solve
 
-    class BaseEstimator:
-        """get_params / set_params by scikit-learn's conventions."""
-
-        @classmethod
-        def _get_param_names(cls):
-            sig = inspect.signature(cls.__init__)
-            return sorted(p.name for p in sig.parameters.values()
-                          if p.name != "self" and p.kind != p.VAR_KEYWORD)
-
-        def get_params(self, deep=True):
-            return {name: getattr(self, name) for name in self._get_param_names()}
-
-        def set_params(self, **params):
-            valid = self._get_param_names()
-            for key, value in params.items():
-                if key not in valid:
-                    raise ValueError("invalid parameter %r for %s" % (key, type(self).__name__))
-                setattr(self, key, value)
-            return self
-
-    class RegressorMixin:
-        """score(X, y) = R^2."""
-
-        def score(self, X, y, sample_weight=None):
-            y = np.asarray(y, dtype=np.float64)
-            pred = self.predict(X)
-            w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight)
-            ss_res = np.sum(w * (y - pred) ** 2)
-            ss_tot = np.sum(w * (y - np.average(y, weights=w)) ** 2)
-            return 1.0 - ss_res / ss_tot if ss_tot > 0 else 0.0
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data as _validate_data
+except ImportError:
+    def _validate_data(estimator, *args, **kwargs):
+        return estimator._validate_data(*args, **kwargs)
 
 
-class GraphSparseRegression(RegressorMixin, BaseEstimator):
-    """Least squares y ~ X coef over coefficients supported on a model: s-sparse (model
-    'topk', the default without a graph) or s nodes in g connected pieces of a graph
-    (model 'head', the default with one) or a subtree of a gsfw.Tree (model 'tree', the
-    default with tree=), in the ball of radius C.
+class BoundaryWarning(UserWarning):
+    """The fitted coefficients lie on the boundary of the ball ||coef|| <= C: the radius,
+    not the data, decided their size."""
 
-    fit(X, y) runs gsfw.solve; coef_ is the polished answer (polish=True) or the best
-    iterate, n_iter_ the iterations run, result_ the full gsfw.Result.
-    """
 
-    def __init__(self, s, g=1, graph=None, C=1.0, method="accfw", max_iter=300, model=None,
-                 polish=True, option="I", L=None, step="auto", tol=None, delta=None, seed=0,
-                 tree=None):
+# C chosen from the data: the first radius is this multiple of the norm of a least-squares
+# fit on the support the model's oracle picks from X^T y; while the answer lies on the
+# ball's boundary the radius grows by GROWTH, at most ROUNDS times.
+C_MARGIN = 2.0
+C_GROWTH = 4.0
+C_ROUNDS = 4
+BOUNDARY_RTOL = 1e-7
+
+
+def default_s(d):
+    """s when not given: 10 % of the features (at least 1), as OrthogonalMatchingPursuit."""
+    return max(1, int(math.ceil(0.1 * d)))
+
+
+class _GraphSparseModel(BaseEstimator):
+    """What the regressor and the classifier share: the model, the solve, the radius."""
+
+    # C=None: grow the radius while the answer lies on the boundary (least squares: the
+    # boundary means the ball shrank the fit; logistic: it is where the loss is smaller)
+    _grow_radius = True
+    # polish by the library's refit (least squares); the classifier refits in the ball
+    _library_polish = True
+
+    def __init__(self, s=None, g=None, graph=None, tree=None, model=None, C=None,
+                 fit_intercept=True, method=None, max_iter=300, tol=None, tol_rel=None,
+                 polish=True, option=None, L=None, L_rule=None, step=None, delta=None,
+                 seed=None, warm_start=False, time_limit=None):
         self.s = s
         self.g = g
         self.graph = graph
+        self.tree = tree
+        self.model = model
         self.C = C
+        self.fit_intercept = fit_intercept
         self.method = method
         self.max_iter = max_iter
-        self.model = model
+        self.tol = tol
+        self.tol_rel = tol_rel
         self.polish = polish
         self.option = option
         self.L = L
+        self.L_rule = L_rule
         self.step = step
-        self.tol = tol
         self.delta = delta
         self.seed = seed
-        self.tree = tree
+        self.warm_start = warm_start
+        self.time_limit = time_limit
+
+    # -- the support model and the solver's arguments (None: the library's default)
+
+    def _sparsity(self, d):
+        s = integer_or_none("s", self.s)
+        return default_s(d) if s is None else s
+
+    def _reads(self, parameter):
+        """Whether the method reads the parameter (per the library's registry): polish and
+        x0 belong to the Frank-Wolfe family, not to the baselines."""
+        return reads("methods", self.method, parameter)
+
+    def _solve_kwargs(self, d):
+        kwargs = dict(model=self.model, s=self._sparsity(d), g=self.g, graph=self.graph,
+                      tree=self.tree, method=self.method, max_iter=self.max_iter, L=self.L,
+                      L_rule=self.L_rule, delta=self.delta, seed=self.seed,
+                      time_limit=self.time_limit, option=self.option, step=self.step,
+                      tol=self.tol, tol_rel=self.tol_rel)
+        # False (not None) turns the polish off where gsfw.solve would polish by default
+        kwargs["polish"] = (bool(self.polish) and self._library_polish if self._reads("polish")
+                            else None)
+        return kwargs
+
+    def _oracle_support(self, z, kwargs):
+        return dmo(z, kwargs["model"], min(kwargs["s"], len(z)), kwargs["g"], kwargs["graph"],
+                   kwargs["delta"], kwargs["seed"], kwargs["tree"])
+
+    # -- the fit, with the radius chosen from the data unless C is given
+
+    def _fit_radius(self, A, target, columns, loss_kwargs, x0):
+        """Solve over A (an Operator or array) for target: (gsfw.Result or None, radius).
+        None when A^T target = 0: the gradient vanishes at 0, which is then optimal (one
+        sample with an intercept, a zero design or a zero target)."""
+        d = A.shape[1]
+        kwargs = self._solve_kwargs(d)
+        z = np.asarray(A.adjoint(target) if isinstance(A, Operator) else A.T @ target,
+                       dtype=np.float64)
+        C = real_or_none("C", self.C)
+        auto = C is None
+        if not np.any(z):
+            return None, 1.0 if auto else C
+        if auto:
+            C = self._initial_radius(z, target, columns, kwargs)
+            if x0 is not None:
+                C = max(C, float(np.linalg.norm(x0)))
+        elif x0 is not None and np.linalg.norm(x0) > C:
+            x0 = x0 * (C / np.linalg.norm(x0))
+        for _ in range(C_ROUNDS if auto and self._grow_radius else 1):
+            result = self._solve_from(A, target, C, x0, kwargs, loss_kwargs)
+            if not (auto and self._on_boundary(result, C)):
+                break
+            x0 = result.x  # feasible in the larger ball: the next round starts there
+            C *= C_GROWTH
+        return result, C
+
+    def _solve_from(self, A, target, C, x0, kwargs, loss_kwargs):
+        if x0 is not None and self._reads("x0"):  # the baselines start from 0
+            try:
+                return solve(A, target, C=C, x0=x0, **kwargs, **loss_kwargs)
+            except ValueError as exc:
+                if "x0" not in str(exc):
+                    raise
+                # the previous coefficients are not a set of this model (s or the model
+                # changed): warm_start starts from 0 then, as a cold fit
+        return solve(A, target, C=C, **kwargs, **loss_kwargs)
+
+    def _initial_radius(self, z, target, columns, kwargs):
+        """C_MARGIN times the norm of the least-squares fit of target on the support the
+        model's oracle selects from z = A^T target (1 when that fit is 0)."""
+        support = self._oracle_support(z, kwargs)
+        if len(support) == 0:
+            return 1.0
+        coef = np.linalg.lstsq(columns(support), target, rcond=None)[0]
+        norm = float(np.linalg.norm(coef))
+        return C_MARGIN * norm if norm > 0 and np.isfinite(norm) else 1.0
+
+    @staticmethod
+    def _on_boundary(result, C):
+        return (result is not None
+                and float(np.linalg.norm(result.x)) >= C * (1.0 - BOUNDARY_RTOL))
+
+    def _previous_coef(self, d):
+        if self.warm_start and getattr(self, "coef_", None) is not None:
+            coef = np.ravel(self.coef_)
+            if coef.shape[0] == d:
+                return coef.copy()
+        return None
+
+    def _store(self, result, C, d):
+        """coef_, C_, n_iter_ and result_ of a fit (result None: coef_ = 0, no solve)."""
+        self.coef_ = np.zeros(d) if result is None else result.x
+        self.result_ = result
+        self.n_iter_ = 0 if result is None else int(result.iterations)
+        self.C_ = C
+
+    def _decision(self, X):
+        check_is_fitted(self, "coef_")
+        X = _validate_data(self, X, accept_sparse=["csr", "csc"], reset=False)
+        return np.asarray(X @ np.ravel(self.coef_)).ravel() + self.intercept_
+
+
+def design(X, fit_intercept):
+    """(operator or array, column means or None, columns(S) -> dense centred columns)."""
+    sparse = is_sparse_matrix(X)
+    if not fit_intercept:
+        A = Operator.csr(X) if sparse else X
+        mu = None
+    else:
+        mu = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
+        base = Operator.csr(X) if sparse else Operator.dense(X, copy=False)
+        A = Operator._centered(base, mu)
+
+    def columns(S):
+        cols = X[:, S]
+        cols = cols.toarray() if sparse else np.asarray(cols, dtype=np.float64)
+        return cols - mu[S] if mu is not None else cols
+    return A, mu, columns
+
+
+class GraphSparseRegression(RegressorMixin, _GraphSparseModel):
+    """Least squares y ~ X coef + intercept with coef supported on a model, in a ball.
+
+    The model (model=None chooses): s nonzeros ('topk', without graph or tree), at most s
+    nodes in at most g connected pieces of a gsfw.Graph ('head', with graph=), or a
+    rooted subtree of at most s nodes of a gsfw.Tree ('tree', with tree=); s defaults
+    to 10 % of the features. The ball: ||coef||_2 <= C; C=None (default) chooses it from
+    the data: twice the norm of a least-squares fit on the support the model's oracle
+    selects from X^T y, grown fourfold (up to 4 times) while the answer lies on the
+    ball's boundary. When the final answer lies on the boundary (C given, or the growth
+    exhausted), a gsfw.BoundaryWarning says so: C then limits the fit.
+
+    fit_intercept (default True): an unpenalised intercept, profiled out (the design is
+    centred implicitly, so a scipy.sparse X stays sparse: it goes through the library's
+    CSR operator). polish (default True): coef_ is the least-squares refit on the
+    selected support. method, max_iter, tol, tol_rel, option, L, L_rule, step, delta,
+    seed, time_limit: as gsfw.solve. warm_start: start fit from the previous coef_ (and
+    radius) when it is feasible for the current model.
+
+    Attributes: coef_ (d,), intercept_ (float), C_ (the radius used), n_iter_, result_
+    (the gsfw.Result of the final solve), n_features_in_.
+    """
 
     def fit(self, X, y):
-        X = np.asarray(X, dtype=np.float64)
+        """Fit on X (n, d) array or scipy.sparse matrix and y (n,); returns self."""
+        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                              dtype=np.float64, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
-        if X.ndim != 2:
-            raise ValueError("X must be 2-D (n_samples, n_features), got %d dimensions" % X.ndim)
-        model = self.model or ("head" if self.graph is not None
-                               else "tree" if self.tree is not None else "topk")
-        baseline = self.method in BASELINES
-        kwargs = {}
-        if not baseline:
-            kwargs = dict(polish=self.polish, option=self.option, step=self.step, tol=self.tol)
-        res = solve(X, y, model=model, s=self.s, g=self.g, graph=self.graph, C=self.C,
-                    method=self.method, max_iter=self.max_iter, L=self.L, delta=self.delta,
-                    seed=self.seed, tree=self.tree, **kwargs)
-        self.coef_ = res.x
-        self.n_iter_ = res.iterations
-        self.n_features_in_ = X.shape[1]
-        self.result_ = res
+        A, mu, columns = design(X, self.fit_intercept)
+        y_mean = float(np.mean(y)) if self.fit_intercept else 0.0
+        target = y - y_mean
+        result, C = self._fit_radius(A, target, columns, {}, self._previous_coef(X.shape[1]))
+        self._store(result, C, X.shape[1])
+        self.intercept_ = y_mean - float(mu @ self.coef_) if mu is not None else 0.0
+        if self._on_boundary(result, C):
+            warnings.warn("GraphSparseRegression: the coefficients lie on the boundary of the "
+                          "ball ||coef|| <= C = %.6g, so C, not the data, set their size; "
+                          "raise C%s" % (C, "" if self.C is None else
+                                         " or leave C=None to choose it from the data"),
+                          BoundaryWarning, stacklevel=2)
         return self
 
     def predict(self, X):
-        if not hasattr(self, "coef_"):
-            try:
-                from sklearn.exceptions import NotFittedError
-            except ImportError:  # pragma: no cover
-                NotFittedError = AttributeError
-            raise NotFittedError("this GraphSparseRegression is not fitted yet; call fit first")
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != self.coef_.shape[0]:
-            raise ValueError("X has shape %s; expected (n_samples, %d)"
-                             % (X.shape, self.coef_.shape[0]))
-        return X @ self.coef_
+        """X coef_ + intercept_."""
+        return self._decision(X)
+
+
+class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
+    """Logistic regression for two classes with coef supported on a model, in a ball.
+
+    The same models, radius and solver settings as gsfw.GraphSparseRegression; the loss is
+    the logistic loss sum_i log(1 + exp(-t_i (x_i . coef + b))) with t_i = +1 for
+    classes_[1] and -1 for classes_[0] (any two labels: numbers, strings, booleans), and
+    the intercept b (fit_intercept, default True) is fitted unpenalised by the library.
+    C bounds ||coef||: for (nearly) separable classes the logistic loss keeps decreasing
+    as the norm grows, so C acts as the regularisation; C=None chooses it from the data:
+    twice the norm of a least-squares fit of the +-1 labels on the oracle's support (the
+    answer usually lies on that boundary; no warning is given). A scipy.sparse X goes
+    through the CSR operator. More than two classes: wrap it, e.g.
+    sklearn.multiclass.OneVsRestClassifier(GraphSparseClassifier()). polish (default
+    True): coef_ and intercept_ are refitted on the selected support, in the ball
+    (result_ is the solve before that refit).
+
+    Attributes: classes_, coef_ (d,), intercept_, C_, n_iter_, result_, n_features_in_.
+    """
+
+    _grow_radius = False
+    _library_polish = False
+
+    def fit(self, X, y):
+        """Fit on X (n, d) array or scipy.sparse matrix and y (n,) with two labels."""
+        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                              dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            raise ValueError("GraphSparseClassifier separates two classes; y has %d class%s "
+                             "(%s)%s" % (len(self.classes_), "" if len(self.classes_) == 1
+                                         else "es", ", ".join(map(str, self.classes_[:5])),
+                                         "" if len(self.classes_) < 2 else
+                                         ": wrap it in sklearn.multiclass.OneVsRestClassifier"))
+        labels = np.where(y_index == 1, 1.0, -1.0)
+        A, _, columns = design(X, False)
+        loss = dict(loss="logistic", intercept=bool(self.fit_intercept))
+        result, C = self._fit_radius(A, labels, columns, loss, self._previous_coef(X.shape[1]))
+        self._store(result, C, X.shape[1])
+        self.intercept_ = (float(result.intercept) if self.fit_intercept and result is not None
+                           else 0.0)
+        if result is not None and self.polish and self._reads("polish"):
+            self._polish_in_ball(X, labels, result, C, loss)
+        return self
+
+    def _polish_in_ball(self, X, labels, result, C, loss):
+        """coef_ and intercept_ refitted on the support the model's oracle selects from
+        the best iterate, within the ball (the logistic loss may have no minimiser on a
+        support when the classes are separable, so the refit keeps ||coef|| <= C)."""
+        kwargs = self._solve_kwargs(X.shape[1])
+        support = self._oracle_support(result.x_best, kwargs)
+        if len(support) == 0:
+            return
+        cols = X[:, support]
+        refit = solve(cols.toarray() if is_sparse_matrix(cols) else cols, labels, model="topk",
+                      s=len(support), C=C, method=kwargs["method"], step=kwargs["step"],
+                      max_iter=kwargs["max_iter"], time_limit=kwargs["time_limit"],
+                      x0=result.x_best[support], polish=False, **loss)
+        self.coef_ = np.zeros(X.shape[1])
+        self.coef_[support] = refit.x
+        if self.fit_intercept:
+            self.intercept_ = float(refit.intercept)
+
+    def decision_function(self, X):
+        """X coef_ + intercept_: > 0 predicts classes_[1]."""
+        return self._decision(X)
+
+    def predict(self, X):
+        """classes_[1] where decision_function(X) > 0, else classes_[0]."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
+
+    def predict_proba(self, X):
+        """(n, 2): the probabilities of classes_[0] and classes_[1] (logistic model)."""
+        p1 = 0.5 * (1.0 + np.tanh(0.5 * self.decision_function(X)))  # the logistic sigmoid
+        return np.column_stack([1.0 - p1, p1])
+
+    def predict_log_proba(self, X):
+        t = self.decision_function(X)
+        return np.column_stack([-np.logaddexp(0.0, t), -np.logaddexp(0.0, -t)])
+
+    def _more_tags(self):
+        return {"binary_only": True}
+
+
+from ._estimator_cv import GraphSparseRegressionCV  # noqa: E402  (it builds on the above)

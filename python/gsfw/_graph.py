@@ -24,23 +24,42 @@ class Graph(_gsfw.Graph):
         return cls._grid(h, w)
 
     @classmethod
-    def from_networkx(cls, G, weight="weight"):
-        """Graph of a networkx graph: node labels map to 0..n-1 in G.nodes order (kept as
-        .nodes and .index); edge costs from the `weight` attribute when every edge has one,
-        else unit costs. Directed graphs are read as undirected; self-loops are dropped."""
+    def from_networkx(cls, G, cost=None):
+        """Graph of a networkx graph, with unit edge costs unless cost names an attribute.
+
+        Node labels map to 0..n-1 in G.nodes order (kept as .nodes, label of node i, and
+        .index, label -> i). cost=None (default): unit costs, whatever the edges carry
+        (networkx's `weight`, and STRING-style confidences, measure strength, not the
+        price of using an edge). cost='attr': the PCSF cost of each edge is that
+        attribute, a number >= 0 every edge must have. Directed graphs are read as
+        undirected: a pair of reciprocal edges u->v, v->u becomes one edge (with the
+        larger cost), as from_scipy does; so do the parallel edges of a multigraph.
+        Self-loops are dropped.
+        """
+        if cost is not None and not isinstance(cost, str):
+            raise TypeError("cost must be None (unit costs) or the name of an edge attribute, "
+                            "got %s %r" % (type(cost).__name__, cost))
         nodes = list(G.nodes)
         index = {v: i for i, v in enumerate(nodes)}
-        edges = []
-        costs = []
+        first = {}  # unordered pair -> (edge as first seen, cost); in G.edges order
         for u, v, data in G.edges(data=True):
             if u == v:
                 continue  # a self-loop says nothing about connectivity
-            edges.append((index[u], index[v]))
-            costs.append(data.get(weight))
-        if any(c is None for c in costs):
-            costs = None
-        graph = cls(len(nodes), np.asarray(edges, dtype=np.int64).reshape(-1, 2),
-                    None if costs is None else np.asarray(costs, dtype=np.float64))
+            a, b = index[u], index[v]
+            c = 1.0
+            if cost is not None:
+                if cost not in data:
+                    raise ValueError("edge (%r, %r) has no attribute %r (cost=%r needs it on "
+                                     "every edge)" % (u, v, cost, cost))
+                c = float(data[cost])
+            key = (a, b) if a < b else (b, a)
+            if key in first:
+                c = max(c, first[key][1])
+            first[key] = (first.get(key, ((a, b), c))[0], c)
+        edges = np.asarray([e for e, _ in first.values()], dtype=np.int64).reshape(-1, 2)
+        costs = (None if cost is None else
+                 np.asarray([c for _, c in first.values()], dtype=np.float64))
+        graph = cls(len(nodes), edges, costs)
         graph.nodes = nodes
         graph.index = index
         return graph

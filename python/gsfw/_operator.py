@@ -5,10 +5,15 @@ from . import _gsfw
 
 
 class Operator(_gsfw.Operator):
-    """A linear operator of the library (docs/operators.md): build one with the class
-    methods below. Properties shape (n, d) and name; apply(x) = A x, adjoint(r) = A^T r,
-    A @ x, norm2() (an upper estimate of ||A||_2^2, or None). Products run with the GIL
-    held: an operator keeps scratch space and serves one thread at a time."""
+    """A linear operator A : R^d -> R^n of the library, for gsfw.solve(A, y, ...): dense
+    (float64 or float32), sparse (CSR), n rows of the orthonormal DCT (1-D, 2-D) or
+    Walsh-Hadamard transform, a Gaussian matrix generated on demand, or a sensing matrix
+    of compressive-sensing recovery. Build one with the class methods below.
+
+    Properties shape (n, d) and name; apply(x) = A x (also A @ x), adjoint(r) = A^T r,
+    norm2() (an upper estimate of ||A||_2^2, or None), toarray(). Products run with the
+    GIL held: an operator keeps scratch space and serves one thread (and one solve) at a
+    time."""
 
     @classmethod
     def dense(cls, A, copy=True, float32=False):
@@ -50,8 +55,12 @@ class Operator(_gsfw.Operator):
 
     @classmethod
     def sensing(cls, kind, n, height, width, seed=0, float32=False):
-        """The sensing matrix of `gsfw recover`: kind 'gaussian', 'implicit-gaussian',
-        'dct' or 'hadamard' (docs/operators.md)."""
+        """The n x (height * width) sensing matrix of `gsfw recover` for an image:
+        'gaussian' (explicit, N(0, 1/n) entries; float32=True stores it in single
+        precision), 'implicit-gaussian' (the same distribution, generated on demand),
+        'dct' or 'hadamard' (n random rows of the 2-D DCT or of the Walsh-Hadamard
+        matrix, scaled by sqrt(d / n) so that columns have unit expected norm), and
+        'dct-signs' / 'hadamard-signs' (the same after random pixel signs)."""
         return cls._sensing(str(kind), int(n), int(height), int(width), int(seed),
                             bool(float32))
 

@@ -1,24 +1,27 @@
-"""One oracle call by model name: the model table the command line's --model uses."""
+"""One oracle call by model name: the library's model table (the CLI's --model)."""
 from . import _gsfw
 
 
-def dmo(z, model, s, g=1, graph=None, delta=None, seed=0, tree=None):
+def dmo(z, model=None, s=None, g=None, graph=None, delta=None, seed=None, tree=None):
     """Select a support S of the model maximising ||z_S|| (exactly or approximately).
 
-    model: 'topk', 'topk-approx', 'l1', 'subgraph', 'head' or 'tail' (the graph models
-    need graph, with one node per entry of z), 'tree' (g rooted subtrees) or
-    'tree-connected' (need tree, a gsfw.Tree). delta: target of topk-approx and l1 in
-    (0, 1] (default 1); seed: their random order. Returns the node ids, sorted, int64.
+    z: d finite numbers. model: 'topk', 'topk-approx', 'l1', 'subgraph', 'head', 'tail'
+    (the graph models need graph, a gsfw.Graph with one node per entry of z), 'tree' (g
+    rooted subtrees) or 'tree-connected' (need tree, a gsfw.Tree) [default: head with a
+    graph, tree with a tree, else topk]; s: the support size; g: components [1]; delta:
+    target of topk-approx and l1 in (0, 1] [1]; seed: their random order [0]. None takes
+    the library's default. Returns the selected node ids, sorted, as an int64 array.
+    Raises TypeError for arguments of the wrong kind, ValueError for values out of range.
     """
-    return _gsfw.dmo(z, model, int(s), int(g), graph, 1.0 if delta is None else float(delta),
-                     int(seed), tree)
+    return _gsfw.dmo(z, model=model, s=s, g=g, graph=graph, delta=delta, seed=seed, tree=tree)
 
 
-def head(z, graph, s, g=1):
-    """Head projection over M(graph, s, g) (PCSF lambda-search): sorted int64 ids."""
-    return _gsfw.dmo(z, "head", int(s), int(g), graph, 1.0, 0)
+def head(z, graph, s, g=None):
+    """Head projection of z over M(graph, s, g): at most about s nodes in at most g [1]
+    connected pieces with large sum z_i^2 (PCSF lambda-search). Sorted int64 ids."""
+    return _gsfw.dmo(z, model="head", s=s, g=g, graph=graph)
 
 
-def tail(z, graph, s, g=1):
-    """Tail projection over M(graph, s, g) (PCSF lambda-search): sorted int64 ids."""
-    return _gsfw.dmo(z, "tail", int(s), int(g), graph, 1.0, 0)
+def tail(z, graph, s, g=None):
+    """Tail projection of z over M(graph, s, g) (PCSF lambda-search): sorted int64 ids."""
+    return _gsfw.dmo(z, model="tail", s=s, g=g, graph=graph)

@@ -1,26 +1,88 @@
 """Prize-collecting Steiner forest: pcst_fast's Python interface, and the native one."""
+import time
+
 from . import _gsfw
+from ._checks import integer, integer_or_none, text
 
 
 def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level=0):
-    """Drop-in for pcst_fast.pcst_fast: the same arguments and results.
+    """Prize-collecting Steiner forest, as pcst_fast.pcst_fast (a drop-in replacement).
 
-    edges: (m, 2) integer array; prizes: n numbers >= 0; costs: m numbers >= 0; root: a
-    node or -1 (unrooted); num_clusters: trees to keep when unrooted (0 when rooted);
-    pruning: 'none', 'simple', 'gw' or 'strong'. verbosity_level is accepted and ignored
-    (gsfw prints nothing). Returns (vertices, edges): int64 arrays of node ids and of
-    edge indices into `edges`.
+    Goemans-Williamson growth followed by a pruning, with pcst_fast's arguments, answers,
+    output order and dtypes:
+
+    edges : (m, 2) array-like of integer node ids (the graph is undirected).
+    prizes : n numbers >= 0, one per node.
+    costs : m numbers >= 0, one per edge.
+    root : -1 for the unrooted problem, else the node the tree must contain.
+    num_clusters : unrooted, the number of trees to keep; rooted, it must be 1 (the tree
+        that contains the root), as in pcst_fast.
+    pruning : 'none', 'simple', 'gw' or 'strong' (any case).
+    verbosity_level : 0 prints nothing; 1 prints one summary line after the run; 2 also
+        one line with the input before it (to standard output, flushed).
+
+    Returns (vertices, edges): int32 arrays of the selected node ids and of the indices
+    of the selected edges into `edges`, in pcst_fast's order.
+
+    Raises TypeError for a root, num_clusters or verbosity_level that is not an integer
+    (or a bool) and for edges that are not integers; ValueError for a negative or
+    non-finite prize or cost, an edge endpoint or a root out of range, arrays of the
+    wrong shape or length, a rooted call with num_clusters != 1 and an unknown pruning.
     """
-    return _gsfw.pcst_fast(edges, prizes, costs, int(root), int(num_clusters), str(pruning),
-                           int(verbosity_level))
+    root = integer("root", root)
+    num_clusters = integer("num_clusters", num_clusters)
+    verbosity_level = integer("verbosity_level", verbosity_level)
+    if isinstance(pruning, bytes):  # pcst_fast's binding takes bytes for a str too
+        pruning = pruning.decode()
+    pruning = text("pruning", pruning)
+    if root >= 0 and num_clusters != 1:
+        raise ValueError("In the rooted case, only one output cluster is supported: "
+                         "root = %d needs num_clusters = 1, got %d" % (root, num_clusters))
+    target = 0 if root >= 0 else num_clusters
+    if verbosity_level < 1:
+        return _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning)
+    return _verbose(lambda: _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning),
+                    verbosity_level, "%d nodes, %d edges" % (len(prizes), len(costs)), root,
+                    num_clusters, pruning)
 
 
-def pcsf(graph, prizes, root=-1, num_clusters=None, pruning="strong"):
-    """PCSF over a gsfw.Graph with its edge costs (unit when it has none).
+def pcsf(graph, prizes, root=-1, num_clusters=None, pruning="strong", verbosity_level=0):
+    """Prize-collecting Steiner forest over a gsfw.Graph, with its edge costs (unit costs
+    when it has none): the solver of gsfw.pcst_fast without converting an edge array on
+    every call.
 
-    num_clusters defaults to 1 for an unrooted problem (root = -1) and 0 for a rooted
-    one. Returns (vertices, edges) as int64 arrays, like pcst_fast.
+    prizes: one number >= 0 per node. root: -1 (unrooted) or the node the tree must
+    contain. num_clusters: trees to keep when unrooted (default 1); a rooted call keeps
+    the one tree with the root (num_clusters None or 1). pruning: 'none', 'simple', 'gw'
+    or 'strong' (default). verbosity_level: as for gsfw.pcst_fast.
+    Returns (vertices, edges) as int32 arrays, as gsfw.pcst_fast does.
     """
+    root = integer("root", root)
+    num_clusters = integer_or_none("num_clusters", num_clusters)
+    verbosity_level = integer("verbosity_level", verbosity_level)
+    pruning = text("pruning", pruning)
     if num_clusters is None:
-        num_clusters = 1 if root < 0 else 0
-    return _gsfw.pcsf(graph, prizes, int(root), int(num_clusters), str(pruning))
+        num_clusters = 1
+    if root >= 0 and num_clusters != 1:
+        raise ValueError("a rooted PCSF keeps the one tree that contains the root: "
+                         "num_clusters must be 1 (or None), got %d" % num_clusters)
+    target = 0 if root >= 0 else num_clusters
+    if verbosity_level < 1:
+        return _gsfw.pcsf(graph, prizes, root, target, pruning)
+    return _verbose(lambda: _gsfw.pcsf(graph, prizes, root, target, pruning),
+                    verbosity_level, "%d nodes, %d edges" % (graph.n, graph.m), root,
+                    num_clusters, pruning)
+
+
+def _verbose(run, level, size, root, num_clusters, pruning):
+    """Run with pcst_fast's verbosity: a summary line (level 1), the input first (2)."""
+    what = ("rooted at node %d" % root if root >= 0
+            else "unrooted, %d tree%s" % (num_clusters, "" if num_clusters == 1 else "s"))
+    if level >= 2:
+        print("gsfw pcsf: %s, %s, pruning %s" % (size, what, pruning.lower()), flush=True)
+    start = time.perf_counter()
+    vertices, edges = run()
+    print("gsfw pcsf: %d nodes and %d edges selected (%s, pruning %s) in %.3g s"
+          % (len(vertices), len(edges), what, pruning.lower(), time.perf_counter() - start),
+          flush=True)
+    return vertices, edges

@@ -1,14 +1,14 @@
 """gsfw.solve: the Frank-Wolfe family and the baselines over a support model."""
+import time
+
 import numpy as np
 
 from . import _gsfw
-
-FW_METHODS = ("fw", "accfw", "afw", "pfw", "bpcg")
-BASELINES = ("iht", "cosamp", "graph-iht", "graph-cosamp", "gen-mp")
+from ._checks import integer, real
 
 
 class Objective:
-    """A smooth convex objective written in Python.
+    """A smooth convex objective written in Python, for gsfw.solve.
 
     Objective(d, value, gradient, value_grad=None): value(x) -> float, gradient(x) ->
     array of d floats, value_grad(x) -> (float, array) (optional, saves a call when both
@@ -17,7 +17,7 @@ class Objective:
     """
 
     def __init__(self, d, value, gradient, value_grad=None):
-        self.d = int(d)
+        self.d = integer("d", d)
         self.value = value
         self.gradient = gradient
         self.value_grad = value_grad
@@ -29,13 +29,19 @@ class Objective:
 class Result:
     """What gsfw.solve returns.
 
-    x: the answer (the polished point with polish=True, else the best iterate);
-    x_best, x_last, x_polished (None without polish); status ('max_iter', 'time_limit',
-    'callback_stop', 'zero_direction', 'converged'); iterations; intercept (the logistic
-    intercept b at x with intercept=True, else None); trace: dict of arrays
-    (iter, time_s, f, gap, gap_bound, est_err, support, step, active), one entry per
-    iterate; info: dict of the solver's statistics (f_best, gap_bound, L, oracle_calls,
-    solve_time, ...).
+    x : the answer: the polished point when polish is on (the default of the
+        Frank-Wolfe family), else the best iterate.
+    x_best, x_last : the iterate of smallest f, and the last one.
+    x_polished : the polished point, or None without polish.
+    status : 'max_iter', 'time_limit', 'callback_stop', 'zero_direction' or 'converged'
+        (tol or tol_rel reached).
+    iterations : the index T of the last iterate.
+    intercept : the fitted intercept b at x (loss='logistic', intercept=True), else None.
+    trace : dict of arrays with one entry per iterate: iter, time_s, f, gap, gap_bound
+        (the certified bound on f(x_t) - f*), est_err, support, step, active.
+    info : dict of the solver's statistics: f_best, f_last, f_polished, gap_bound, L,
+        L_source, step, delta, oracle_calls, pcsf_calls, gradient_calls, setup_time,
+        solve_time, polish_time, ...
     """
 
     def __init__(self, raw):
@@ -54,58 +60,130 @@ class Result:
             self.status, self.iterations, self.info["f_best"], int(np.count_nonzero(self.x)))
 
 
-def _option(option):
-    if option in ("I", 1, "1"):
-        return 1
-    if option in ("II", 2, "2"):
-        return 2
-    raise ValueError("option must be 'I' or 'II', got %r" % (option,))
+def _verbose_interval(verbose):
+    """verbose: False/0 (quiet), True (a progress line every second) or a number of
+    seconds between progress lines."""
+    if isinstance(verbose, bool):
+        return 1.0 if verbose else 0.0
+    seconds = real("verbose", verbose)
+    if not seconds >= 0:
+        raise ValueError("verbose must be True, False or a number of seconds >= 0, got %r"
+                         % (verbose,))
+    return seconds
 
 
-def _positive_or_none(name, value):
-    if value is None:
-        return 0.0
-    value = float(value)
-    if not value > 0:
-        raise ValueError("%s must be > 0 (or None), got %r" % (name, value))
-    return value
+_ENTRIES = {}
 
 
-def solve(A, y=None, *, model="topk", s, g=1, graph=None, C=1.0, method="accfw", option="I",
-          L=None, L_rule=None, max_iter=300, tol=None, time_limit=None, x_true=None,
-          callback=None, delta=None, step="auto", x0=None, polish=False, seed=0, loss="ls",
-          huber_delta=1.0, intercept=False, tree=None, restarts=0, restart_iters=20):
-    """Minimise f over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}.
+def registry_entry(kind, name):
+    """The library's registry row of kind ('methods', 'losses', ...) called name (None:
+    the kind's default), as a dict (name, summary, reads, needs, default); None when
+    unknown (the library then refuses the name with its own message)."""
+    if kind not in _ENTRIES:
+        _ENTRIES[kind] = _gsfw.registry(kind)
+    for entry in _ENTRIES[kind]:
+        if (entry["name"] == name) if name is not None else entry["default"]:
+            return entry
+    return None
 
-    A: an (n, d) array or a gsfw.Operator, with f = loss(A x, y): loss 'ls' (0.5 ||A x -
-    y||^2, the default), 'logistic' (labels y in {-1, +1}) or 'huber' (threshold
-    huber_delta; intercept=True fits the logistic loss's unpenalised intercept b, returned
-    as Result.intercept); float64 C- or Fortran-ordered arrays are passed without a copy
-    of their own. Or a gsfw.Objective (y then unused).
-    model, s, g, graph, tree: the support model (see gsfw.dmo). method: fw, accfw (default),
-    afw, pfw, bpcg, or a baseline iht, cosamp, graph-iht, graph-cosamp, gen-mp.
-    L: smoothness constant (None: estimated by L_rule, 'atom' for the Frank-Wolfe family,
-    'spectral' for the baselines). step: auto, agnostic, short, adaptive, line.
-    tol: stop when the certified bound on f(x) - f* is below tol. x0: starting point.
-    polish: end by projecting onto the model and refitting on that support.
-    restarts (with polish): at most this many warm restarts from the polished point, rounds
-    of restart_iters AccFW iterations with line search; the best polished point is kept
-    (info['restarts'] rounds were run, info['restart_best'] is the one returned).
-    callback(it, x): called per iterate with a dict of its figures; True stops the run.
-    Returns a gsfw.Result.
+
+def reads(kind, name, parameter):
+    """Whether the entry of kind called name reads the parameter (per the registry)."""
+    entry = registry_entry(kind, name)
+    return entry is not None and parameter in entry["reads"].split()
+
+
+def default_polish(method, loss):
+    """On for the methods that polish (the Frank-Wolfe family), except with a loss that
+    fits an intercept to two classes (logistic): on separable classes its refit on a
+    support has no minimiser."""
+    return reads("methods", method, "polish") and not reads("losses", loss, "intercept")
+
+
+def is_sparse_matrix(A):
+    """A scipy.sparse matrix or array, recognised without importing scipy."""
+    return type(A).__module__.startswith("scipy.sparse") and hasattr(A, "tocoo")
+
+
+def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
+          option=None, L=None, L_rule=None, max_iter=300, tol=None, tol_rel=None,
+          time_limit=None, x_true=None, callback=None, delta=None, step=None, x0=None,
+          polish=None, seed=None, loss=None, huber_delta=None, intercept=None, tree=None,
+          verbose=False, **parameters):
+    """Minimise f over D(C, M) = conv{x : ||x||_2 <= C, supp(x) in M}.
+
+    An argument left at None takes the library's default (given in brackets).
+
+    The objective f(x) = loss(A x, y):
+      A : an (n, d) array (float64 C- or Fortran-ordered arrays are used without a copy of
+          their own; others are converted), a scipy.sparse matrix (through the library's
+          sparse CSR operator) or a gsfw.Operator; or a gsfw.Objective (then y is unused).
+      loss : 'ls' (0.5 ||A x - y||^2) ['ls'], 'logistic' (labels y in {-1, +1};
+          intercept=True also fits an unpenalised intercept b, returned as
+          Result.intercept) or 'huber' (threshold huber_delta [1]).
+    The feasible set: the ball ||x||_2 <= C [1] and the support model M:
+      model : 'topk' (at most s nonzeros), 'topk-approx', 'l1' (s = 1), 'subgraph',
+          'head', 'tail' (at most s nodes in at most g [1] connected pieces of graph, a
+          gsfw.Graph with d nodes), 'tree', 'tree-connected' (rooted subtrees of tree, a
+          gsfw.Tree with d nodes) [the first whose needs are met: head with a graph,
+          tree with a tree, else topk]. delta: target of the approximate oracles; seed
+          [0]: their random order.
+    The method: 'fw', 'accfw' ['accfw'], 'afw', 'pfw', 'bpcg' (the Frank-Wolfe family:
+      step 'auto', 'agnostic', 'short', 'adaptive' or 'line' ['auto']; option 'I' or 'II'
+      ['I']), or the baselines 'iht', 'cosamp', 'graph-iht', 'graph-cosamp', 'gen-mp'.
+      L: smoothness constant [estimated by L_rule: 'atom' for the Frank-Wolfe family,
+      'spectral' for the baselines].
+    Stopping: after max_iter iterations (300), after time_limit seconds, when
+      callback(info, x) returns True (it is called at every iterate with a dict of its
+      figures and a copy of x), or, for the Frank-Wolfe family, when the certified bound
+      gap_bound >= f(x_t) - f* falls to tol + tol_rel * gap_bound(x_0): tol is absolute,
+      tol_rel relative to the bound at the start (scale-free: tol_rel = 1e-3 stops once
+      the bound has shrunk a thousandfold). Oracles without a certified bound (NaN
+      gap_bound) never stop this way.
+    polish: end by projecting onto the model and refitting f on that support (scaled
+      into the ball); Result.x is then the polished point. Default: on for the
+      Frank-Wolfe family (as the estimators), except with loss='logistic' (on separable
+      classes the refit has no minimiser; GraphSparseClassifier refits within the ball);
+      the baselines do not polish.
+    x0: the starting point (in D, its support a set of the model). x_true: adds
+      est_err = ||x_t - x_true|| to the trace. verbose: True prints a progress line every
+      second (a number: every that many seconds) and a summary at the end.
+    restarts [0] (with polish): at most this many warm restarts from the polished point,
+      rounds of restart_iters [20] AccFW iterations with line search; the best polished
+      point is kept (info['restarts'] rounds were run, info['restart_best'] is the one
+      returned).
+    Further keywords are the library's other settings (polish_iters, max_active, lazy,
+    inner_iters, reference_compat; gsfw._gsfw.registry('params') lists them).
+
+    Returns a gsfw.Result. Raises TypeError for an argument of the wrong kind (s=4.5,
+    s='4', s=True, C='1', a graph that is not a gsfw.Graph) and ValueError for a value
+    out of range, sizes that disagree or non-finite data, with a message naming it.
     """
-    objective = None
+    interval = _verbose_interval(verbose)
+    if polish is None:
+        polish = True if default_polish(method, loss) else None
     if isinstance(A, Objective):
-        objective = A._spec()
+        parameters["objective"] = A._spec()
         A = None
+    elif is_sparse_matrix(A):
+        from ._operator import Operator
+        A = Operator.csr(A)
+    if interval > 0:
+        print("gsfw solve: method %s, model %s, s=%r, max_iter=%r"
+              % (method or registry_entry("methods", None)["name"], model or "default", s,
+                 max_iter), flush=True)
+    start = time.perf_counter()
     raw = _gsfw.solve(
-        A=A, y=y, objective=objective, model=str(model), s=int(s), g=int(g), graph=graph,
-        C=float(C), method=str(method), option=_option(option),
-        L=_positive_or_none("L", L), L_rule=L_rule, max_iter=int(max_iter),
-        tol=_positive_or_none("tol", tol), time_limit=_positive_or_none("time_limit", time_limit),
-        x_true=x_true, callback=callback,
-        delta=0.0 if delta is None else float(delta), step=str(step), x0=x0,
-        polish=bool(polish), seed=int(seed), loss=str(loss), huber_delta=float(huber_delta),
-        intercept=bool(intercept), tree=tree, restarts=int(restarts),
-        restart_iters=int(restart_iters))
-    return Result(raw)
+        A=A, y=y, model=model, s=s, g=g, graph=graph, C=C, method=method, option=option, L=L,
+        L_rule=L_rule, max_iter=max_iter, tol=tol, tol_rel=tol_rel, time_limit=time_limit,
+        x_true=x_true, callback=callback, delta=delta, step=step, x0=x0, polish=polish,
+        seed=seed, loss=loss, huber_delta=huber_delta, intercept=intercept, tree=tree,
+        verbose=interval, **parameters)
+    result = Result(raw)
+    if interval > 0:
+        info = result.info
+        print("gsfw solve: %s after %d iterations, f_best %.6e, gap_bound %.3e, %d nonzeros, "
+              "%.3g s" % (result.status, result.iterations, info["f_best"], info["gap_bound"],
+                          int(np.count_nonzero(result.x)), time.perf_counter() - start),
+              flush=True)
+    return result

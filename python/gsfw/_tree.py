@@ -3,9 +3,14 @@ from . import _gsfw
 
 
 class Tree(_gsfw.Tree):
-    """Rooted forest on nodes 0..n-1: Tree(parents) with parents[i] = -1 for a root.
-    Properties n, num_roots, parents (int64). Tree.quadtree(h, w) is the tree of the
-    coefficients of a 2-D wavelet transform (docs/trees.md)."""
+    """Rooted forest on nodes 0..n-1, for the tree-sparse models of gsfw.solve and
+    gsfw.dmo ('tree': at most g rooted subtrees with s nodes in all; 'tree-connected':
+    one subtree), whose oracle is exact (dynamic programming, O(n s)).
+
+    Tree(parents) with parents[i] = -1 for a root (cycles and out-of-range parents are
+    refused). Properties n, num_roots, parents (int64). Tree.quadtree(h, w) is the tree
+    of the coefficients of a 2-D wavelet transform of an h x w image, where large
+    coefficients lie along root-to-leaf paths."""
 
     @classmethod
     def quadtree(cls, height, width):

@@ -86,10 +86,15 @@ int gsfwpy_spec_check(gsfw_spec *spec);
 /* registry(kind): the library's list of a kind, or of the parameters. */
 PyObject *gsfwpy_registry(PyObject *self, PyObject *args);
 
+/* ---- progress (progress.c) */
+
+/* Print one progress line of a solve to sys.stdout (GIL held): the iterate's figures. */
+void gsfwpy_progress_line(const gsfw_iterate *it);
+
 /* ---- module functions */
 
-PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds);
-PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *gsfwpy_pcsf_arrays(PyObject *self, PyObject *args);
+PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args);
 PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds);
 PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds);
 

@@ -108,8 +108,10 @@ int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m)
         return -1;
     }
     if (!PyArray_ISINTEGER(raw)) {
-        PyErr_SetString(PyExc_ValueError, "edges must hold integer node ids (got a "
-                        "non-integer dtype)");
+        PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(raw));
+        PyErr_Format(PyExc_TypeError, "edges must hold integer node ids, got dtype %s",
+                     dtype ? PyUnicode_AsUTF8(dtype) : "?");
+        Py_XDECREF(dtype);
         Py_DECREF(raw);
         return -1;
     }
@@ -180,10 +182,11 @@ static PyObject *model_names(PyObject *self, PyObject *noargs)
 static PyMethodDef methods[] = {
     {"version", version, METH_NOARGS, "gsfw_version(): the library's version string."},
     {"model_names", model_names, METH_NOARGS, "Comma-separated list of the support models."},
-    {"pcst_fast", (PyCFunction)(void (*)(void))gsfwpy_pcst_fast, METH_VARARGS | METH_KEYWORDS,
-     "pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level=0)"},
-    {"pcsf", (PyCFunction)(void (*)(void))gsfwpy_pcsf, METH_VARARGS | METH_KEYWORDS,
-     "pcsf(graph, prizes, root, num_clusters, pruning)"},
+    {"pcsf_arrays", gsfwpy_pcsf_arrays, METH_VARARGS,
+     "pcsf_arrays(edges, prizes, costs, root, target_clusters, pruning) -> (nodes, edges) "
+     "int32"},
+    {"pcsf", gsfwpy_pcsf, METH_VARARGS,
+     "pcsf(graph, prizes, root, target_clusters, pruning) -> (nodes, edges) int32"},
     {"dmo", (PyCFunction)(void (*)(void))gsfwpy_dmo, METH_VARARGS | METH_KEYWORDS,
      "dmo(z, model, s, g, graph, delta, seed) -> sorted int64 support"},
     {"solve", (PyCFunction)(void (*)(void))gsfwpy_solve, METH_VARARGS | METH_KEYWORDS,

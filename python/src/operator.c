@@ -109,6 +109,24 @@ static PyObject *op_csr(PyTypeObject *type, PyObject *args)
     return out;
 }
 
+/* _centered(base, mu): base - 1 mu^T over a gsfw.Operator base, which it keeps alive. */
+static PyObject *op_centered(PyTypeObject *type, PyObject *args)
+{
+    PyObject *base, *muo;
+    if (!PyArg_ParseTuple(args, "OO:centered", &base, &muo)) return NULL;
+    gsfw_operator *B = gsfwpy_operator_arg(base);
+    if (!B)
+        return PyErr_Format(PyExc_TypeError, "centered: the base must be a gsfw.Operator, got %s",
+                            Py_TYPE(base)->tp_name);
+    PyArrayObject *mu = gsfwpy_vector(muo, "mu", B->d, 1);
+    if (!mu) return NULL;
+    gsfw_err err;
+    gsfw_operator *op = NULL;
+    gsfw_error e = gsfw_operator_centered(B, (const double *)PyArray_DATA(mu), &op, &err);
+    Py_DECREF(mu);
+    return wrap(type, e, &err, op, base);
+}
+
 static PyObject *op_dct(PyTypeObject *type, PyObject *args)
 {
     int d, n;
@@ -233,6 +251,7 @@ static PyGetSetDef op_getset[] = {
 static PyMethodDef op_methods[] = {
     CLASS_METHOD("_dense", op_dense, METH_VARARGS | METH_KEYWORDS, "_dense(A, copy, float32)"),
     CLASS_METHOD("_csr", op_csr, METH_VARARGS, "_csr(n, d, rows, cols, vals)"),
+    CLASS_METHOD("_centered", op_centered, METH_VARARGS, "_centered(base, mu): base - 1 mu^T"),
     CLASS_METHOD("_dct", op_dct, METH_VARARGS, "_dct(d, n, seed)"),
     CLASS_METHOD("_dct2", op_dct2, METH_VARARGS, "_dct2(h, w, n, seed)"),
     CLASS_METHOD("_hadamard", op_hadamard, METH_VARARGS, "_hadamard(d, n, seed)"),

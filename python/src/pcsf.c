@@ -1,8 +1,20 @@
-/* Prize-collecting Steiner forest: pcst_fast's Python signature and the native spelling
- * over a gsfw.Graph. */
+/* Prize-collecting Steiner forest over arrays (gsfw.pcst_fast) and over a gsfw.Graph
+ * (gsfw.pcsf). pcst_fast's argument rules (a rooted call asks for one cluster) are applied
+ * by the Python layer; these functions take the library's target number of clusters. */
 #include "gsfwpy.h"
 
-/* Run the PCSF with the GIL released and return (nodes, edges) as int64 arrays. */
+#include <string.h>
+
+/* A new int32 1-D array holding ids[0..count-1] (the dtype pcst_fast returns). */
+static PyObject *ids32(const int *ids, int count)
+{
+    npy_intp dim = count;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &dim, NPY_INT32);
+    if (a && count > 0) memcpy(PyArray_DATA(a), ids, (size_t)count * sizeof(int));
+    return (PyObject *)a;
+}
+
+/* Run the PCSF with the GIL released and return (nodes, edges) as int32 arrays. */
 static PyObject *run_pcsf(int n, int m, const int *u, const int *v, const double *prizes,
                           const double *costs, int root, int clusters, const char *pruning_name)
 {
@@ -34,7 +46,7 @@ static PyObject *run_pcsf(int n, int m, const int *u, const int *v, const double
     if (e) {
         gsfwpy_raise(e, &err);
     } else {
-        PyObject *a = gsfwpy_ids(nodes, nn), *b = a ? gsfwpy_ids(edges, ne) : NULL;
+        PyObject *a = ids32(nodes, nn), *b = a ? ids32(edges, ne) : NULL;
         if (a && b) out = PyTuple_Pack(2, a, b);
         Py_XDECREF(a);
         Py_XDECREF(b);
@@ -44,16 +56,14 @@ static PyObject *run_pcsf(int n, int m, const int *u, const int *v, const double
     return out;
 }
 
-PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds)
+PyObject *gsfwpy_pcsf_arrays(PyObject *self, PyObject *args)
 {
     (void)self;
-    static char *kwlist[] = {"edges", "prizes", "costs", "root", "num_clusters", "pruning",
-                             "verbosity_level", NULL};
     PyObject *edges, *prizes, *costs;
-    int root, clusters, verbosity = 0;
+    int root, clusters;
     const char *pruning;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOiis|i:pcst_fast", kwlist, &edges, &prizes,
-                                     &costs, &root, &clusters, &pruning, &verbosity))
+    if (!PyArg_ParseTuple(args, "OOOiis:pcsf_arrays", &edges, &prizes, &costs, &root, &clusters,
+                          &pruning))
         return NULL;
     PyArrayObject *p = gsfwpy_vector(prizes, "prizes", -1, 0);
     if (!p) return NULL;
@@ -74,15 +84,13 @@ PyObject *gsfwpy_pcst_fast(PyObject *self, PyObject *args, PyObject *kwds)
     return out;
 }
 
-PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args, PyObject *kwds)
+PyObject *gsfwpy_pcsf(PyObject *self, PyObject *args)
 {
     (void)self;
-    static char *kwlist[] = {"graph", "prizes", "root", "num_clusters", "pruning", NULL};
     PyObject *graph, *prizes;
     int root, clusters;
     const char *pruning;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiis:pcsf", kwlist, &graph, &prizes, &root,
-                                     &clusters, &pruning))
+    if (!PyArg_ParseTuple(args, "OOiis:pcsf", &graph, &prizes, &root, &clusters, &pruning))
         return NULL;
     const gsfw_graph *g = gsfwpy_graph_arg(graph, "graph", 0);
     if (!g) return NULL;

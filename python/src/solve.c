@@ -16,6 +16,8 @@ typedef struct {
     int d;
     double last_check;
     gsfwpy_pending *pending;
+    double verbose;     /* seconds between progress lines, 0 for none */
+    double last_print;
 } run_ctx;
 
 static double now_s(void)
@@ -44,6 +46,10 @@ static int run_callback(const gsfw_iterate *it, const double *x, void *user)
     }
     PyGILState_STATE st = PyGILState_Ensure();
     int stop = 0;
+    if (r->verbose > 0 && now_s() - r->last_print >= r->verbose) {
+        r->last_print = now_s();
+        gsfwpy_progress_line(it);
+    }
     if (PyErr_CheckSignals() < 0) {
         stop = 1;
     } else if (r->callback) {
@@ -142,10 +148,11 @@ static PyObject *info_dict(const gsfw_info *in)
         in->restarts, "restart_best", in->restart_best);
 }
 
-/* The objects solve() takes by keyword; every other keyword is a registry parameter. */
+/* The objects solve() takes by keyword, and verbose (seconds between progress lines, a
+ * front-end matter); every other keyword is a registry parameter. */
 static const char *const objects[] = {"A", "y", "objective", "graph", "tree", "x_true", "x0",
-                                      "callback", NULL};
-enum { O_A, O_Y, O_OBJECTIVE, O_GRAPH, O_TREE, O_X_TRUE, O_X0, O_CALLBACK, O_COUNT };
+                                      "callback", "verbose", NULL};
+enum { O_A, O_Y, O_OBJECTIVE, O_GRAPH, O_TREE, O_X_TRUE, O_X0, O_CALLBACK, O_VERBOSE, O_COUNT };
 
 /* The run: the spec's settings with the caller's vectors and the callback, through
  * gsfw_spec_solve with the GIL released. */
@@ -254,8 +261,11 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
                        .trace_capacity = cap, .x_polished = x_pol};
     gsfw_info info;
     memset(&info, 0, sizeof info);
+    const double verbose = o[O_VERBOSE] == Py_None ? 0.0 : PyFloat_AsDouble(o[O_VERBOSE]);
+    if (verbose == -1.0 && PyErr_Occurred()) goto done;
     run_ctx rc = {.callback = callback == Py_None ? NULL : callback, .d = d,
-                  .last_check = now_s(), .pending = &pending};
+                  .last_check = now_s(), .pending = &pending, .verbose = verbose,
+                  .last_print = now_s()};
     e = run(spec, obj, dmo, tail, x0 ? (const double *)PyArray_DATA(x0) : NULL,
             x_true ? (const double *)PyArray_DATA(x_true) : NULL, &rc, &res, &info, &err);
     if (gsfwpy_pending_restore(&pending)) goto done;

@@ -12,6 +12,45 @@ static int is_object(const char *name, const char *const *objects)
     return 0;
 }
 
+/* The kind of Python value a parameter of this type takes: integers for INT and UINT64
+ * (not bool, float or str: s=True, s=4.5, s='4' are refused rather than read as 1, 4 or
+ * parsed), numbers for DOUBLE (not bool or str), bool (or 0/1) for BOOL, str for ENTRY
+ * and str or int for CHOICE. Returns 0, or -1 with TypeError naming the parameter. */
+static int check_kind(const char *name, gsfw_param_type type, PyObject *value)
+{
+    const int is_bool = PyBool_Check(value) || PyArray_IsScalar(value, Bool);
+    const int is_int = !is_bool && (PyLong_Check(value) || PyArray_IsScalar(value, Integer));
+    const int is_number = is_int || (!is_bool && (PyFloat_Check(value) ||
+                                                  PyArray_IsScalar(value, Floating)));
+    const char *want = NULL;
+    switch (type) {
+    case GSFW_PARAM_INT:
+    case GSFW_PARAM_UINT64:
+        if (!is_int) want = "an integer";
+        break;
+    case GSFW_PARAM_DOUBLE:
+        if (!is_number) want = "a number";
+        break;
+    case GSFW_PARAM_BOOL:
+        if (!is_bool && !is_int) want = "True or False";
+        break;
+    case GSFW_PARAM_ENTRY:
+        if (!PyUnicode_Check(value)) want = "a name (str)";
+        break;
+    case GSFW_PARAM_CHOICE:
+        if (!PyUnicode_Check(value) && !is_int) want = "a name (str)";
+        break;
+    default:
+        break;
+    }
+    if (!want) return 0;
+    PyObject *shown = PyObject_Repr(value);
+    PyErr_Format(PyExc_TypeError, "%s must be %s, got %s %s", name, want,
+                 Py_TYPE(value)->tp_name, shown ? PyUnicode_AsUTF8(shown) : "?");
+    Py_XDECREF(shown);
+    return -1;
+}
+
 int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const char *fn)
 {
     if (value == Py_None) return 0; /* not given: the library's default */
@@ -19,9 +58,15 @@ int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const ch
         PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fn, name);
         return -1;
     }
+    const gsfw_param *param = gsfw_registry_find_param(name);
+    if (param && check_kind(name, param->type, value) < 0) return -1;
     gsfw_err err;
     gsfw_error e;
-    if (PyUnicode_Check(value)) {
+    if (PyArray_IsScalar(value, Number) || PyArray_IsScalar(value, Bool)) {
+        double number = PyFloat_AsDouble(value); /* numpy scalars: as numbers */
+        if (number == -1.0 && PyErr_Occurred()) return -1;
+        e = gsfw_spec_set_number(spec, name, number, &err);
+    } else if (PyUnicode_Check(value)) {
         const char *text = PyUnicode_AsUTF8(value);
         if (!text) return -1;
         e = gsfw_spec_set(spec, name, text, &err);

@@ -28,7 +28,7 @@ GRID = gsfw.Graph.grid(5, 6)
     (dict(A=A, y=y, L=-1), ValueError, "L must be > 0"),
     (dict(A=A, y=y, tol=-1), ValueError, "tol must be > 0"),
     (dict(A=A, y=y, max_iter=-1), ValueError, "max_iter must be between 0 and"),
-    (dict(A=A, y=y, option="III"), ValueError, "option must be 'I' or 'II'"),
+    (dict(A=A, y=y, option="III"), ValueError, "option must be I or II, got 'III'"),
     (dict(A=A, y=y, L_rule="exact"), ValueError, "L_rule must be spectral or atom"),
     (dict(A=A, y=y, x0=np.zeros(29)), ValueError, "x0 has 29 entries, expected 30"),
     (dict(A=A, y=y, x0=np.r_[5.0, np.zeros(29)]), ValueError, "x0"),
@@ -49,7 +49,7 @@ def test_solve_rejects(kwargs, exc, match):
     ((3, [[0, 1]], [-1.0]), {}, ValueError, "cost"),
     ((3, [[0, 1]], [1.0, 2.0]), {}, ValueError, "costs has 2 entries, expected 1"),
     ((3, [[0, 1, 2]]), {}, ValueError, "\\(m, 2\\)"),
-    ((3, [[0.5, 1]]), {}, ValueError, "integer"),
+    ((3, [[0.5, 1]]), {}, TypeError, "integer"),
     ((3, [[0, 2 ** 40]]), {}, ValueError, "out of range"),
     ((-1, []), {}, ValueError, "n must be >= 0"),
 ])
@@ -66,10 +66,12 @@ def test_pcst_fast_rejects():
         gsfw.pcst_fast(e, p, [], -1, 1, "gw")
     with pytest.raises(ValueError, match="prize"):
         gsfw.pcst_fast(e, [1.0, -1.0], c, -1, 1, "gw")
-    with pytest.raises(ValueError, match="root"):
-        gsfw.pcst_fast(e, p, c, 0, 1, "gw")
-    with pytest.raises(ValueError):
-        gsfw.pcst_fast(e, p, c, 5, 0, "gw")
+    with pytest.raises(ValueError, match="only one output cluster"):
+        gsfw.pcst_fast(e, p, c, 0, 0, "gw")
+    with pytest.raises(ValueError, match="root 5 is out of range"):
+        gsfw.pcst_fast(e, p, c, 5, 1, "gw")
+    with pytest.raises(ValueError, match="root -2 is out of range"):
+        gsfw.pcst_fast(e, p, c, -2, 1, "gw")
     with pytest.raises(ValueError, match="prizes has 3 entries, expected 2"):
         gsfw.pcsf(gsfw.Graph(2, e), [1.0, 1.0, 1.0])
 

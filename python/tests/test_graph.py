@@ -41,7 +41,7 @@ def test_networkx_matches_edge_array():
     G.add_nodes_from(labels)
     for (u, v), c in zip(edges, costs):
         G.add_edge(labels[u], labels[v], weight=c)
-    from_nx = gsfw.Graph.from_networkx(G)
+    from_nx = gsfw.Graph.from_networkx(G, cost="weight")
     assert from_nx.nodes == labels and from_nx.index[labels[5]] == 5
     ref = gsfw.Graph(40, edges, costs)
     z = rng.standard_normal(40)
@@ -53,11 +53,33 @@ def test_networkx_matches_edge_array():
     assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
 
 
-def test_networkx_unweighted_gives_unit_costs():
+def test_networkx_unit_costs_unless_asked():
     nx = pytest.importorskip("networkx")
     G = nx.path_graph(5)
     g = gsfw.Graph.from_networkx(G)
     assert g.costs is None and g.edges.tolist() == [[0, 1], [1, 2], [2, 3], [3, 4]]
+    # a `weight` (a strength in networkx and in STRING-like networks) is not a cost
+    nx.set_edge_attributes(G, 0.9, "weight")
+    nx.set_edge_attributes(G, {e: 2.5 for e in G.edges}, "price")
+    assert gsfw.Graph.from_networkx(G).costs is None
+    assert gsfw.Graph.from_networkx(G, cost="price").costs.tolist() == [2.5] * 4
+    G.add_edge(4, 5)  # no price
+    with pytest.raises(ValueError, match="edge \\(4, 5\\) has no attribute 'price'"):
+        gsfw.Graph.from_networkx(G, cost="price")
+    with pytest.raises(TypeError, match="cost must be None"):
+        gsfw.Graph.from_networkx(G, cost=True)
+
+
+def test_networkx_digraph_reciprocal_edges_are_one_edge():
+    nx = pytest.importorskip("networkx")
+    D = nx.DiGraph()
+    D.add_edge("a", "b", c=1.0)
+    D.add_edge("b", "a", c=3.0)
+    D.add_edge("b", "c", c=2.0)
+    g = gsfw.Graph.from_networkx(D, cost="c")
+    assert g.m == 2 and g.edges.tolist() == [[0, 1], [1, 2]] and g.costs.tolist() == [3.0, 2.0]
+    M = nx.MultiGraph([(0, 1), (1, 0), (1, 2)])
+    assert gsfw.Graph.from_networkx(M).edges.tolist() == [[0, 1], [1, 2]]
 
 
 def test_scipy_matches_edge_array():

@@ -122,8 +122,15 @@ def test_trace_and_info_fields():
     assert res.x is res.x_polished
     assert res.info["L_source"] == "atom" and res.info["polished_size"] == 3
     assert np.linalg.norm(res.x - x) < 1e-8
-    no_polish = gsfw.solve(A, A @ x, s=3, C=2.0, max_iter=20)
+    no_polish = gsfw.solve(A, A @ x, s=3, C=2.0, max_iter=20, polish=False)
     assert no_polish.x_polished is None and no_polish.x is no_polish.x_best
+    # polish is on by default for the Frank-Wolfe family, as in the estimators: at most s
+    # nonzeros (the best iterate, a convex combination of atoms, has more)
+    default = gsfw.solve(A, A @ x, s=3, C=2.0, max_iter=20)
+    assert default.x is default.x_polished and np.count_nonzero(default.x) <= 3
+    assert np.count_nonzero(default.x_best) > 3
+    assert gsfw.solve(A, A @ x, s=3, max_iter=5, method="iht").x_polished is None
+    assert gsfw.solve(A, np.sign(A @ x), s=3, max_iter=5, loss="logistic").x_polished is None
 
 
 def test_warm_start_and_tol():

@@ -1,20 +1,36 @@
-"""GraphSparseRegression follows scikit-learn's estimator conventions."""
+"""The estimators follow scikit-learn's conventions (check_estimator) and do what their
+parameters say: intercept, radius from the data, sparse X, two-label classification,
+warm start, time limit, cross-validation over s."""
+import warnings
+
 import numpy as np
 import pytest
 
 import gsfw
 
 sklearn = pytest.importorskip("sklearn")
+sp = pytest.importorskip("scipy.sparse")
 from sklearn.base import clone  # noqa: E402
 from sklearn.model_selection import GridSearchCV  # noqa: E402
+from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
+from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
+
+ESTIMATORS = ["GraphSparseRegression", "GraphSparseClassifier", "GraphSparseRegressionCV"]
 
 
-def data(seed=0, n=90, d=40):
+def data(seed=0, n=90, d=40, offset=0.0, noise=0.01):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     coef = np.zeros(d)
     coef[[2, 11, 30]] = [2.0, -1.5, 1.0]
-    return X, X @ coef + 0.01 * rng.standard_normal(n), coef
+    return X, X @ coef + offset + noise * rng.standard_normal(n), coef
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_check_estimator(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", gsfw.BoundaryWarning)
+        check_estimator(getattr(gsfw, name)())
 
 
 def test_params_and_clone():
@@ -22,41 +38,133 @@ def test_params_and_clone():
     est = gsfw.GraphSparseRegression(s=3, graph=graph, C=4.0, method="fw")
     params = est.get_params()
     assert params["s"] == 3 and params["graph"] is graph and params["model"] is None
+    assert params["fit_intercept"] is True and params["C"] == 4.0
     twin = clone(est)
     assert twin.get_params() == params
     est.set_params(C=2.0, s=5)
     assert est.C == 2.0 and est.s == 5
 
 
-def test_fit_predict_score():
-    X, y, coef = data()
-    est = gsfw.GraphSparseRegression(s=3, C=5.0).fit(X, y)
+def test_intercept_recovers_an_offset():
+    X, y, coef = data(offset=5.0)
+    est = gsfw.GraphSparseRegression(s=3).fit(X, y)
     assert np.flatnonzero(est.coef_).tolist() == [2, 11, 30]
-    assert est.n_iter_ == 300
-    assert est.score(X, y) > 0.999
-    assert np.allclose(est.predict(X), X @ est.coef_)
+    assert abs(est.intercept_ - 5.0) < 0.01 and est.score(X, y) > 0.9999
+    assert np.allclose(est.predict(X), X @ est.coef_ + est.intercept_)
+    plain = gsfw.GraphSparseRegression(s=3, fit_intercept=False).fit(X, y)
+    assert plain.intercept_ == 0.0 and plain.score(X, y) < 0.5  # the offset is not fitted
 
 
-def test_grid_search_over_C_and_s():
+def test_radius_from_the_data_and_boundary_warning():
+    X, y, coef = data(noise=0.0)
+    coef_norm = np.linalg.norm(coef)  # 2.69: above the former default C = 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gsfw.BoundaryWarning)
+        est = gsfw.GraphSparseRegression(s=3).fit(X, y)
+    assert est.C_ > coef_norm and np.linalg.norm(est.coef_ - coef) < 1e-8 * coef_norm
+    with pytest.warns(gsfw.BoundaryWarning, match="boundary of the ball .* C = 1"):
+        small = gsfw.GraphSparseRegression(s=3, C=1.0).fit(X, y)
+    assert np.linalg.norm(small.coef_) == pytest.approx(1.0)
+
+
+def test_sparse_X_same_answer_as_dense():
+    X, y, _ = data(3, offset=2.0)
+    X[np.abs(X) < 0.8] = 0.0
+    for fit_intercept in (True, False):
+        dense = gsfw.GraphSparseRegression(s=3, fit_intercept=fit_intercept).fit(X, y)
+        for fmt in ("csr", "csc", "coo"):
+            sparse = gsfw.GraphSparseRegression(s=3, fit_intercept=fit_intercept).fit(
+                sp.csr_matrix(X).asformat(fmt), y)
+            assert np.abs(sparse.coef_ - dense.coef_).max() < 1e-10
+            assert abs(sparse.intercept_ - dense.intercept_) < 1e-10
+            assert np.allclose(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
+    # gsfw.solve takes scipy.sparse matrices directly, through the CSR operator
+    a = gsfw.solve(sp.csr_matrix(X), y, s=3, C=5.0, max_iter=50)
+    b = gsfw.solve(X, y, s=3, C=5.0, max_iter=50)
+    assert np.abs(a.x - b.x).max() < 1e-10 and np.abs(a.x_best - b.x_best).max() < 1e-10
+
+
+@pytest.mark.parametrize("labels", [("no", "yes"), (False, True), (-3, 7), (1.0, 2.0)])
+def test_classifier_takes_any_two_labels(labels):
+    X, score, _ = data(4, n=120)
+    y = np.where(score > 0.3, labels[1], labels[0])
+    clf = gsfw.GraphSparseClassifier(s=3).fit(X, y)
+    assert clf.classes_.tolist() == sorted(labels)
+    assert clf.score(X, y) > 0.9
+    assert np.count_nonzero(clf.coef_) <= 3
+    dec = clf.decision_function(X)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (120, 2) and np.allclose(proba.sum(axis=1), 1.0)
+    assert np.array_equal(clf.predict(X), clf.classes_[(dec > 0).astype(int)])
+    assert np.allclose(proba[:, 1], 1.0 / (1.0 + np.exp(-dec)))
+    assert np.allclose(np.exp(clf.predict_log_proba(X)), proba)
+
+
+def test_classifier_refuses_more_than_two_classes():
+    X, score, _ = data(5)
+    y = np.digitize(score, [-1.0, 1.0])
+    with pytest.raises(ValueError, match="two classes; y has 3 classes.*OneVsRest"):
+        gsfw.GraphSparseClassifier(s=3).fit(X, y)
+    ovr = OneVsRestClassifier(gsfw.GraphSparseClassifier(s=3)).fit(X, y)
+    assert ovr.score(X, y) > 0.8
+
+
+def test_classifier_on_separable_classes_stays_in_the_ball():
+    X, score, _ = data(6)
+    y = score > 0  # separable: the logistic loss has no minimiser
+    for C in (4.0, 100.0):  # the library's own refit (polish) fails here; this one does not
+        clf = gsfw.GraphSparseClassifier(s=3, C=C).fit(X, y)
+        assert np.linalg.norm(clf.coef_) <= C * (1 + 1e-12) and np.count_nonzero(clf.coef_) <= 3
+        assert clf.score(X, y) > (0.95 if C == 4.0 else 0.99)
+
+
+def test_warm_start_continues_from_the_previous_fit():
+    X, y, coef = data(7, noise=0.0)
+    cold = gsfw.GraphSparseRegression(s=3, C=5.0, max_iter=2).fit(X, y)
+    warm = gsfw.GraphSparseRegression(s=3, C=5.0, max_iter=2, warm_start=True)
+    warm.fit(X, y)
+    f_first = warm.result_.info["f_polished"]
+    warm.fit(X, y)  # starts where the first fit ended: its (polished) coef_
+    assert warm.result_.trace["f"][0] == pytest.approx(f_first, rel=1e-12)
+    assert warm.result_.trace["f"][0] < cold.result_.trace["f"][0]
+    # a previous answer that is not a set of the new model: a cold start, no error
+    warm.set_params(s=1).fit(X, y)
+    assert np.count_nonzero(warm.coef_) <= 3
+
+
+def test_time_limit_and_L_rule_reach_the_solver():
+    X, y, _ = data(8)
+    est = gsfw.GraphSparseRegression(s=3, C=5.0, max_iter=10 ** 7, time_limit=0.05,
+                                     L_rule="spectral", method="fw", step="short").fit(X, y)
+    assert est.result_.status == "time_limit"
+    assert est.result_.info["L_source"] == "spectral"
+
+
+def test_cross_validation_over_s():
+    X, y, coef = data(9, n=120, d=60)
+    cv = gsfw.GraphSparseRegressionCV(s_values=[1, 2, 3, 4, 6, 10], cv=4).fit(X, y)
+    assert cv.mse_path_.shape == (6, 4)
+    assert cv.s_ == 3 and np.flatnonzero(cv.coef_).tolist() == [2, 11, 30]
+    assert cv.score(X, y) > 0.999
+    default = gsfw.GraphSparseRegressionCV().fit(X, y)
+    assert default.s_values_.tolist() == [1, 2, 3, 6, 10, 19, 33, 60]
+    assert default.s_ in (3, 6)
+
+
+def test_grid_search_and_graph_model():
     X, y, _ = data(1)
-    search = GridSearchCV(gsfw.GraphSparseRegression(s=1, max_iter=100),
-                          {"C": [0.5, 5.0], "s": [1, 3, 6]}, cv=3)
+    search = GridSearchCV(gsfw.GraphSparseRegression(max_iter=100), {"s": [1, 3, 6]}, cv=3)
     search.fit(X, y)
-    assert search.best_params_["C"] == 5.0
-    assert search.best_params_["s"] in (3, 6)
-    assert search.best_score_ > 0.99
-
-
-def test_graph_model_default_and_baseline():
-    X, y, _ = data(2, d=40)
+    assert search.best_params_["s"] in (3, 6) and search.best_score_ > 0.99
     graph = gsfw.Graph.grid(5, 8)
-    est = gsfw.GraphSparseRegression(s=6, g=3, graph=graph, C=5.0, max_iter=50).fit(X, y)
-    assert est.result_.info["step"] == "agnostic"
+    est = gsfw.GraphSparseRegression(s=6, g=3, graph=graph, max_iter=50).fit(X, y)
+    assert est.result_.info["step"] == "agnostic" and est.result_.info["pcsf_calls"] > 0
     cos = gsfw.GraphSparseRegression(s=3, method="cosamp", max_iter=20).fit(X, y)
     assert np.count_nonzero(cos.coef_) <= 3 and cos.score(X, y) > 0.99
 
 
 def test_not_fitted():
     from sklearn.exceptions import NotFittedError
-    with pytest.raises(NotFittedError):
-        gsfw.GraphSparseRegression(s=2).predict(np.zeros((1, 3)))
+    for name in ESTIMATORS:
+        with pytest.raises(NotFittedError):
+            getattr(gsfw, name)().predict(np.zeros((1, 3)))

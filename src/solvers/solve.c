@@ -102,17 +102,16 @@ static gsfw_error check_x0(const gsfw_settings *set, gsfw_dmo *dmo, double radiu
                          "contains hook); start from 0", nnz, name);
     if (nnz > dmo->max_support)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: x0 has %d nonzeros, more than any "
-                         "set of the oracle '%s' (at most %d): x0 is not in the feasible set; "
-                         "a polished result (gsfw_result.x_polished) is", nnz, name,
-                         dmo->max_support);
+                         "set of the oracle '%s' (at most %d): x0 is not in the feasible set "
+                         "(a polished result always is)", nnz, name, dmo->max_support);
     int in = dmo->contains(dmo->ctx, ids, nnz);
     if (in < 0)
         return gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory checking x0's support");
     if (!in)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: the support of x0 (%d nonzeros) is "
                          "not a set of the model of the oracle '%s' (%s): x0 is not in the "
-                         "feasible set; a polished result (gsfw_result.x_polished) is", nnz,
-                         name, dmo->model ? dmo->model : "no description");
+                         "feasible set (a polished result always is)", nnz, name,
+                         dmo->model ? dmo->model : "no description");
     return GSFW_OK;
 }
 

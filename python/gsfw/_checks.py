@@ -1,0 +1,33 @@
+"""Kind checks of the arguments that do not go through the library's registry (pcst_fast's
+integers, the estimators' own parameters): TypeError before the range is checked.
+Registry parameters are checked by the extension, per their type (python/src/spec.c)."""
+import numbers
+
+
+def integer(name, value):
+    """value as an int. Python and numpy integers pass; bool, float and str raise TypeError
+    (True is not a count and 4.5 or '4' are not silently rounded or parsed)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be an integer, got %s %r" % (name, type(value).__name__, value))
+    return int(value)
+
+
+def integer_or_none(name, value):
+    return None if value is None else integer(name, value)
+
+
+def real(name, value):
+    """value as a float. Python and numpy numbers pass; bool and str raise TypeError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s must be a number, got %s %r" % (name, type(value).__name__, value))
+    return float(value)
+
+
+def real_or_none(name, value):
+    return None if value is None else real(name, value)
+
+
+def text(name, value):
+    if not isinstance(value, str):
+        raise TypeError("%s must be a string, got %s %r" % (name, type(value).__name__, value))
+    return value

@@ -1,0 +1,79 @@
+"""GraphSparseRegressionCV: the sparsity s chosen by cross-validation, along a path."""
+import warnings
+
+import numpy as np
+
+from sklearn.model_selection import check_cv
+
+from ._estimator import BoundaryWarning, GraphSparseRegression, _validate_data
+
+
+def default_s_grid(n_samples, d, count=8):
+    """count values of s from 1 to min(d, n_samples // 2), geometrically spaced."""
+    top = max(1, min(d, n_samples // 2))
+    return np.unique(np.round(np.geomspace(1, top, count)).astype(int))
+
+
+class GraphSparseRegressionCV(GraphSparseRegression):
+    """GraphSparseRegression with s chosen by cross-validation (as LassoCV chooses alpha).
+
+    s_values: the sparsities to try (default: 8 values from 1 to min(d, n/2), spaced
+    geometrically); cv: folds as scikit-learn's (an int for KFold, a splitter, or an
+    iterable; default 5). For each fold the path runs through s_values in increasing
+    order and each fit starts from the previous one's coefficients and radius (a support
+    of s nodes is a set of the model for every larger s), so the path costs about as much
+    as a few cold fits. s_ is the value of least mean squared error over the folds; the
+    final model is fitted on all the data with s = s_. The other parameters are
+    GraphSparseRegression's (s itself is ignored).
+
+    Attributes: s_, s_values_, mse_path_ (len(s_values_), n_folds), and the regressor's
+    coef_, intercept_, C_, n_iter_, result_.
+    """
+
+    def __init__(self, s_values=None, cv=None, g=None, graph=None, tree=None, model=None,
+                 C=None, fit_intercept=True, method=None, max_iter=300, tol=None,
+                 tol_rel=None, polish=True, option=None, L=None, L_rule=None, step=None,
+                 delta=None, seed=None, warm_start=False, time_limit=None):
+        super().__init__(g=g, graph=graph, tree=tree, model=model, C=C,
+                         fit_intercept=fit_intercept, method=method, max_iter=max_iter,
+                         tol=tol, tol_rel=tol_rel, polish=polish, option=option, L=L,
+                         L_rule=L_rule, step=step, delta=delta, seed=seed,
+                         warm_start=warm_start, time_limit=time_limit)
+        self.s_values = s_values
+        self.cv = cv
+
+    def _path_estimator(self):
+        params = {k: v for k, v in self.get_params(deep=False).items()
+                  if k not in ("s_values", "cv")}
+        return GraphSparseRegression(**params)
+
+    def fit(self, X, y):
+        """Cross-validate s over s_values, then fit on all of X, y with the best one."""
+        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                              dtype=np.float64, y_numeric=True)
+        y = np.asarray(y, dtype=np.float64)
+        n, d = X.shape
+        grid = (default_s_grid(n, d) if self.s_values is None
+                else np.unique(np.asarray(self.s_values, dtype=np.int64)))
+        if len(grid) == 0:
+            raise ValueError("s_values is empty")
+        folds = list(check_cv(self.cv).split(X, y))
+        mse = np.empty((len(grid), len(folds)))
+        for k, (train, test) in enumerate(folds):
+            path = self._path_estimator().set_params(warm_start=True)
+            for i, s in enumerate(grid):
+                path.set_params(s=int(s))
+                with warnings.catch_warnings():  # the final fit warns, not the path
+                    warnings.simplefilter("ignore", BoundaryWarning)
+                    path.fit(X[train], y[train])
+                mse[i, k] = float(np.mean((path.predict(X[test]) - y[test]) ** 2))
+        best = int(np.argmin(mse.mean(axis=1)))
+        self.s_values_ = grid
+        self.mse_path_ = mse
+        self.s_ = int(grid[best])
+        final = self._path_estimator().set_params(s=self.s_, warm_start=False)
+        final.fit(X, y)
+        for name in ("coef_", "intercept_", "C_", "n_iter_", "result_"):
+            setattr(self, name, getattr(final, name))
+        return self
+

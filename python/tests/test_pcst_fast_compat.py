@@ -1,0 +1,115 @@
+"""gsfw.pcst_fast is a drop-in for pcst_fast's Python module: the answers of the real module
+(tests/data/pcst-fast-python.json, written by scripts/pcst_fast_fixture.py with pcst_fast
+itself) in the same order and with the same dtypes, its argument rules and its verbosity."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import gsfw
+
+
+@pytest.fixture(scope="module")
+def calls(root):
+    with open(os.path.join(root, "tests", "data", "pcst-fast-python.json")) as f:
+        return json.load(f)
+
+
+def run(case):
+    return gsfw.pcst_fast(np.asarray(case["edges"], dtype=np.int64).reshape(-1, 2),
+                          np.asarray(case["prizes"]), np.asarray(case["costs"]), case["root"],
+                          case["num_clusters"], case["pruning"], 0)
+
+
+def test_fixture_covers_the_cases(calls):
+    names = [c["name"] for c in calls]
+    assert len(calls) >= 600
+    for word in ("rooted", "unrooted", "ties", "grid", "ba", "er", "multi"):
+        assert any(word in n for n in names), word
+    assert {c["pruning"] for c in calls} == {"none", "simple", "gw", "strong"}
+
+
+def test_same_answers_order_and_dtypes_as_pcst_fast(calls):
+    differ = []
+    for case in calls:
+        vertices, edges = run(case)
+        assert str(vertices.dtype) == str(edges.dtype) == case["dtype"] == "int32"
+        if vertices.tolist() != case["expected_vertices"] or \
+                edges.tolist() != case["expected_edges"]:
+            differ.append(case["name"])
+    assert not differ, "%d of %d calls differ from pcst_fast: %s" % (len(differ), len(calls),
+                                                                     differ[:5])
+
+
+def test_pcst_fast_own_tests_with_the_import_changed():
+    """pcst_fast's src/test_pcst_fast.py, its assertions on gsfw (import gsfw as pcst_fast)."""
+    import gsfw as pcst_fast
+    nodes, edges = pcst_fast.pcst_fast([[0, 1], [1, 2], [2, 3]], [1.0, 1.0, 1.0, 1.0],
+                                       [0.8, 1.8, 2.8], -1, 1, "strong", 0)
+    np.testing.assert_array_equal(nodes, [0, 1])
+    np.testing.assert_array_equal(edges, [0])
+    nodes, edges = pcst_fast.pcst_fast([[0, 1], [1, 2]], [0.0, 5.0, 6.0], [3.0, 4.0], 0, 1,
+                                       "none", 0)
+    np.testing.assert_array_equal(sorted(nodes), [0, 1, 2])
+    np.testing.assert_array_equal(sorted(edges), [0, 1])
+    nodes, edges = pcst_fast.pcst_fast([[0, 1], [1, 2], [1, 4], [2, 3], [2, 5], [3, 6]],
+                                       [100., 0., 0., 0., 100., 100., 100.],
+                                       [10., 100., 10., 10., 10., 10.], -1, 2, "strong", 0)
+    np.testing.assert_array_equal(sorted(nodes), [0, 1, 2, 3, 4, 5, 6])
+    np.testing.assert_array_equal(sorted(edges), [0, 2, 3, 4, 5])
+
+
+def test_rooted_calls_take_one_cluster_as_pcst_fast():
+    e, p, c = np.array([[0, 1], [1, 2]]), np.array([0., 5., 6.]), np.array([3., 4.])
+    nodes, edges = gsfw.pcst_fast(e, p, c, 0, 1, "none", 0)
+    assert nodes.tolist() == [1, 2, 0] and edges.tolist() == [1, 0]  # pcst_fast's order
+    for clusters in (0, 2):
+        with pytest.raises(ValueError, match="only one output cluster"):
+            gsfw.pcst_fast(e, p, c, 0, clusters, "none", 0)
+
+
+def test_inputs_pcst_fast_accepts():
+    e, p, c = [[0, 1], [1, 2]], [0, 5, 6], [3, 4]  # lists of ints
+    ref = gsfw.pcst_fast(e, p, c, -1, 1, "gw", 0)
+    assert ref[0].tolist() == [1, 2] and ref[1].tolist() == [1]
+    variants = [
+        (np.array(e, dtype=np.int32), p, c, -1, 1, "gw", 0),
+        (np.asfortranarray(e), np.array(p, dtype=np.float32), c, -1, 1, "gw", 0),
+        (e, p, c, np.int64(-1), np.int32(1), b"gw", np.int64(0)),
+        (e, p, c, -1, 1, "gw"),                                  # verbosity defaults to 0
+    ]
+    for args in variants:
+        got = gsfw.pcst_fast(*args)
+        assert got[0].tolist() == [1, 2] and got[1].tolist() == [1], args
+    got = gsfw.pcst_fast(edges=e, prizes=p, costs=c, root=-1, num_clusters=1, pruning="gw")
+    assert got[0].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("args,exc,match", [
+    ((-1.0, 1, "gw", 0), TypeError, "root must be an integer"),
+    (("0", 1, "gw", 0), TypeError, "root must be an integer"),
+    ((-1, 1.0, "gw", 0), TypeError, "num_clusters must be an integer"),
+    ((-1, 1, "gw", 1.5), TypeError, "verbosity_level must be an integer"),
+    ((-1, 1, 3, 0), TypeError, "pruning must be a string"),
+])
+def test_argument_types(args, exc, match):
+    with pytest.raises(exc, match=match):
+        gsfw.pcst_fast([[0, 1]], [1.0, 1.0], [1.0], *args)
+
+
+def test_float_edges_are_a_type_error_as_in_pcst_fast():
+    with pytest.raises(TypeError, match="integer node ids, got dtype float64"):
+        gsfw.pcst_fast(np.array([[0.0, 1.0]]), [1.0, 1.0], [1.0], -1, 1, "gw", 0)
+
+
+def test_verbosity_prints_progress(capsys):
+    e, p, c = [[0, 1], [1, 2]], [0.0, 5.0, 6.0], [3.0, 4.0]
+    gsfw.pcst_fast(e, p, c, -1, 1, "gw", 0)
+    assert capsys.readouterr().out == ""
+    gsfw.pcst_fast(e, p, c, -1, 1, "gw", 1)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and "2 nodes and 1 edges selected" in out[0]
+    gsfw.pcst_fast(e, p, c, 0, 1, "GW", 2)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and "3 nodes, 2 edges, rooted at node 0, pruning gw" in out[0]
