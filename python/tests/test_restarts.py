@@ -48,6 +48,6 @@ def test_restarts_agree_with_the_command_line(root, gsfw_bin, tmp_path):
 def test_restarts_need_polish(root):
     A, y, x, s, g, h, w = mnist0(root)
     with pytest.raises(ValueError, match="restarts needs polish"):
-        gsfw.solve(A, y, model="topk", s=s, restarts=3)
+        gsfw.solve(A, y, model="topk", s=s, polish=False, restarts=3)
     with pytest.raises(ValueError, match="restarts"):
         gsfw.solve(A, y, model="topk", s=s, polish=True, restarts=-1)
