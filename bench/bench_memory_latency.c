@@ -21,7 +21,7 @@
  * (--sizes and --steps apply to the first test.)
  */
 #define _GNU_SOURCE /* pthread_setaffinity_np */
-#include "oracles/pcsf/pcsf_heap.h"
+#include "oracles/pcsf/pcsf_mem.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -303,7 +303,7 @@ static void test_heap_size_limits(void **state)
     r = gsfw_ph_insert(H, r, 1, 2.0); /* node 0 gets a real chunk */
     assert_int_equal(H->failed, GSFW_PH_OK);
     /* pretend that chunk is full at the largest class */
-    f.nd[0].fill = ((((unsigned)1 << GSFW_PH_MAX_CLASS) - 1) << 5) | GSFW_PH_MAX_CLASS;
+    f.nd[0].fill = GSFW_PH_MAX_CLASS; /* no free slot left */
     r = gsfw_ph_insert(H, r, 2, 3.0);
     assert_int_equal(H->failed, GSFW_PH_TOO_LARGE);
     assert_int_equal(f.nd[2].pos, -1);

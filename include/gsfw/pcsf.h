@@ -37,6 +37,14 @@ GSFW_API gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u
                          int target_clusters, gsfw_pruning pruning, int *out_nodes,
                          int *n_out_nodes, int *out_edges, int *n_out_edges, gsfw_err *err);
 
+/* Merge tolerance of the growth phase: an edge whose uncovered remainder r is below
+ * eps * cost (or exactly 0) is tight. The default, GSFW_PCSF_DEFAULT_TOLERANCE = 1e-6, is
+ * the tolerance of pcst_fast as released (PyPI, fraenkel-lab); 1e-10 gives the outputs of
+ * the original cluster_approx sources. eps must be finite and in [0, 1). The setting stays
+ * with the workspace for every later run. */
+#define GSFW_PCSF_DEFAULT_TOLERANCE 1e-6
+GSFW_API gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err *err);
+
 /* ------------------------------------------------- Head / tail projections */
 
 /* Head and tail projections over M(G, s, g) (and weighted graph models) built on the PCSF

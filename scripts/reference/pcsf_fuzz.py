@@ -29,6 +29,9 @@ import tempfile
 
 REF = os.environ.get("PCST_DRIVER", "pcst_driver")
 GSFW = os.environ.get("GSFW_BIN", "build/gsfw")
+# The reference's merge tolerance, passed to gsfw as --tolerance: 1e-6 for pcst_fast as
+# released (fraenkel-lab HEAD, PyPI), 1e-10 for the original cluster_approx sources.
+TOL = os.environ.get("PCST_TOLERANCE", "1e-6")
 OUTDIR = os.environ.get("FUZZ_OUT", "results/pcsf-fuzz")
 WORKDIR = os.path.join(OUTDIR, "work")
 PRUNINGS = ["none", "simple", "gw", "strong"]
@@ -297,7 +300,7 @@ def run_both(inst, tmpdir, timeout=TIMEOUT):
         res["ref_out"] = "(timeout after %gs)" % timeout
     cmd = [GSFW, "pcsf", "--edges", e_path, "--prizes", p_path,
            "--root", str(inst["root"]), "--clusters", str(inst["g"]),
-           "--pruning", inst["pruning"]]
+           "--pruning", inst["pruning"], "--tolerance", TOL]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True,
                            timeout=timeout)
@@ -449,7 +452,7 @@ def shrink(inst, want_status, tmpdir, budget=4000):
 
 def gsfw_cmd_text(inst):
     return ("%s pcsf --edges EDGES --prizes PRIZES --root %d --clusters %d "
-            "--pruning %s" % (GSFW, inst["root"], inst["g"], inst["pruning"]))
+            "--pruning %s --tolerance %s" % (GSFW, inst["root"], inst["g"], inst["pruning"], TOL))
 
 
 def write_reproducer(path, inst, res, note):

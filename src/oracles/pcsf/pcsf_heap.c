@@ -1,42 +1,11 @@
-/* Pairing heap delete_min and the indexed (key, kind, id) 4-ary heap of the PCSF module. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
-#endif
+/* Pairing heaps of the PCSF growth phase: chunks, delete_min (pcsf_heap.h). */
 #include "oracles/pcsf/pcsf_heap.h"
+
+#include "oracles/pcsf/pcsf_mem.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
-void *gsfw_pcsf_big_alloc(size_t count, size_t size)
-{
-    if (size != 0 && count > SIZE_MAX / size) return NULL;
-    size_t bytes = count * size;
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
-    size_t rounded = (bytes + huge - 1) / huge * huge;
-    void *p = aligned_alloc(huge, rounded);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (p) (void)madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-void gsfw_pcsf_populate(void *begin, size_t bytes)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    const uintptr_t page = 4096;
-    uintptr_t lo = ((uintptr_t)begin + page - 1) & ~(page - 1);
-    uintptr_t hi = ((uintptr_t)begin + bytes) & ~(page - 1);
-    if (begin && hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-#else
-    (void)begin;
-    (void)bytes;
-#endif
-}
 
 /* ------------------------------------------------------------ pairing heap */
 
@@ -60,9 +29,14 @@ static int reserve_ints(int **a, size_t *cap, size_t want)
 int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots)
 {
     if (slots > GSFW_PH_MAX_SLOTS) slots = GSFW_PH_MAX_SLOTS;
-    if (reserve_ints(&H->buf, &H->buf_cap, max_nodes) ||
-        reserve_ints(&H->slot, &H->slot_cap, slots))
-        return -1;
+    if (H->buf_cap < max_nodes) {
+        /* plain pages: a pop touches as many as it has children */
+        free(H->buf);
+        H->buf = malloc(max_nodes * sizeof *H->buf);
+        H->buf_cap = H->buf ? max_nodes : 0;
+        if (!H->buf) return -1;
+    }
+    if (reserve_ints(&H->slot, &H->slot_cap, slots)) return -1;
     gsfw_ph_reset(H);
     return 0;
 }
@@ -118,16 +92,18 @@ static int chunk_alloc(gsfw_ph *H, int cls)
 void gsfw_ph_push_slow(gsfw_ph *H, int s, int x)
 {
     gsfw_ph_node *p = &H->nd[s];
-    int cls = p->kids < 0 ? GSFW_PH_MIN_CLASS : (int)(p->fill & 31) + 1;
+    const unsigned fill = p->fill;
+    const int cls = fill == 0 ? GSFW_PH_MIN_CLASS : (int)(fill & 31) + 1;
     if (cls > GSFW_PH_MAX_CLASS) H->failed = GSFW_PH_TOO_LARGE;
-    int b = H->failed ? -1 : chunk_alloc(H, cls);
+    const int b = H->failed ? -1 : chunk_alloc(H, cls);
     if (b < 0) return; /* x stays out of every heap; the caller sees H->failed and
                         * abandons the run */
-    H->slot[b] = p->kids;
-    p->kids = b;
-    p->fill = (1u << 5) | (unsigned)cls;
+    /* a full chunk of class c ends where the next child would have gone */
+    H->slot[b] = fill == 0 ? -1 : p->next - (1 << (fill & 31));
     H->slot[b + 1] = x;
     H->nd[x].pos = b + 1;
+    p->next = b + 2;
+    p->fill = ((((unsigned)1 << cls) - 2) << 5) | (unsigned)cls;
 }
 
 /* Children visited ahead of the pairing: their nodes are requested this many entries
@@ -138,34 +114,41 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
 {
     if (root < 0) return -1;
     gsfw_ph_node *nd = H->nd, *R = &nd[root];
+    const unsigned fill = R->fill;
+    if (fill == 0) return -1;
     /* the live children, most recently linked first; the root's chunks are free from
      * here (the pairing may reuse them at once) */
+    int cls = (int)(fill & 31), used = (1 << cls) - 1 - (int)(fill >> 5);
     int *buf = H->buf;
     size_t k = 0;
-    int cls = (int)(R->fill & 31), used = (int)(R->fill >> 5);
-    for (int b = R->kids; b >= 0;) {
+    for (int b = R->next - 1 - used; b >= 0;) {
         const int *s = H->slot + b;
         for (int i = used; i >= 1; i--) {
-            int c = s[i];
+            const int c = s[i];
             buf[k] = c;
             k += c >= 0;
         }
-        int older = s[0];
+        const int older = s[0];
         chunk_free(H, b, cls);
         b = older;
         cls--;
         used = (1 << cls) - 1;
     }
-    R->kids = -1;
     R->fill = 0;
     H->visits += (long)k;
     if (k == 0) return -1;
     const double off = R->offset;
+    if (off != 0.0) /* rare: the root was shifted or decreased; + 0.0 would change at
+                     * most the sign of a zero */
+        for (size_t j = 0; j < k; j++) {
+            gsfw_ph_node *c = &nd[buf[j]];
+            c->value += off;
+            c->offset += off;
+        }
 #if defined(__GNUC__)
     for (size_t j = 0; j < k && j < PH_AHEAD; j++) __builtin_prefetch(&nd[buf[j]], 1);
 #endif
-    /* First pass: detach the children (pushing the root's offset into them) and link
-     * consecutive pairs; the results overwrite the front of buf. */
+    /* First pass: link consecutive pairs; the results overwrite the front of buf. */
     size_t np = 0, j = 0;
     for (; j + 1 < k; j += 2) {
 #if defined(__GNUC__)
@@ -174,136 +157,12 @@ int gsfw_ph_delete_min(gsfw_ph *H, int root)
             __builtin_prefetch(&nd[buf[j + PH_AHEAD + 1]], 1);
         }
 #endif
-        int a = buf[j], b = buf[j + 1];
-        gsfw_ph_node *na = &nd[a], *nb = &nd[b];
-        na->value += off;
-        na->offset += off;
-        na->pos = -1;
-        nb->value += off;
-        nb->offset += off;
-        nb->pos = -1;
-        buf[np++] = gsfw_ph_link(H, a, b);
+        buf[np++] = gsfw_ph_link2(H, buf[j], buf[j + 1]);
     }
-    if (j < k) {
-        gsfw_ph_node *na = &nd[buf[j]];
-        na->value += off;
-        na->offset += off;
-        na->pos = -1;
-        buf[np++] = buf[j];
-    }
+    if (j < k) buf[np++] = buf[j];
     /* Second pass: fold from the last pair result to the first. */
     int r = buf[np - 1];
-    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link(H, r, buf[i]);
+    for (size_t i = np - 1; i-- > 0;) r = gsfw_ph_link2(H, r, buf[i]);
+    nd[r].pos = -1; /* the other children got theirs when they lost a link */
     return r;
-}
-
-/* ---------------------------------------------------------- indexed queue */
-
-static inline int pq_less(const gsfw_pq_entry *a, const gsfw_pq_entry *b)
-{
-    if (a->key != b->key) return a->key < b->key;
-    if ((a->aux < 0) != (b->aux < 0)) return a->aux < 0;
-    return a->id < b->id;
-}
-
-int gsfw_pq_reserve(gsfw_pq *q, int cap)
-{
-    if (cap <= q->cap) return 0;
-    gsfw_pq_free(q);
-    q->mem = gsfw_pcsf_big_alloc((size_t)cap + 3, sizeof *q->mem);
-    q->pos = gsfw_pcsf_big_alloc((size_t)cap, sizeof *q->pos);
-    if (!q->mem || !q->pos) {
-        gsfw_pq_free(q);
-        return -1;
-    }
-    q->heap = q->mem + 3;
-    for (int i = 0; i < cap; i++) q->pos[i] = -1;
-    q->cap = cap;
-    return 0;
-}
-
-void gsfw_pq_clear(gsfw_pq *q, int used)
-{
-    for (int i = 0; i < q->size; i++) q->pos[q->heap[i].id] = -1;
-    (void)used;
-    q->size = 0;
-}
-
-void gsfw_pq_free(gsfw_pq *q)
-{
-    free(q->mem);
-    free(q->pos);
-    memset(q, 0, sizeof *q);
-}
-
-static void sift_up(gsfw_pq *q, int i)
-{
-    gsfw_pq_entry e = q->heap[i];
-    while (i > 0) {
-        int p = (i - 1) >> 2;
-        if (!pq_less(&e, &q->heap[p])) break;
-        q->heap[i] = q->heap[p];
-        q->pos[q->heap[i].id] = i;
-        i = p;
-    }
-    q->heap[i] = e;
-    q->pos[e.id] = i;
-}
-
-static void sift_down(gsfw_pq *q, int i)
-{
-    gsfw_pq_entry e = q->heap[i];
-    const int n = q->size;
-    gsfw_pq_entry *h = q->heap;
-    for (;;) {
-        int c = 4 * i + 1;
-        if (c >= n) break;
-        int best = c, end = c + 4 < n ? c + 4 : n;
-        for (int k = c + 1; k < end; k++)
-            if (pq_less(&h[k], &h[best])) best = k;
-        if (!pq_less(&h[best], &e)) break;
-        h[i] = h[best];
-        q->pos[h[i].id] = i;
-        i = best;
-    }
-    h[i] = e;
-    q->pos[e.id] = i;
-}
-
-void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux)
-{
-    int i = q->pos[id];
-    if (i < 0) {
-        i = q->size++;
-        q->heap[i].key = key;
-        q->heap[i].id = id;
-        q->heap[i].aux = aux;
-        q->pos[id] = i;
-        sift_up(q, i);
-        return;
-    }
-    gsfw_pq_entry old = q->heap[i];
-    q->heap[i].key = key;
-    q->heap[i].aux = aux;
-    if (pq_less(&q->heap[i], &old))
-        sift_up(q, i);
-    else if (pq_less(&old, &q->heap[i]))
-        sift_down(q, i);
-}
-
-void gsfw_pq_set(gsfw_pq *q, int id, double key) { gsfw_pq_set_aux(q, id, key, -1); }
-
-void gsfw_pq_remove(gsfw_pq *q, int id)
-{
-    int i = q->pos[id];
-    if (i < 0) return;
-    q->pos[id] = -1;
-    int last = --q->size;
-    if (i == last) return;
-    q->heap[i] = q->heap[last];
-    q->pos[q->heap[i].id] = i;
-    if (i > 0 && pq_less(&q->heap[i], &q->heap[(i - 1) >> 2]))
-        sift_up(q, i);
-    else
-        sift_down(q, i);
 }

@@ -1,6 +1,6 @@
-/* Data structures of the PCSF growth phase (internal; see docs/pcsf.md).
+/* Pairing heaps of the PCSF growth phase (internal; see docs/benchmarks.md).
  *
- * 1. Pairing heap with lazy offsets over an arena of nodes addressed by int. A heap is
+ * Pairing heap with lazy offsets over an arena of nodes addressed by int. A heap is
  *    just the index of its root (-1 = empty); the nodes live in a caller-owned array, so
  *    the PCSF code can use "node index = edge part index". The true key of a node is its
  *    stored value plus the offset of every proper ancestor; roots store their true key.
@@ -17,12 +17,6 @@
  *    so a node's slot address is stable and decrease_key leaves a tombstone (-1) there.
  *    The pairing skips tombstones, so the heap's shape, and with it the order of tied
  *    keys, is exactly that of the sibling-list pairing heap of the reference.
- *
- * 2. Indexed 4-ary min-heap over ids 0..cap-1 ordered lexicographically by (key, kind,
- *    id), where the kind of an entry is 0 when its payload aux is negative and 1 otherwise
- *    (gsfw_pq_set stores aux = -1):
- *    equal keys resolve to the smaller id (the order is total, so the minimum does not
- *    depend on the heap's shape). The four children of a slot share one cache line.
  */
 #ifndef GSFW_PCSF_HEAP_H
 #define GSFW_PCSF_HEAP_H
@@ -33,8 +27,9 @@
 typedef struct {
     double value;   /* key relative to the ancestors' offsets */
     double offset;  /* added to the true key of every descendant */
-    int kids;       /* newest chunk of children, or -1 (no children ever pushed) */
-    unsigned fill;  /* (children pushed into the newest chunk) << 5 | its size class */
+    int next;       /* slot that takes the next child (when fill != 0) */
+    unsigned fill;  /* (free slots of the newest chunk) << 5 | its size class, or 0 when
+                     * the node holds no chunk */
     int pos;        /* slot holding this node in its parent's chunk, or -1 for a root */
     int owner;      /* the caller's (PCSF: the graph node of the edge part); the heap
                      * never touches it */
@@ -73,9 +68,9 @@ typedef struct {
 
 /* Forget every heap and chunk (nodes are re-initialised by gsfw_ph_insert). */
 void gsfw_ph_reset(gsfw_ph *H);
-/* Make room for max_nodes nodes' worth of delete_min scratch and an arena of at least
- * slots slots, at most GSFW_PH_MAX_SLOTS (contents of the arena are dropped). Returns 0
- * or -1. */
+/* Make room for max_nodes nodes' worth of delete_min scratch (a root has fewer children
+ * than there are nodes) and an arena of at least slots slots, at most GSFW_PH_MAX_SLOTS
+ * (contents of the arena are dropped). Returns 0 or -1. */
 int gsfw_ph_reserve(gsfw_ph *H, size_t max_nodes, size_t slots);
 /* Free the arena and scratch (not the nodes, which the caller owns). */
 void gsfw_ph_free(gsfw_ph *H);
@@ -87,15 +82,51 @@ void gsfw_ph_push_slow(gsfw_ph *H, int s, int x);
 static inline void gsfw_ph_push(gsfw_ph *H, int s, int x)
 {
     gsfw_ph_node *p = &H->nd[s];
-    unsigned fill = p->fill, nk = fill >> 5;
-    if (p->kids < 0 || nk == ((unsigned)1 << (fill & 31)) - 1) {
-        gsfw_ph_push_slow(H, s, x);
+    const unsigned fill = p->fill;
+    if (fill < 32) { /* no chunk, or no free slot */
+        const int b = H->free_chunk[GSFW_PH_MIN_CLASS];
+        if (fill != 0 || b < 0) {
+            gsfw_ph_push_slow(H, s, x);
+            return;
+        }
+        /* the common case: the node's first chunk, from the free list */
+        H->free_chunk[GSFW_PH_MIN_CLASS] = H->slot[b];
+        H->slot[b] = -1;
+        H->slot[b + 1] = x;
+        H->nd[x].pos = b + 1;
+        p->next = b + 2;
+        p->fill = ((((unsigned)1 << GSFW_PH_MIN_CLASS) - 2) << 5) | GSFW_PH_MIN_CLASS;
         return;
     }
-    int at = p->kids + 1 + (int)nk;
+    const int at = p->next;
     H->slot[at] = x;
     H->nd[x].pos = at;
-    p->fill = fill + 32;
+    p->next = at + 1;
+    p->fill = fill - 32;
+}
+
+/* Root l (its value not below s's) becomes the newest child of root s, its value and
+ * offset made relative to s's offset. x - 0.0 == x for every x (offsets are never -0),
+ * so a zero offset is skipped. */
+static inline void gsfw_ph_adopt(gsfw_ph *H, int s, int l)
+{
+    const double so = H->nd[s].offset;
+    if (so != 0.0) {
+        H->nd[l].value -= so;
+        H->nd[l].offset -= so;
+    }
+    gsfw_ph_push(H, s, l);
+}
+
+/* Link two roots (neither -1); returns the new root: y unless x's value is smaller. */
+static inline int gsfw_ph_link2(gsfw_ph *H, int x, int y)
+{
+    if (H->nd[x].value < H->nd[y].value) {
+        gsfw_ph_adopt(H, x, y);
+        return x;
+    }
+    gsfw_ph_adopt(H, y, x);
+    return y;
 }
 
 /* Link two roots (either may be -1); returns the new root. */
@@ -103,17 +134,7 @@ static inline int gsfw_ph_link(gsfw_ph *H, int x, int y)
 {
     if (x < 0) return y;
     if (y < 0) return x;
-    gsfw_ph_node *nd = H->nd;
-    int small = y, large = x;
-    if (nd[x].value < nd[y].value) {
-        small = x;
-        large = y;
-    }
-    gsfw_ph_node *s = &nd[small], *l = &nd[large];
-    l->value -= s->offset;
-    l->offset -= s->offset;
-    gsfw_ph_push(H, small, large);
-    return small;
+    return gsfw_ph_link2(H, x, y);
 }
 
 /* Make node x a fresh singleton with key value and link it into the heap: on equal
@@ -123,7 +144,7 @@ static inline int gsfw_ph_insert(gsfw_ph *H, int root, int x, double value)
     gsfw_ph_node *n = &H->nd[x];
     n->value = value;
     n->offset = 0.0;
-    n->kids = n->pos = -1;
+    n->pos = -1;
     n->fill = 0;
     return gsfw_ph_link(H, root, x);
 }
@@ -139,6 +160,18 @@ static inline void gsfw_ph_add_all(gsfw_ph *H, int root, double delta)
 /* Remove the root; returns the new root (-1 if empty). */
 int gsfw_ph_delete_min(gsfw_ph *H, int root);
 
+/* Request the newest chunk of root x's children, which its next delete_min reads first. */
+static inline void gsfw_ph_prefetch(const gsfw_ph *H, int x)
+{
+#if defined(__GNUC__)
+    const gsfw_ph_node *n = &H->nd[x];
+    if (n->fill) __builtin_prefetch(H->slot + n->next - 1);
+#else
+    (void)H;
+    (void)x;
+#endif
+}
+
 /* Lower the key of node x from its current true key cur_key (supplied by the caller) to
  * new_key <= cur_key. Returns the new root. */
 static inline int gsfw_ph_decrease_key(gsfw_ph *H, int root, int x, double cur_key,
@@ -151,55 +184,6 @@ static inline int gsfw_ph_decrease_key(gsfw_ph *H, int root, int x, double cur_k
     H->slot[n->pos] = -1;
     n->pos = -1;
     return gsfw_ph_link(H, root, x);
-}
-
-/* Allocation for large randomly accessed arrays: 2 MB aligned and advised for
- * transparent huge pages on Linux (TLB misses otherwise dominate on large instances).
- * Released with free(). */
-void *gsfw_pcsf_big_alloc(size_t count, size_t size);
-
-/* Map the pages of [begin, begin + bytes) in one system call (Linux: MADV_POPULATE_WRITE;
- * elsewhere a no-op). Contents are unchanged. */
-void gsfw_pcsf_populate(void *begin, size_t bytes);
-
-/* ---------------------------------------------------------- indexed queue */
-
-typedef struct {
-    double key;
-    int id;
-    int aux;  /* payload; order (key, aux >= 0, id) */
-} gsfw_pq_entry;
-
-typedef struct {
-    gsfw_pq_entry *heap; /* heap[0] is the minimum; heap = mem + 3, so that children
-                          * 4i+1..4i+4 start on a 64-byte boundary */
-    gsfw_pq_entry *mem;
-    int *pos;   /* pos[id] = index in heap or -1 */
-    int size;
-    int cap;    /* ids are 0..cap-1 */
-} gsfw_pq;
-
-/* Allocate for ids 0..cap-1 (reuses memory when large enough; the queue is emptied when
- * it grows). Returns 0 or -1. */
-int gsfw_pq_reserve(gsfw_pq *q, int cap);
-/* Empty the queue (pos entries of ids below `used` are reset). */
-void gsfw_pq_clear(gsfw_pq *q, int used);
-void gsfw_pq_free(gsfw_pq *q);
-/* Insert id with key, or change its key when present (aux = -1). */
-void gsfw_pq_set(gsfw_pq *q, int id, double key);
-/* Same with a payload aux: on equal keys, entries with aux < 0 come first, then the
- * smaller id. */
-void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux);
-/* Remove id if present. */
-void gsfw_pq_remove(gsfw_pq *q, int id);
-static inline int gsfw_pq_contains(const gsfw_pq *q, int id) { return q->pos[id] >= 0; }
-/* Smallest entry's key and id; returns 0 when empty. */
-static inline int gsfw_pq_min(const gsfw_pq *q, double *key, int *id)
-{
-    if (q->size == 0) return 0;
-    *key = q->heap[0].key;
-    *id = q->heap[0].id;
-    return 1;
 }
 
 #endif

@@ -16,6 +16,9 @@ typedef struct {
     long clusters;         /* clusters created (n + merges) */
     long good_nodes;
     long heap_visits;      /* children detached by delete_min (its memory-bound work) */
+    long livelocks;        /* merges made where pcst_fast would loop forever */
+    long heap_slots;       /* slots of the heaps' chunk arena in use at the end (its
+                            * peak: chunks are reused, the arena never shrinks in a run) */
 } gsfw_pcsf_stats;
 
 void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats);
@@ -23,9 +26,5 @@ void gsfw_pcsf_get_stats(const gsfw_pcsf *ws, gsfw_pcsf_stats *stats);
 /* Bytes currently allocated by the workspace (capacity, not touched pages). */
 size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws);
 
-/* Merge tolerance relative to the edge cost (as pcst_fast: 1e-10). */
-#define GSFW_PCSF_EPS 1e-10
-/* Merge tolerance relative to the current time (livelock guard, docs/pcsf.md). */
-#define GSFW_PCSF_TIME_EPS 1e-12
 
 #endif

@@ -1,0 +1,231 @@
+/* The PCSF against the outputs of pcst_fast itself (scripts/reference builds it):
+ * - its public unit tests and those of its ports (tests/data/pcsf-peer-tests.json), which
+ *   pass with both merge tolerances;
+ * - 800 random instances (tests/data/pcsf-reference-random.json), outputs of the
+ *   original sources (tolerance 1e-10), run with that tolerance and with the default;
+ * - image-like 100 x 100 grids (tests/data/pcsf-reference-images.json) on which the
+ *   tolerances 1e-6 (pcst_fast as released) and 1e-10 give different outputs: each
+ *   tolerance must reproduce its own reference. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsfw.h"
+#include "support/json_mini.h"
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* got (sorted here) equals the JSON array want as a set; prints both when not. */
+static void expect_set(int *got, int ngot, const json_value *want, const char *what)
+{
+    qsort(got, (size_t)ngot, sizeof(int), cmp_int);
+    int *w = calloc(want->len + 1, sizeof(int));
+    assert_non_null(w);
+    for (size_t i = 0; i < want->len; i++) w[i] = (int)want->items[i].number;
+    qsort(w, want->len, sizeof(int), cmp_int);
+    int ok = (size_t)ngot == want->len;
+    for (int i = 0; ok && i < ngot; i++) ok = got[i] == w[i];
+    if (!ok) {
+        fprintf(stderr, "%s: got %d ids, expected %zu:", what, ngot, want->len);
+        for (int i = 0, shown = 0; i < ngot && shown < 20; i++)
+            if (!bsearch(&got[i], w, want->len, sizeof(int), cmp_int)) {
+                fprintf(stderr, " +%d", got[i]);
+                shown++;
+            }
+        for (size_t i = 0, shown = 0; i < want->len && shown < 20; i++)
+            if (!bsearch(&w[i], got, (size_t)ngot, sizeof(int), cmp_int)) {
+                fprintf(stderr, " -%d", w[i]);
+                shown++;
+            }
+        fprintf(stderr, "\n");
+    }
+    free(w);
+    assert_true(ok);
+}
+
+/* Two JSON arrays of ids hold the same set (both come sorted from the generator). */
+static int same_ids(const json_value *a, const json_value *b)
+{
+    if (a->len != b->len) return 0;
+    for (size_t i = 0; i < a->len; i++)
+        if (a->items[i].number != b->items[i].number) return 0;
+    return 1;
+}
+
+static json_value *load(const char *path, size_t min_cases)
+{
+    char msg[256];
+    json_value *cases = json_parse_file(path, msg, sizeof msg);
+    if (!cases) fprintf(stderr, "%s\n", msg);
+    assert_non_null(cases);
+    assert_int_equal(cases->type, JSON_ARRAY);
+    assert_true(cases->len >= min_cases);
+    return cases;
+}
+
+/* Run every case of a fixture in the schema of pcsf-peer-tests.json through one reused
+ * workspace with merge tolerance eps and compare node and edge sets with the expected
+ * ones. */
+static void run_fixture(const char *path, size_t min_cases, double eps)
+{
+    json_value *cases = load(path, min_cases);
+    gsfw_pcsf *ws = NULL;
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
+    for (size_t k = 0; k < cases->len; k++) {
+        const json_value *c = &cases->items[k];
+        const char *name = json_get(c, "name")->string;
+        int n = (int)json_get(c, "n_nodes")->number;
+        const json_value *E = json_get(c, "edges"), *P = json_get(c, "prizes"),
+                         *C = json_get(c, "costs");
+        int m = (int)E->len;
+        int *u = calloc((size_t)m + 1, sizeof *u), *v = calloc((size_t)m + 1, sizeof *v);
+        double *cost = calloc((size_t)m + 1, sizeof *cost), *prize = calloc((size_t)n, sizeof *prize);
+        int *on = calloc((size_t)n + 1, sizeof *on), *oe = calloc((size_t)m + 1, sizeof *oe);
+        assert_true(u && v && cost && prize && on && oe);
+        assert_int_equal((int)P->len, n);
+        for (int e = 0; e < m; e++) {
+            u[e] = (int)E->items[e].items[0].number;
+            v[e] = (int)E->items[e].items[1].number;
+            cost[e] = C->items[e].number;
+        }
+        for (int i = 0; i < n; i++) prize[i] = P->items[i].number;
+        int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
+        assert_true(pruning >= 0);
+        int nn = -1, ne = -1;
+        gsfw_err err;
+        gsfw_error rc = gsfw_pcsf_run(ws, n, m, u, v, prize, cost, (int)json_get(c, "root")->number,
+                                      (int)json_get(c, "target_num_active_clusters")->number,
+                                      (gsfw_pruning)pruning, on, &nn, oe, &ne, &err);
+        if (rc) fprintf(stderr, "%s: %s\n", name, err.message);
+        assert_int_equal(rc, GSFW_OK);
+        char what[300];
+        snprintf(what, sizeof what, "%s (tolerance %g) nodes", name, eps);
+        expect_set(on, nn, json_get(c, "expected_nodes"), what);
+        snprintf(what, sizeof what, "%s (tolerance %g) edges", name, eps);
+        expect_set(oe, ne, json_get(c, "expected_edges"), what);
+        free(u);
+        free(v);
+        free(cost);
+        free(prize);
+        free(on);
+        free(oe);
+    }
+    gsfw_pcsf_free(ws);
+    json_free(cases);
+}
+
+/* The public unit tests of pcst_fast and its ports. */
+static void test_peer_cases(void **state)
+{
+    (void)state;
+    run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-peer-tests.json", 21, 1e-10);
+    run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-peer-tests.json", 21, 1e-6);
+}
+
+/* 800 random instances (grids, random, disconnected and multigraphs, trees, paths, stars;
+ * ties, zeros, wide magnitudes; every pruning; rooted and unrooted) with the outputs of
+ * pcst_fast's original sources (tolerance 1e-10), made by scripts/reference/
+ * pcsf_fixture.py; none of them is close enough to an edge's tolerance to differ at 1e-6. */
+static void test_reference_random_cases(void **state)
+{
+    (void)state;
+    run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-random.json", 800, 1e-10);
+    run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-random.json", 800, 1e-6);
+}
+
+/* Grids with the prizes of an .npy file and one cost for every edge, expected outputs per
+ * tolerance (scripts/reference/pcsf_fixture_images.py). */
+static void test_reference_image_grids(void **state)
+{
+    (void)state;
+    json_value *cases = load(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-images.json", 2);
+    gsfw_pcsf *ws = NULL;
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    for (size_t k = 0; k < cases->len; k++) {
+        const json_value *c = &cases->items[k];
+        const char *name = json_get(c, "name")->string;
+        int h = (int)json_get(c, "height")->number, w = (int)json_get(c, "width")->number;
+        double cost = json_get(c, "cost")->number;
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/data/%s", GSFW_SOURCE_DIR,
+                 json_get(c, "prizes_npy")->string);
+        double *prizes = NULL;
+        int ndim, shape[2];
+        assert_int_equal(gsfw_npy_read(path, &prizes, &ndim, shape, NULL), GSFW_OK);
+        assert_int_equal(shape[0] * shape[1], h * w);
+        gsfw_graph *g = NULL;
+        assert_int_equal(gsfw_graph_grid(h, w, &g, NULL), GSFW_OK);
+        const int gn = gsfw_graph_nodes(g), gm = gsfw_graph_edge_count(g);
+        const int *gu, *gv;
+        const double *gc;
+        gsfw_graph_edges(g, &gu, &gv, &gc);
+        double *costs = malloc((size_t)gm * sizeof *costs);
+        int *on = malloc((size_t)gn * sizeof *on), *oe = malloc((size_t)gm * sizeof *oe);
+        assert_true(costs && on && oe);
+        for (int e = 0; e < gm; e++) costs[e] = cost;
+        int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
+        const json_value *X = json_get(c, "expected");
+        assert_int_equal(X->len, 2);
+        for (size_t t = 0; t < X->len; t++) {
+            double eps = strtod(X->keys[t], NULL);
+            assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
+            int nn, ne;
+            assert_int_equal(gsfw_pcsf_run(ws, gn, gm, gu, gv, prizes, costs,
+                                           (int)json_get(c, "root")->number,
+                                           (int)json_get(c, "target_num_active_clusters")->number,
+                                           (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
+                             GSFW_OK);
+            char what[300];
+            snprintf(what, sizeof what, "%s (tolerance %g) nodes", name, eps);
+            expect_set(on, nn, json_get(&X->items[t], "nodes"), what);
+            snprintf(what, sizeof what, "%s (tolerance %g) edges", name, eps);
+            expect_set(oe, ne, json_get(&X->items[t], "edges"), what);
+        }
+        /* the fixture's point: the two tolerances disagree on this instance */
+        assert_false(same_ids(json_get(&X->items[0], "nodes"), json_get(&X->items[1], "nodes")) &&
+                     same_ids(json_get(&X->items[0], "edges"), json_get(&X->items[1], "edges")));
+        free(costs);
+        free(on);
+        free(oe);
+        gsfw_graph_free(g);
+        gsfw_free(prizes);
+    }
+    gsfw_pcsf_free(ws);
+    json_free(cases);
+}
+
+static void test_tolerance_setting(void **state)
+{
+    (void)state;
+    gsfw_pcsf *ws = NULL;
+    gsfw_err err;
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    assert_int_equal(gsfw_pcsf_set_tolerance(ws, -1e-9, &err), GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "outside [0, 1)"));
+    assert_int_equal(gsfw_pcsf_set_tolerance(ws, 1.0, &err), GSFW_ERR_INVALID_ARG);
+    assert_int_equal(gsfw_pcsf_set_tolerance(NULL, 1e-6, &err), GSFW_ERR_INVALID_ARG);
+    assert_int_equal(gsfw_pcsf_set_tolerance(ws, 0.0, &err), GSFW_OK);
+    gsfw_pcsf_free(ws);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_peer_cases),
+        cmocka_unit_test(test_reference_random_cases),
+        cmocka_unit_test(test_reference_image_grids),
+        cmocka_unit_test(test_tolerance_setting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
