@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memory.h"
 
 #define NPY_MAX_BYTES ((long)1 << 31)
 
@@ -228,17 +229,19 @@ int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tre
     gsfw_err err;
     gsfw_error e;
     int rc;
+    char what[96];
     if (!strncmp(tree_spec, "quadtree:", strlen("quadtree:"))) {
         int h = 0, w = 0;
         if ((rc = parse_quadtree_spec(cmd, tree_spec, &h, &w))) return rc;
-        if ((e = gsfw_tree_quadtree(h, w, tree, &err))) return cli_fail(cmd, "--tree %s: %s",
-                                                                        tree_spec, err.message);
-        if ((long)h * w != d) {
-            gsfw_tree_free(*tree);
-            *tree = NULL;
+        /* the size and the memory before the tree is built */
+        if ((long)h * w != d)
             return cli_fail(cmd, "--tree %s has %ld nodes but the vector has %d entries",
                             tree_spec, (long)h * w, d);
-        }
+        snprintf(what, sizeof what, "--tree %s", tree_spec);
+        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("tree", (double)h * w, 0), what)))
+            return rc;
+        if ((e = gsfw_tree_quadtree(h, w, tree, &err))) return cli_fail(cmd, "--tree %s: %s",
+                                                                        tree_spec, err.message);
     } else {
         int *parent = NULL, n = 0;
         if ((rc = cli_read_parents(cmd, tree_spec, &parent, &n))) return rc;
@@ -246,6 +249,11 @@ int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tre
             free(parent);
             return cli_fail(cmd, "--tree '%s' has %d nodes but the vector has %d entries",
                             tree_spec, n, d);
+        }
+        snprintf(what, sizeof what, "--tree '%s' (%d nodes)", tree_spec, n);
+        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("tree", n, 0), what))) {
+            free(parent);
+            return rc;
         }
         e = gsfw_tree_from_parents(n, parent, tree, &err);
         free(parent);
