@@ -196,23 +196,31 @@ int cli_read_parents(const char *cmd, const char *path, int **parent, int *n_out
     for (long i = 0; i < count; i++) {
         const unsigned char *e = data + i * item;
         double value;
+        int64_t v64 = 0;
         if (descr[1] == 'f') {
             memcpy(&value, e, 8);
         } else if (item == 4) {
             int32_t v32;
             memcpy(&v32, e, 4);
-            value = v32;
+            value = v64 = v32;
         } else {
-            int64_t v64;
             memcpy(&v64, e, 8);
             value = (double)v64;
         }
-        /* the range of ids is the tree's check, which names the node */
-        if (!(value == floor(value) && value >= (double)INT_MIN && value <= (double)INT_MAX)) {
+        const char *why = !(value == floor(value)) ? "not an integer"
+                          : value < (double)INT_MIN || value > (double)INT_MAX
+                              ? "out of range" : NULL;
+        /* the range of ids within an int is the tree's check, which names the node */
+        if (why) {
+            char shown[32];
+            if (descr[1] == 'f')
+                snprintf(shown, sizeof shown, "%.17g", value);
+            else
+                snprintf(shown, sizeof shown, "%lld", (long long)v64);
             free(p);
             free(b);
-            return cli_fail(cmd, "--tree: '%s' entry %ld is %.17g, not an integer; a parent "
-                            "is a node id or -1 for a root", path, i, value);
+            return cli_fail(cmd, "--tree: '%s' entry %ld is %s, %s; a parent is a node id "
+                            "(0..%ld) or -1 for a root", path, i, shown, why, count - 1);
         }
         p[i] = (int)value;
     }
