@@ -252,6 +252,7 @@ static int estimate_L(const char *cmd, const recover_args *a, recover_run *r)
         free(pw);
     } else {
         r->L = recover_problem_norm2(&r->prob, RECOVER_POWER_ITERS, RECOVER_L_MARGIN);
+        if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     }
     if (!(r->L > 0) || !isfinite(r->L))
         return cli_fail(cmd, "could not estimate L (got %g); pass --L", r->L);

@@ -12,6 +12,10 @@
 #include "solve_args.h"
 #include "solve_outputs.h"
 #include "tree_load.h"
+#include "io/mtx.h"
+#include "operators/op_internal.h"
+
+static const char CMD[] = "solve";
 
 static const char synopsis[] =
     "usage: gsfw solve --A A.npy|A.mtx --y y.npy --model MODEL --s S [--g G]\n"
@@ -56,24 +60,46 @@ static int check_curvature(const char *cmd, const double *A, int n, int d)
                     "small to estimate; rescale A or pass --L", fro2);
 }
 
-/* --A: a Matrix Market file becomes a CSR operator (*op); an .npy of any numeric dtype a
- * row-major array (*A) for the dense constructors. */
-static int load_operator(const char *cmd, const char *path, double **A, gsfw_operator **op,
-                         int *n, int *d)
+/* --A as a Matrix Market file, a CSR operator (*op). Its size line comes first: rows
+ * that do not match --y (ny entries), or a run that cannot fit, are refused before the
+ * entries are read (a wide matrix's memory is its d-sized vectors, not its file). The
+ * read stops on SIGINT / SIGTERM. */
+static int load_mtx(const cli_solve_args *a, int ny, gsfw_operator **op, int *n, int *d)
 {
     gsfw_err err;
-    if (cli_ends_with(path, ".mtx")) {
-        long nnz;
-        int *rows = NULL, *cols = NULL;
-        double *vals = NULL;
-        if (gsfw_mtx_read(path, n, d, &nnz, &rows, &cols, &vals, &err))
-            return cli_fail(cmd, "--A: %s", err.message);
-        gsfw_error e = gsfw_operator_csr(*n, *d, nnz, rows, cols, vals, op, &err);
-        gsfw_free(rows);
-        gsfw_free(cols);
-        gsfw_free(vals);
-        return e ? cli_fail(cmd, "--A: '%s': %s", path, err.message) : CLI_OK;
-    }
+    long entries, nnz;
+    if (gsfw_mtx_read_size(a->a_path, n, d, &entries, &err))
+        return cli_fail(CMD, "--A: %s", err.message);
+    if (ny != *n)
+        return cli_fail(CMD, "--y: '%s' has %d entries but A ('%s') has %d rows", a->y_path, ny,
+                        a->a_path, *n);
+    const int iters = (int)gsfw_spec_number(a->params.spec, "max_iter");
+    const gsfw_sizes sizes = {.n = *n, .d = *d, .iters = a->trace_path ? iters : 0};
+    /* the reader's triplets (grown by doubling), the operator, the objective and solver */
+    double need = 32.0 * (double)entries + gsfw_operator_csr_memory(*n, *d, (double)entries) +
+                  gsfw_spec_memory(a->params.spec, &sizes);
+    char what[128];
+    snprintf(what, sizeof what, "--A (%d x %d with %ld entries) and %d iterations", *n, *d,
+             entries, iters);
+    int rc = cli_mem_check(CMD, need, what);
+    if (rc) return rc;
+    int *rows = NULL, *cols = NULL;
+    double *vals = NULL;
+    if (gsfw_mtx_read_stoppable(a->a_path, cli_interrupt_callback, NULL, n, d, &nnz, &rows,
+                                &cols, &vals, &err))
+        return cli_interrupted() ? cli_interrupted_exit(CMD, "no output was written")
+                                 : cli_fail(CMD, "--A: %s", err.message);
+    gsfw_error e = gsfw_operator_csr(*n, *d, nnz, rows, cols, vals, op, &err);
+    gsfw_free(rows);
+    gsfw_free(cols);
+    gsfw_free(vals);
+    return e ? cli_fail(CMD, "--A: '%s': %s", a->a_path, err.message) : CLI_OK;
+}
+
+/* --A as an .npy of any numeric dtype: a row-major array (*A) for the dense constructors. */
+static int load_operator(const char *cmd, const char *path, double **A, int *n, int *d)
+{
+    gsfw_err err;
     int ndim, shape[2];
     if (gsfw_npy_read_numeric(path, A, &ndim, shape, &err))
         return cli_fail(cmd, "--A: %s", err.message);
@@ -116,7 +142,6 @@ static int check_dashes(const char *cmd, const char *const outputs[4])
     return CLI_OK;
 }
 
-static const char CMD[] = "solve";
 
 /* The command line: the flags shared with gsfw-mpi solve and gsfw solve's own. */
 typedef struct {
@@ -200,11 +225,17 @@ static int load_problem(solve_flags *f, solve_run *r)
 {
     cli_solve_args *a = &f->a;
     int rc, ny;
-    if ((rc = load_operator(CMD, a->a_path, &r->A, &r->op, &r->n, &r->d))) return rc;
-    if ((rc = load_targets(CMD, a->y_path, &r->y, &ny))) return rc;
-    if (ny != r->n)
-        return cli_fail(CMD, "--y: '%s' has %d entries but A ('%s') has %d rows", a->y_path, ny,
-                        a->a_path, r->n);
+    if (cli_ends_with(a->a_path, ".mtx")) {
+        if ((rc = load_targets(CMD, a->y_path, &r->y, &ny)) ||
+            (rc = load_mtx(a, ny, &r->op, &r->n, &r->d)))
+            return rc;
+    } else {
+        if ((rc = load_operator(CMD, a->a_path, &r->A, &r->n, &r->d))) return rc;
+        if ((rc = load_targets(CMD, a->y_path, &r->y, &ny))) return rc;
+        if (ny != r->n)
+            return cli_fail(CMD, "--y: '%s' has %d entries but A ('%s') has %d rows", a->y_path,
+                            ny, a->a_path, r->n);
+    }
     /* when the run estimates L (a dense --A; a sparse .mtx operator is not scanned) */
     const gsfw_spec *spec = a->params.spec;
     if (gsfw_spec_uses(spec, "L") && !gsfw_spec_given(spec, "L") && r->A &&

@@ -14,15 +14,19 @@
 
 #include "cli.h"
 
-/* The first number after `key` in a file (the whole file when key is ""), or -1. */
+/* The first number after `key` and blanks on a line of a file (key "": at the start of
+ * the file), or -1. */
 static double number_in(const char *path, const char *key)
 {
     FILE *fp = fopen(path, "r");
     char line[1024];
     double v = -1.0;
-    while (fp && v < 0 && fgets(line, sizeof line, fp))
-        if (!strncmp(line, key, strlen(key)) && isdigit((unsigned char)line[strlen(key)]))
-            v = strtod(line + strlen(key), NULL);
+    while (fp && v < 0 && fgets(line, sizeof line, fp)) {
+        if (strncmp(line, key, strlen(key))) continue;
+        const char *p = line + strlen(key);
+        while (*p == ' ' || *p == '\t') p++; /* "MemAvailable:   22415616 kB" */
+        if (isdigit((unsigned char)*p)) v = strtod(p, NULL);
+    }
     if (fp) fclose(fp);
     return v;
 }

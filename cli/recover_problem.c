@@ -6,7 +6,38 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outputs.h"
 #include "operators/op_internal.h"
+
+/* Entries generated per block of rows of measure_by_rows: a few tens of milliseconds. */
+#define MEASURE_BLOCK_ENTRIES (1 << 22)
+
+/* y = A x* for a kind whose rows are generated on demand (implicit-gaussian), block of
+ * rows by block, with SIGINT / SIGTERM polled in between: with a huge --ratio this one
+ * product is most of the set-up. Each row's product is computed as the whole operator
+ * computes it, so y is that of gsfw_spec_measure bit for bit. CLI_OK, CLI_FAIL or the
+ * interruption's status (message printed). */
+static int measure_by_rows(const char *cmd, const gsfw_entry *kind, const gsfw_sensing_spec *ss,
+                           const double *truth, double *y)
+{
+    const gsfw_sensing_def *def = kind->def;
+    const int d = ss->height * ss->width;
+    const int block = d < MEASURE_BLOCK_ENTRIES ? MEASURE_BLOCK_ENTRIES / d : 1;
+    gsfw_err err;
+    for (int row0 = 0; row0 < ss->n; row0 += block) {
+        const int rows = ss->n - row0 < block ? ss->n - row0 : block;
+        gsfw_operator *op = NULL;
+        if (def->build_rows(ss, row0, rows, &op, &err))
+            return cli_fail(cmd, "--sensing %s: %s", kind->name, err.message);
+        int bad = op->apply(op->ctx, truth, y + row0);
+        gsfw_operator_free(op);
+        if (bad)
+            return cli_fail(cmd, "--sensing %s: the operator failed measuring the image",
+                            kind->name);
+        if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
+    }
+    return CLI_OK;
+}
 
 int recover_problem_build(const char *cmd, const recover_problem_spec *spec,
                           const double *truth, recover_problem *p)
@@ -17,9 +48,25 @@ int recover_problem_build(const char *cmd, const recover_problem_spec *spec,
     if (!p->y) return cli_fail(cmd, "out of memory for %d measurements", n);
     gsfw_err err;
     const gsfw_sensing_spec sizes = {.n = n, .height = spec->height, .width = spec->width};
-    const char *kind = gsfw_spec_entry(spec->spec, GSFW_KIND_SENSING)->name;
+    const gsfw_entry *entry = gsfw_spec_entry(spec->spec, GSFW_KIND_SENSING);
+    const gsfw_sensing_def *def = entry->def;
+    const char *kind = entry->name;
     double noise_sq = 0.0;
-    if (!spec->psi) {
+    if (!spec->psi && !def->measure && def->build_rows && !def->explicit_matrix) {
+        /* as gsfw_spec_measure: build, apply (here by blocks of rows), draw the noise */
+        const uint64_t seed = (uint64_t)gsfw_spec_number(spec->spec, "seed");
+        const gsfw_sensing_spec ss = {.n = n, .height = spec->height, .width = spec->width,
+                                      .seed = seed};
+        int rc = gsfw_spec_sensing(spec->spec, &sizes, &p->sensing, &err)
+                     ? cli_fail(cmd, "--sensing %s: %s", kind, err.message)
+                     : measure_by_rows(cmd, entry, &ss, truth, p->y);
+        if (rc) {
+            recover_problem_free(p);
+            return rc;
+        }
+        p->op = p->sensing;
+        noise_sq = gsfw_sensing_noise(seed, spec->noise, n, 0, n, p->y);
+    } else if (!spec->psi) {
         /* y = A x* + sigma e, the noise drawn as the kind draws it */
         if (gsfw_spec_measure(spec->spec, &sizes, truth, spec->noise, p->y, &noise_sq,
                               &p->sensing, &err)) {
@@ -80,6 +127,10 @@ double recover_problem_norm2(const recover_problem *p, int iters, double margin)
     for (int j = 0; j < op->d; j++) v[j] /= nv;
     lambda = 0.0;
     for (int it = 0; it < iters; it++) {
+        if (cli_interrupted()) { /* the caller reports the interruption */
+            lambda = NAN;
+            goto out;
+        }
         if (op->apply(op->ctx, v, u) || op->adjoint(op->ctx, u, w)) {
             lambda = NAN;
             goto out;

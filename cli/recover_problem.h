@@ -30,7 +30,8 @@ int recover_problem_build(const char *cmd, const recover_problem_spec *spec,
                           const double *truth, recover_problem *p);
 void recover_problem_free(recover_problem *p);
 /* ||A||_2^2 by `iters` power iterations through the operator (Rayleigh quotient, from
- * below), times margin; NaN if an operator call fails or on out of memory. */
+ * below), times margin; NaN if an operator call fails, on out of memory or after SIGINT /
+ * SIGTERM (polled between iterations). */
 double recover_problem_norm2(const recover_problem *p, int iters, double margin);
 
 /* The fewest coefficients holding `fraction` of sum theta_i^2; order (d ints) receives the

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "memory.h"
 
 #define NPY_MAX_BYTES ((long)1 << 31)
 
@@ -195,23 +196,31 @@ int cli_read_parents(const char *cmd, const char *path, int **parent, int *n_out
     for (long i = 0; i < count; i++) {
         const unsigned char *e = data + i * item;
         double value;
+        int64_t v64 = 0;
         if (descr[1] == 'f') {
             memcpy(&value, e, 8);
         } else if (item == 4) {
             int32_t v32;
             memcpy(&v32, e, 4);
-            value = v32;
+            value = v64 = v32;
         } else {
-            int64_t v64;
             memcpy(&v64, e, 8);
             value = (double)v64;
         }
-        /* the range of ids is the tree's check, which names the node */
-        if (!(value == floor(value) && value >= (double)INT_MIN && value <= (double)INT_MAX)) {
+        const char *why = !(value == floor(value)) ? "not an integer"
+                          : value < (double)INT_MIN || value > (double)INT_MAX
+                              ? "out of range" : NULL;
+        /* the range of ids within an int is the tree's check, which names the node */
+        if (why) {
+            char shown[32];
+            if (descr[1] == 'f')
+                snprintf(shown, sizeof shown, "%.17g", value);
+            else
+                snprintf(shown, sizeof shown, "%lld", (long long)v64);
             free(p);
             free(b);
-            return cli_fail(cmd, "--tree: '%s' entry %ld is %.17g, not an integer; a parent "
-                            "is a node id or -1 for a root", path, i, value);
+            return cli_fail(cmd, "--tree: '%s' entry %ld is %s, %s; a parent is a node id "
+                            "(0..%ld) or -1 for a root", path, i, shown, why, count - 1);
         }
         p[i] = (int)value;
     }
@@ -228,17 +237,19 @@ int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tre
     gsfw_err err;
     gsfw_error e;
     int rc;
+    char what[96];
     if (!strncmp(tree_spec, "quadtree:", strlen("quadtree:"))) {
         int h = 0, w = 0;
         if ((rc = parse_quadtree_spec(cmd, tree_spec, &h, &w))) return rc;
-        if ((e = gsfw_tree_quadtree(h, w, tree, &err))) return cli_fail(cmd, "--tree %s: %s",
-                                                                        tree_spec, err.message);
-        if ((long)h * w != d) {
-            gsfw_tree_free(*tree);
-            *tree = NULL;
+        /* the size and the memory before the tree is built */
+        if ((long)h * w != d)
             return cli_fail(cmd, "--tree %s has %ld nodes but the vector has %d entries",
                             tree_spec, (long)h * w, d);
-        }
+        snprintf(what, sizeof what, "--tree %s", tree_spec);
+        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("tree", (double)h * w, 0), what)))
+            return rc;
+        if ((e = gsfw_tree_quadtree(h, w, tree, &err))) return cli_fail(cmd, "--tree %s: %s",
+                                                                        tree_spec, err.message);
     } else {
         int *parent = NULL, n = 0;
         if ((rc = cli_read_parents(cmd, tree_spec, &parent, &n))) return rc;
@@ -246,6 +257,11 @@ int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tre
             free(parent);
             return cli_fail(cmd, "--tree '%s' has %d nodes but the vector has %d entries",
                             tree_spec, n, d);
+        }
+        snprintf(what, sizeof what, "--tree '%s' (%d nodes)", tree_spec, n);
+        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("tree", n, 0), what))) {
+            free(parent);
+            return rc;
         }
         e = gsfw_tree_from_parents(n, parent, tree, &err);
         free(parent);

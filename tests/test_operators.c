@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "io/mtx.h"
 #include "operators/op_internal.h"
 #include "util/counter_rng.h"
 #include "util/rng.h"
@@ -582,6 +583,68 @@ static void test_mtx_errors(void **state)
     assert_int_equal(gsfw_mtx_read("/nonexistent/x.mtx", &n, &d, &nnz, &r, &c, &v, &err), GSFW_ERR_IO);
     assert_int_equal(gsfw_mtx_read(path, &n, &d, &nnz, NULL, &c, &v, &err), GSFW_ERR_INVALID_ARG);
     assert_message_contains(&err, "rows is NULL");
+}
+
+static int stop_at_second_poll(const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)it, (void)x;
+    return ++*(int *)user >= 2;
+}
+
+/* A byte order mark before the banner (as the edge lists allow); the size line alone,
+ * before any entry is read; a stop callback polled while the entries are read. */
+static void test_mtx_bom_size_and_stop(void **state)
+{
+    const char *dir = *state;
+    char path[4096];
+    int n, d, *r, *c;
+    long nnz, entries;
+    double *v;
+    gsfw_err err;
+    write_file(dir, "bom.mtx", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n"
+               "2 3 1\n2 3 4.5\n", path, sizeof path);
+    assert_int_equal(gsfw_mtx_read(path, &n, &d, &nnz, &r, &c, &v, &err), GSFW_OK);
+    assert_int_equal(nnz, 1);
+    assert_true(r[0] == 1 && c[0] == 2 && v[0] == 4.5);
+    gsfw_free(r);
+    gsfw_free(c);
+    gsfw_free(v);
+    /* the size line of a file whose entries are missing: read from the header alone */
+    write_file(dir, "wide.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+               "% comment\n2000000000 2000000000 7\n", path, sizeof path);
+    assert_int_equal(gsfw_mtx_read_size(path, &n, &d, &entries, &err), GSFW_OK);
+    assert_int_equal(n, 2000000000);
+    assert_int_equal(d, 2000000000);
+    assert_int_equal(entries, 14); /* a mirrored triangle: up to twice the stored entries */
+    write_file(dir, "nosize.mtx", "%%MatrixMarket matrix coordinate real general\n",
+               path, sizeof path);
+    assert_int_equal(gsfw_mtx_read_size(path, &n, &d, &entries, &err), GSFW_ERR_FORMAT);
+    assert_message_contains(&err, "has no size line");
+    /* 200000 entries: the callback is polled every 65536 lines and stops the second time */
+    snprintf(path, sizeof path, "%s/long.mtx", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n3 3 200000\n");
+    for (int k = 0; k < 200000; k++) fputs("1 2 0.5\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    int polls = 0;
+    r = c = (int *)&n;
+    v = (double *)&n;
+    assert_int_equal(gsfw_mtx_read_stoppable(path, stop_at_second_poll, &polls, &n, &d, &nnz, &r,
+                                             &c, &v, &err), GSFW_ERR_CALLBACK);
+    assert_int_equal(polls, 2);
+    assert_message_contains(&err, "was stopped at line 131072");
+    assert_null(r);
+    assert_null(c);
+    assert_null(v);
+    polls = -100; /* never stops */
+    assert_int_equal(gsfw_mtx_read_stoppable(path, stop_at_second_poll, &polls, &n, &d, &nnz, &r,
+                                             &c, &v, &err), GSFW_OK);
+    assert_int_equal(nnz, 200000);
+    assert_int_equal(polls, -97);
+    gsfw_free(r);
+    gsfw_free(c);
+    gsfw_free(v);
 }
 
 /* --------------------------------------------------------------------- DCT */
@@ -1220,6 +1283,7 @@ int main(void)
         cmocka_unit_test(test_csr_errors),
         cmocka_unit_test(test_centered),
         cmocka_unit_test_setup_teardown(test_mtx_read, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_mtx_bom_size_and_stop, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_mtx_errors, setup_dir, teardown_dir),
         cmocka_unit_test(test_dct),
         cmocka_unit_test(test_dct2),

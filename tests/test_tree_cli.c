@@ -201,9 +201,17 @@ static void test_errors(void **state)
     expect_failure(a2, 1, "node 7 has parent 12, outside 0..9");
     const char *a3[] = {"dmo", "--model", "tree", "--tree", shrt, "--z", zp, "--s", "3", NULL};
     expect_failure(a3, 1, "has 8 nodes but the vector has 10 entries");
+    /* the quadtree's size is checked against the vector before it is built, then its shape */
     const char *a4[] = {"dmo", "--model", "tree", "--tree", "quadtree:6x6", "--z", zp, "--s", "3",
                         NULL};
-    expect_failure(a4, 1, "side 6 is not a power of two");
+    expect_failure(a4, 1, "--tree quadtree:6x6 has 36 nodes but the vector has 10 entries");
+    double z36[36] = {0};
+    char z36p[512];
+    snprintf(z36p, sizeof z36p, "%s", path_in(dir, "z36.npy"));
+    write_vector(z36p, z36, 36);
+    const char *a4b[] = {"dmo", "--model", "tree", "--tree", "quadtree:6x6", "--z", z36p, "--s",
+                         "3", NULL};
+    expect_failure(a4b, 1, "side 6 is not a power of two");
     const char *a5[] = {"dmo", "--model", "tree", "--z", zp, "--s", "3", NULL};
     expect_failure(a5, 2, "--model tree needs a tree");
     const char *a6[] = {"dmo", "--model", "topk", "--tree", ok, "--z", zp, "--s", "3", NULL};
@@ -221,6 +229,10 @@ static void test_errors(void **state)
     write_vector(fp, frac, 10);
     const char *a9[] = {"dmo", "--model", "tree", "--tree", fp, "--z", zp, "--s", "3", NULL};
     expect_failure(a9, 1, "entry 2 is 0.5, not an integer");
+    /* an integer beyond int is out of range, not "not an integer", and is not wrapped */
+    frac[2] = 4294967296.0;
+    write_vector(fp, frac, 10);
+    expect_failure(a9, 1, "entry 2 is 4294967296, out of range; a parent is a node id (0..9)");
     tmpdir_remove(dir);
 }
 

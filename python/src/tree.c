@@ -26,15 +26,59 @@ static int tree_init(gsfwpy_Tree *self, PyObject *args, PyObject *kwds)
         Py_DECREF(raw);
         return -1;
     }
-    PyArrayObject *p = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)raw, NPY_INT,
-                                                         NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    /* every id is range-checked in 64 bits (unsigned ones in their own type) before it is
+     * narrowed to an int: a cast would wrap 2^32 to 0 and 2^32 - 1 to -1 (a root) */
+    const npy_intp n = PyArray_DIM(raw, 0);
+    const int is_unsigned = PyArray_ISUNSIGNED(raw);
+    PyArrayObject *wide = (PyArrayObject *)PyArray_FROM_OTF(
+        (PyObject *)raw, is_unsigned ? NPY_UINT64 : NPY_INT64,
+        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
     Py_DECREF(raw);
-    if (!p) return -1;
+    if (!wide) return -1;
+    if (n > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "parents has %zd entries, more than gsfw supports",
+                     (Py_ssize_t)n);
+        Py_DECREF(wide);
+        return -1;
+    }
+    int *ids = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (!ids) {
+        Py_DECREF(wide);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (npy_intp i = 0; i < n; i++) {
+        const void *item = PyArray_GETPTR1(wide, i);
+        long long v = 0;
+        int fits;
+        if (is_unsigned) {
+            unsigned long long u = *(const unsigned long long *)item;
+            fits = u <= (unsigned long long)INT_MAX;
+            v = fits ? (long long)u : 0;
+            if (!fits)
+                PyErr_Format(PyExc_ValueError, "parents[%zd] = %llu is out of range: a parent "
+                             "is a node id (0..%zd) or -1 for a root", (Py_ssize_t)i, u,
+                             (Py_ssize_t)(n - 1));
+        } else {
+            v = *(const long long *)item;
+            fits = v >= -1 && v <= INT_MAX;
+            if (!fits)
+                PyErr_Format(PyExc_ValueError, "parents[%zd] = %lld is out of range: a parent "
+                             "is a node id (0..%zd) or -1 for a root", (Py_ssize_t)i, v,
+                             (Py_ssize_t)(n - 1));
+        }
+        if (!fits) {
+            PyMem_Free(ids);
+            Py_DECREF(wide);
+            return -1;
+        }
+        ids[i] = (int)v;
+    }
+    Py_DECREF(wide);
     gsfw_err err;
     gsfw_tree *t = NULL;
-    gsfw_error e = gsfw_tree_from_parents((int)PyArray_DIM(p, 0), (const int *)PyArray_DATA(p),
-                                          &t, &err);
-    Py_DECREF(p);
+    gsfw_error e = gsfw_tree_from_parents((int)n, ids, &t, &err);
+    PyMem_Free(ids);
     if (e) {
         gsfwpy_raise(e, &err);
         return -1;

@@ -37,6 +37,17 @@ def test_tree_properties_and_errors():
         gsfw.Tree.quadtree(6, 6)
 
 
+def test_tree_parent_ids_are_range_checked_before_narrowing():
+    # a cast to int would wrap 2^32 to node 0 and 2^32 - 1 to -1 (a root)
+    for bad in (2**32, 2**32 - 1, 2**31, -2):
+        with pytest.raises(ValueError, match=r"parents\[1\] = %d is out of range" % bad):
+            gsfw.Tree(np.array([-1, bad], dtype=np.int64))
+    with pytest.raises(ValueError, match=r"parents\[1\] = 4294967296 is out of range"):
+        gsfw.Tree(np.array([1, 2**32], dtype=np.uint64))
+    assert gsfw.Tree(np.array([-1, 0, 1], dtype=np.int32)).parents.tolist() == [-1, 0, 1]
+    assert gsfw.Tree(np.array([-1, 0, 1], dtype=np.int64)).parents.tolist() == [-1, 0, 1]
+
+
 def test_tree_dmo_matches_brute_force():
     parents = [-1, 0, 0, 1, 1, 2, 2, 3, 5]
     t = gsfw.Tree(parents)

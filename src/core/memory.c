@@ -14,5 +14,8 @@ double gsfw_memory_estimate(const char *piece, double a, double b)
     /* kept with the allocations it describes (src/oracles/headtail/) */
     if (!strcmp(piece, "pcsf")) return gsfw_headtail_memory(a, b);
     if (!strcmp(piece, "trace")) return (a + 1.0) * (double)sizeof(gsfw_iterate);
+    /* per node a parent, child offset, child, order and subtree size (ints), a root id
+     * and a mark byte (src/graph/tree.c), and the quadtree's parents before the copy */
+    if (!strcmp(piece, "tree")) return 29.0 * a + 4096.0;
     return -1.0;
 }

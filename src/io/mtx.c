@@ -169,12 +169,25 @@ static gsfw_error parse_entry(const char *path, char *text, long entry, long lin
     return GSFW_OK;
 }
 
+/* Lines between two polls of the stop callback (a few milliseconds of parsing). */
+#define STOP_POLL_LINES 65536
+
+/* What read_stream does besides parsing: the rows to keep (range: every row when NULL),
+ * a stop callback polled every STOP_POLL_LINES lines (NULL: none), or the size line alone
+ * (size_only: *count is then the entries the header declares, doubled for a mirrored
+ * triangle). */
+typedef struct {
+    gsfw_mtx_row_range range;
+    void *ctx;
+    gsfw_callback stop;
+    void *stop_data;
+    int size_only;
+} read_opts;
+
 /* Reads the file, keeping the entries whose row (after mirroring) lies in the range that
- * `range` picks once the size is known (every row when range is NULL), rows relative to
- * its start. */
-static gsfw_error read_stream(const char *path, FILE *fp, gsfw_mtx_row_range range, void *ctx,
-                              int *n, int *d, int *row0, int *count, triplets *t,
-                              gsfw_err *err)
+ * o->range picks once the size is known, rows relative to its start. */
+static gsfw_error read_stream(const char *path, FILE *fp, const read_opts *o, int *n, int *d,
+                              int *row0, int *count, triplets *t, gsfw_err *err)
 {
     int lo = 0, hi = 0; /* rows kept: lo <= row < hi (0-based) */
     gsfw_line line = {0};
@@ -196,8 +209,16 @@ static gsfw_error read_stream(const char *path, FILE *fp, gsfw_mtx_row_range ran
             goto done;
         }
         chomp(&line);
+        if (o->stop && lineno % STOP_POLL_LINES == 0 && o->stop(NULL, NULL, o->stop_data)) {
+            rc = gsfw_fail(err, GSFW_ERR_CALLBACK, "reading '%s' was stopped at line %ld", path,
+                           lineno);
+            goto done;
+        }
         if (lineno == 1) {
-            rc = parse_banner(path, line.buf, &field, &sym, err);
+            /* a UTF-8 byte order mark, as some editors write (the edge lists allow it too) */
+            const char *banner = line.buf;
+            if (line.len >= 3 && !memcmp(banner, "\xEF\xBB\xBF", 3)) banner += 3;
+            rc = parse_banner(path, (char *)banner, &field, &sym, err);
             if (rc) goto done;
             continue;
         }
@@ -223,11 +244,18 @@ static gsfw_error read_stream(const char *path, FILE *fp, gsfw_mtx_row_range ran
                 goto done;
             }
             have_size = 1;
+            if (o->size_only) {
+                *n = (int)nrows;
+                *d = (int)ncols;
+                *row0 = 0;
+                *count = (int)fmin((double)promised * (sym == SYM_GENERAL ? 1 : 2), INT_MAX);
+                goto done;
+            }
             lo = 0;
             hi = (int)nrows;
-            if (range) {
+            if (o->range) {
                 int r0 = 0, cnt = 0;
-                range((int)nrows, ctx, &r0, &cnt);
+                o->range((int)nrows, o->ctx, &r0, &cnt);
                 lo = r0;
                 hi = r0 + cnt;
             }
@@ -277,9 +305,9 @@ done:
     return rc;
 }
 
-gsfw_error gsfw_mtx_read_rows(const char *path, gsfw_mtx_row_range range, void *ctx, int *n,
-                              int *d, int *row0, int *count, long *nnz, int **rows, int **cols,
-                              double **vals, gsfw_err *err)
+static gsfw_error read_file(const char *path, const read_opts *o, int *n, int *d, int *row0,
+                            int *count, long *nnz, int **rows, int **cols, double **vals,
+                            gsfw_err *err)
 {
     *rows = *cols = NULL;
     *vals = NULL;
@@ -287,7 +315,7 @@ gsfw_error gsfw_mtx_read_rows(const char *path, gsfw_mtx_row_range range, void *
     FILE *fp = fopen(path, "rb");
     if (!fp) return gsfw_fail(err, GSFW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     triplets t = {0};
-    gsfw_error rc = read_stream(path, fp, range, ctx, n, d, row0, count, &t, err);
+    gsfw_error rc = read_stream(path, fp, o, n, d, row0, count, &t, err);
     fclose(fp);
     if (rc) {
         triplets_free(&t);
@@ -298,6 +326,34 @@ gsfw_error gsfw_mtx_read_rows(const char *path, gsfw_mtx_row_range range, void *
     *vals = t.v;
     *nnz = t.m;
     return GSFW_OK;
+}
+
+gsfw_error gsfw_mtx_read_rows(const char *path, gsfw_mtx_row_range range, void *ctx, int *n,
+                              int *d, int *row0, int *count, long *nnz, int **rows, int **cols,
+                              double **vals, gsfw_err *err)
+{
+    const read_opts o = {.range = range, .ctx = ctx};
+    return read_file(path, &o, n, d, row0, count, nnz, rows, cols, vals, err);
+}
+
+gsfw_error gsfw_mtx_read_stoppable(const char *path, gsfw_callback stop, void *stop_data, int *n,
+                                   int *d, long *nnz, int **rows, int **cols, double **vals,
+                                   gsfw_err *err)
+{
+    const read_opts o = {.stop = stop, .stop_data = stop_data};
+    int row0, count;
+    return read_file(path, &o, n, d, &row0, &count, nnz, rows, cols, vals, err);
+}
+
+gsfw_error gsfw_mtx_read_size(const char *path, int *n, int *d, long *entries, gsfw_err *err)
+{
+    const read_opts o = {.size_only = 1};
+    int row0, count = 0, *rows, *cols;
+    double *vals;
+    long nnz;
+    gsfw_error rc = read_file(path, &o, n, d, &row0, &count, &nnz, &rows, &cols, &vals, err);
+    *entries = count;
+    return rc;
 }
 
 gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows, int **cols,

@@ -15,4 +15,15 @@ gsfw_error gsfw_mtx_read_rows(const char *path, gsfw_mtx_row_range range, void *
                               int *d, int *row0, int *count, long *nnz, int **rows, int **cols,
                               double **vals, gsfw_err *err);
 
+/* gsfw_mtx_read with stop(NULL, NULL, stop_data) polled every few thousand lines: a
+ * nonzero return ends the read with GSFW_ERR_CALLBACK (nothing is returned). */
+gsfw_error gsfw_mtx_read_stoppable(const char *path, gsfw_callback stop, void *stop_data, int *n,
+                                   int *d, long *nnz, int **rows, int **cols, double **vals,
+                                   gsfw_err *err);
+
+/* The banner and size line alone: n x d, and *entries, the entries the matrix will hold
+ * as the header declares them (twice the stored ones for a mirrored triangle, at most
+ * INT_MAX), so that a reader can check and budget before reading them. */
+gsfw_error gsfw_mtx_read_size(const char *path, int *n, int *d, long *entries, gsfw_err *err);
+
 #endif

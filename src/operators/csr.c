@@ -98,6 +98,13 @@ static void bucket(long nnz, int nkey, const int *key, const int *other, const d
     ptr[0] = 0;
 }
 
+double gsfw_operator_csr_memory(double n, double d, double nnz)
+{
+    /* row_ptr, col_ptr and the scratch tmp_ptr (longs); an int and a double per entry in
+     * the CSR, the CSC and the scratch (see below) */
+    return 8.0 * (n + 1.0) + 16.0 * (d + 1.0) + 36.0 * fmax(nnz, 1.0) + sizeof(csr_ctx);
+}
+
 gsfw_error gsfw_operator_csr(int n, int d, long nnz, const int *rows, const int *cols,
                              const double *vals, gsfw_operator **out, gsfw_err *err)
 {
@@ -148,7 +155,9 @@ gsfw_error gsfw_operator_csr(int n, int d, long nnz, const int *rows, const int 
         free(tmp_ptr);
         free(tmp_row);
         free(tmp_val);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for %ld entries", what, nnz);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory for a %d x %d matrix with %ld "
+                         "entries (about %.3g GB)", what, n, d, nnz,
+                         gsfw_operator_csr_memory(n, d, (double)nnz) / 1e9);
     }
     /* By column first (stable), then by row: rows come out with ascending columns, and
      * duplicates end up adjacent, where they are summed. */

@@ -65,6 +65,10 @@ gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator 
 gsfw_error gsfw_op_dense_adopt_measured(int n, int d, double *A_col_major, gsfw_operator **out,
                                         gsfw_err *err);
 /* r = A x - y in one gemv when op is a measured dense operator: returns 1 then, else 0. */
+/* Bytes gsfw_operator_csr allocates for an n x d matrix with nnz entries (its CSR and
+ * CSC copies and the bucketing's scratch), for an estimate before reading a file. */
+double gsfw_operator_csr_memory(double n, double d, double nnz);
+
 int gsfw_op_dense_residual(const gsfw_operator *op, const double *x, const double *y, double *r);
 /* The column-major storage (n x d, lda = n) of a measured dense operator, else NULL. */
 const double *gsfw_op_dense_data(const gsfw_operator *op);
