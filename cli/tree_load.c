@@ -246,8 +246,8 @@ int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tre
             return cli_fail(cmd, "--tree %s has %ld nodes but the vector has %d entries",
                             tree_spec, (long)h * w, d);
         snprintf(what, sizeof what, "--tree %s", tree_spec);
-        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("tree", (double)h * w, 0), what)))
-            return rc;
+        rc = cli_mem_check(cmd, gsfw_memory_estimate("forest", (double)h * w, 0), what);
+        if (rc) return rc;
         if ((e = gsfw_tree_quadtree(h, w, tree, &err))) return cli_fail(cmd, "--tree %s: %s",
                                                                         tree_spec, err.message);
     } else {
@@ -259,7 +259,7 @@ int cli_bind_tree(const char *cmd, const char *tree_spec, int d, gsfw_tree **tre
                             tree_spec, n, d);
         }
         snprintf(what, sizeof what, "--tree '%s' (%d nodes)", tree_spec, n);
-        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("tree", n, 0), what))) {
+        if ((rc = cli_mem_check(cmd, gsfw_memory_estimate("forest", n, 0), what))) {
             free(parent);
             return rc;
         }

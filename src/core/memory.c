@@ -16,6 +16,6 @@ double gsfw_memory_estimate(const char *piece, double a, double b)
     if (!strcmp(piece, "trace")) return (a + 1.0) * (double)sizeof(gsfw_iterate);
     /* per node a parent, child offset, child, order and subtree size (ints), a root id
      * and a mark byte (src/graph/tree.c), and the quadtree's parents before the copy */
-    if (!strcmp(piece, "tree")) return 29.0 * a + 4096.0;
+    if (!strcmp(piece, "forest")) return 29.0 * a + 4096.0;
     return -1.0;
 }

@@ -12,7 +12,8 @@
  *   "pcsf"   one head or tail projection on such a graph (its copies of prizes and costs
  *            and the PCSF workspace)
  *   "trace"  a trace of a + 1 iterates (b unused)
- *   "tree"   gsfw_tree with a nodes, as built from parents or as a quadtree (b unused)
+ *   "forest" gsfw_tree (a rooted forest) with a nodes, as built from parents or as a
+ *            quadtree (b unused)
  * -1 for an unknown piece. */
 double gsfw_memory_estimate(const char *piece, double a, double b);
 
