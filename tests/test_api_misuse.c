@@ -1425,7 +1425,7 @@ static void test_solve_oracle_failures(void **state)
     assert_int_equal(gsfw_dmo_topk(TOY_D, 2, &topk, NULL), GSFW_OK);
     gsfw_settings set = settings_for(GSFW_METHOD_ACCFW);
     set.L = DBL_MIN;
-    EXPECT_FAIL(GSFW_ERR_CALLBACK, "'topk' failed (code 1) on an input with a non-finite entry",
+    EXPECT_FAIL(GSFW_ERR_NONFINITE, "'topk' was handed a non-finite point",
                 gsfw_solve(ls, topk, &set, NULL, NULL, ERR));
     gsfw_dmo_free(topk);
     gsfw_objective_free(ls);
@@ -1496,12 +1496,24 @@ static void test_solve_objective_failures(void **state)
             EXPECT_FAIL(GSFW_ERR_CALLBACK, "could not estimate L",
                         solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
             t.fail = 0;
-            const double bad_L[] = {0.0, -2.0, NAN, INFINITY};
+            /* a zero estimate is the data's fault (a zero matrix), so is a non-finite one */
+            t.lipschitz = 0.0;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got 0: is the data matrix zero?",
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+            t.lipschitz = -2.0;
+            EXPECT_FAIL(GSFW_ERR_CALLBACK, "estimate is negative, -2",
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+            const double bad_L[] = {NAN, INFINITY, 5e-324};
             for (size_t k = 0; k < sizeof bad_L / sizeof bad_L[0]; k++) {
                 t.lipschitz = bad_L[k];
-                EXPECT_FAIL(GSFW_ERR_CALLBACK, "set L explicitly",
+                EXPECT_FAIL(GSFW_ERR_NONFINITE, "rescale them or set L",
                             solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
             }
+            /* a given L whose inverse overflows is refused before any step */
+            t.lipschitz = 1.0;
+            set.L = 5e-324;
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "L = 4.94066e-324 is too small",
+                        solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         }
         /* the restricted minimisation and its workspace */
         if (ls_method) {

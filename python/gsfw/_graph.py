@@ -81,6 +81,10 @@ class Graph(_gsfw.Graph):
         off = rows != cols  # the diagonal (self-loops) says nothing about connectivity
         rows, cols, vals = rows[off], cols[off], vals[off]
         lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
+        if np.iscomplexobj(vals):
+            if np.any(np.imag(vals) != 0):
+                raise ValueError("adjacency has complex weights; edge costs must be real")
+            vals = np.real(vals)
         vals = np.asarray(vals, dtype=np.float64)
         # one edge per unordered pair: sort by (lo, hi) and keep the largest value
         order = np.lexsort((-vals, hi, lo))

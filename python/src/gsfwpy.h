@@ -23,6 +23,8 @@ PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err);
 
 /* ---- arrays (module.c) */
 
+/* obj as a float64 array (numpy flags), or NULL with a ValueError naming what. */
+PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags);
 /* A C-contiguous float64 1-D array from any array-like (new reference), or NULL with
  * ValueError naming `what`. expected >= 0 also checks the length; finite = 1 rejects NaN
  * and Inf. */

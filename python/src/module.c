@@ -3,6 +3,7 @@
 #include "gsfwpy.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,26 +26,32 @@ PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err)
     return NULL;
 }
 
+PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0, flags);
+    if (!a) {
+        /* numpy's cast error does not say which argument it was */
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyObject *s = v ? PyObject_Str(v) : NULL;
+        PyErr_Format(PyExc_ValueError, "%s must be an array of real numbers (%s)", what,
+                     s ? PyUnicode_AsUTF8(s) : "not convertible to float64");
+        Py_XDECREF(s);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+    }
+    return a;
+}
+
 PyArrayObject *gsfwpy_vector(PyObject *obj, const char *what, npy_intp expected, int finite)
 {
     if (obj == Py_None) {
         PyErr_Format(PyExc_ValueError, "%s is None; an array of numbers is required", what);
         return NULL;
     }
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0,
-                                                        NPY_ARRAY_IN_ARRAY);
-    if (!a) {
-        PyObject *t, *v, *tb;
-        PyErr_Fetch(&t, &v, &tb);
-        PyObject *s = v ? PyObject_Str(v) : NULL;
-        PyErr_Format(PyExc_ValueError, "%s must be an array of numbers (%s)", what,
-                     s ? PyUnicode_AsUTF8(s) : "not convertible to float64");
-        Py_XDECREF(s);
-        Py_XDECREF(t);
-        Py_XDECREF(v);
-        Py_XDECREF(tb);
-        return NULL;
-    }
+    PyArrayObject *a = gsfwpy_doubles(obj, what, NPY_ARRAY_IN_ARRAY);
+    if (!a) return NULL;
     if (PyArray_NDIM(a) != 1) {
         PyErr_Format(PyExc_ValueError, "%s must be 1-D, got an array of %d dimensions", what,
                      PyArray_NDIM(a));
@@ -115,8 +122,30 @@ int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m)
         Py_DECREF(raw);
         return -1;
     }
+    if (PyArray_ISUNSIGNED(raw)) {
+        /* range-check unsigned ids in their own type before the cast, which would wrap
+         * 2^64 - 1 to -1 */
+        PyArrayObject *w = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)raw, NPY_UINT64,
+                                                             NPY_ARRAY_IN_ARRAY);
+        if (!w) {
+            Py_DECREF(raw);
+            return -1;
+        }
+        const uint64_t *id = (const uint64_t *)PyArray_DATA(w);
+        const npy_intp count = PyArray_SIZE(w);
+        for (npy_intp i = 0; i < count; i++)
+            if (id[i] > (uint64_t)INT_MAX) {
+                PyErr_Format(PyExc_ValueError, "edges[%zd, %d] = %llu is out of range for a "
+                             "node id", (Py_ssize_t)(i / 2), (int)(i % 2),
+                             (unsigned long long)id[i]);
+                Py_DECREF(w);
+                Py_DECREF(raw);
+                return -1;
+            }
+        Py_DECREF(w);
+    }
     PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)raw, NPY_INT64,
-                                                         NPY_ARRAY_IN_ARRAY);
+                                                         NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
     Py_DECREF(raw);
     if (!a) return -1;
     npy_intp mm = PyArray_DIM(a, 0);

@@ -182,7 +182,7 @@ static PyArrayObject *dense_matrix(PyObject *A, gsfw_layout *layout)
                         "a gsfw.Objective");
         return NULL;
     }
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(A, NPY_DOUBLE, 0, 0, NPY_ARRAY_ALIGNED);
+    PyArrayObject *a = gsfwpy_doubles(A, "A", NPY_ARRAY_ALIGNED);
     if (!a) return NULL;
     if (PyArray_NDIM(a) != 2) {
         PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d), a gsfw.Operator or a "

@@ -45,7 +45,7 @@ static PyObject *op_dense(PyTypeObject *type, PyObject *args, PyObject *kwds)
     int copy = 1, f32 = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pp:dense", kwlist, &Aobj, &copy, &f32))
         return NULL;
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(Aobj, NPY_DOUBLE, 0, 0, NPY_ARRAY_ALIGNED);
+    PyArrayObject *a = gsfwpy_doubles(Aobj, "A", NPY_ARRAY_ALIGNED);
     if (!a) return NULL;
     if (PyArray_NDIM(a) != 2) {
         PyErr_Format(PyExc_ValueError, "A must be 2-D (n x d), got %d dimensions", PyArray_NDIM(a));

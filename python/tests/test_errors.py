@@ -99,3 +99,54 @@ def test_objective_rejects():
         gsfw.solve(gsfw.Objective(0, len, len), s=1)
     with pytest.raises(TypeError, match="callable"):
         gsfw.solve(gsfw.Objective(3, 1, 2), s=1)
+
+
+# Bad data is the caller's ValueError naming the input, not a RuntimeError blaming the
+# library's callbacks or numpy's cast error without the argument's name.
+@pytest.mark.parametrize("method", ["accfw", "iht", "graph-iht", "gen-mp"])
+def test_zero_matrix_is_named(method):
+    with pytest.raises(ValueError, match="got 0: is the data matrix zero"):
+        gsfw.solve(np.zeros_like(A), y, model="head", s=3, graph=GRID, method=method,
+                   max_iter=5)
+
+
+def test_overflowing_data_and_parameters_are_named():
+    with pytest.raises(ValueError, match="could not estimate L .got -?nan"):
+        gsfw.solve(A * 1e306, y, s=3, max_iter=5)
+    with pytest.raises(ValueError, match=r"L = 4.94066e-324 is too small \(1/L overflows\)"):
+        gsfw.solve(A, y, s=3, L=5e-324, max_iter=5)
+    with pytest.raises(ValueError, match="objective value is -?nan at a point with max"):
+        gsfw.solve(A, y, s=3, C=1e308, max_iter=5)
+
+
+def test_uncastable_arrays_name_their_argument():
+    with pytest.raises(ValueError, match=r"^A must be an array of real numbers"):
+        gsfw.solve(A.astype(object), y, s=3, max_iter=5)
+    with pytest.raises(ValueError, match=r"^A must be an array of real numbers"):
+        gsfw.solve(A + 1j, y, s=3, max_iter=5)
+    with pytest.raises(ValueError, match=r"^z must be an array of real numbers"):
+        gsfw.dmo(y + 1j, "topk", 3)
+
+
+def test_unsigned_edges_are_range_checked():
+    g = gsfw.Graph(3, np.array([[0, 1], [1, 2]], dtype=np.uint64))
+    assert g.m == 2
+    with pytest.raises(ValueError, match=r"edges\[1, 1\] = 18446744073709551615 is out of range"):
+        gsfw.Graph(3, np.array([[0, 1], [1, 2**64 - 1]], dtype=np.uint64))
+
+
+def test_seed_does_not_wrap():
+    for seed in (2**64, 2**32, -1):
+        with pytest.raises(ValueError, match="seed must be between 0 and"):
+            gsfw.solve(A, y, s=3, seed=seed, max_iter=5)
+
+
+def test_complex_adjacency_is_refused():
+    sp = pytest.importorskip("scipy.sparse")
+    M = sp.coo_matrix((np.array([1 + 1j, 2.0]), (np.array([0, 1]), np.array([1, 2]))),
+                      shape=(3, 3))
+    with pytest.raises(ValueError, match="complex weights"):
+        gsfw.Graph.from_scipy(M)
+    real = sp.coo_matrix((np.array([1 + 0j, 2.0]), (np.array([0, 1]), np.array([1, 2]))),
+                         shape=(3, 3))
+    assert gsfw.Graph.from_scipy(real).m == 2

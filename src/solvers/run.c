@@ -135,8 +135,14 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
     if (rc)
         return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d%s)", rc,
                          gsfw_run_code_text(run, rc));
-    if (!isfinite(*f))
-        return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the objective value is %g", *f);
+    if (!isfinite(*f)) {
+        /* name the likely cause: the point's scale (C) against the data's; only on failure */
+        double xmax = 0.0;
+        for (int i = 0; i < run->d; i++) xmax = fmax(xmax, fabs(x[i]));
+        return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the objective value is %g at a point "
+                         "with max |x_i| = %g: the data or the point overflow (a smaller C, "
+                         "or rescaled data)", *f, xmax);
+    }
     for (int i = 0; i < run->d; i++)
         if (!isfinite(grad[i]))
             return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "entry %d of the objective's "
@@ -191,9 +197,9 @@ gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int
          * overflowed): say so rather than leave a bare code. Only on failure: no cost. */
         for (int i = 0; i < run->d; i++)
             if (!isfinite(z[i]))
-                return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' failed (code %d) "
-                                 "on an input with a non-finite entry: z[%d] = %g", name, rc, i,
-                                 z[i]);
+                return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the oracle '%s' was handed a "
+                                 "non-finite point, z[%d] = %g: the iterates overflowed (data "
+                                 "too large for C, or L too small)", name, i, z[i]);
         return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the oracle '%s' failed (code %d)", name, rc);
     }
     if (*size < 0 || *size > oracle->max_support)
@@ -430,13 +436,31 @@ gsfw_error gsfw_run_lipschitz(gsfw_run *run, double L_given, const char *who, do
 {
     *L = 0.0;
     if (L_given > 0) {
+        /* the steps divide by L: a subnormal L turns every step point into inf */
+        if (!isfinite(1.0 / L_given))
+            return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: L = %g is too small "
+                             "(1/L overflows); L is the gradient's Lipschitz constant",
+                             L_given);
         *L = L_given;
         run->info->L_source = GSFW_L_GIVEN;
     } else if (run->obj->lipschitz) {
         int rc = run->obj->lipschitz(run->obj->ctx, L);
-        if (rc || !(*L > 0) || !isfinite(*L))
-            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: could not estimate L (got "
-                             "%g); set L explicitly", *L);
+        if (rc)
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: could not estimate L (the "
+                             "objective's estimate failed with code %d); set L explicitly",
+                             rc);
+        /* the data's fault, not a callback's: a zero operator, or entries so large (or
+         * small) that the estimate or its inverse overflows */
+        if (*L == 0.0)
+            return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: could not estimate L "
+                             "(got 0: is the data matrix zero?); set L explicitly");
+        if (*L < 0)
+            return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "solve: could not estimate L (the "
+                             "objective's estimate is negative, %g); set L explicitly", *L);
+        if (!isfinite(*L) || !isfinite(1.0 / *L))
+            return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "solve: could not estimate L "
+                             "(got %g: the data's entries are not finite, or too large or "
+                             "too small for 1/L to be finite); rescale them or set L", *L);
         run->info->L_source = GSFW_L_SPECTRAL;
     } else {
         return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s needs the smoothness "
