@@ -227,7 +227,6 @@ static int choose_target(const char *cmd, const recover_args *a, recover_run *r)
         return cli_fail(cmd, "--ratio %.6g gives a %.6g x %d matrix, too large", a->ratio,
                         n_real, d);
     r->n = (int)n_real;
-    if (!a->wavelet) recover_warn_dense(cmd, r->nnz, d, s, r->n); /* a basis has its own */
     return CLI_OK;
 }
 
@@ -268,6 +267,8 @@ static int setup(const char *cmd, const recover_args *a, recover_run *r)
                                   .height = r->H, .width = r->W, .noise = a->noise};
     int rc = recover_problem_build(cmd, &pspec, r->truth, &r->prob);
     if (rc) return rc;
+    /* after the sensing operator accepted n: a refusal there is the message to read */
+    if (!a->wavelet) recover_warn_dense(cmd, r->nnz, r->d, r->s, r->n); /* a basis has its own */
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if ((rc = estimate_L(cmd, a, r))) return rc;
     /* the model over the unknowns: s and g as chosen, on the grid or the quadtree */

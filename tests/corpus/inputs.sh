@@ -7,7 +7,7 @@
 # and what shell and awk derive from them: A.mtx (the entries of A.npy with |a| > 0.15),
 # labels.npy (int8 signs of y, for the logistic loss), img16.npy (a 16 x 16 uint8 crop of
 # mnist_7, for the power-of-two sensings and wavelet bases), heap400.npy (int32 parent ids
-# of a binary heap on 400 nodes), prizes.txt, grid10_short.txt (the 10 x 10 grid without
+# of a binary heap on 400 nodes), one_px.npy (a 1 x 1 image), prizes.txt, grid10_short.txt (the 10 x 10 grid without
 # node 99's edges) and y_short.npy (119 entries).
 set -eu
 src=$1
@@ -65,6 +65,7 @@ f8 y.npy | sed 1d | awk '{ printf "%d ", ($1 >= 0) ? 1 : -1 }' | npy '|i1' '(119
 f8 mnist_7.npy | awk '{ r = int((NR - 1) / 28); c = (NR - 1) % 28
       if (r >= 6 && r < 22 && c >= 6 && c < 22) printf "%d ", int($1 * 255 + 0.5) }' |
     npy '|u1' '(16, 16)' img16.npy
+echo 200 | npy '|u1' '(1, 1)' one_px.npy
 awk 'BEGIN { for (i = 0; i < 400; i++) printf "%d ", (i == 0) ? -1 : int((i - 1) / 2) }' </dev/null |
     npy '<i4' '(400,)' heap400.npy
 f8 prizes.npy | awk 'BEGIN { print "# the prizes of graph.txt" } { printf "%.17g\n", $1 }' >prizes.txt
