@@ -1,5 +1,6 @@
 /* gsfw-mpi: the distributed subcommands of gsfw, started by mpirun. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi_cli.h"
@@ -14,17 +15,62 @@ static void usage(FILE *out)
                  "\nRun 'gsfw-mpi <command> --help' for the options of a command.\n");
 }
 
+/* FNV-1a over the arguments, their count and their boundaries */
+static unsigned long long arguments_hash(int argc, char **argv)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (int i = 0; i < argc; i++) {
+        for (const unsigned char *c = (const unsigned char *)argv[i]; *c; c++)
+            h = (h ^ *c) * 1099511628211ULL;
+        h = (h ^ 0x100) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Every rank must run the same command: ranks started with different arguments would
+ * wait in different collectives for ever. Rank 0 names the ranks that differ. */
+static int arguments_agree(const mpi_ctx *m, int argc, char **argv)
+{
+    unsigned long long mine = arguments_hash(argc - 1, argv + 1), root = mine;
+    MPI_Bcast(&root, 1, MPI_UNSIGNED_LONG_LONG, 0, m->comm);
+    int differs = mine != root, any = 0;
+    MPI_Allreduce(&differs, &any, 1, MPI_INT, MPI_MAX, m->comm);
+    if (!any) return 1;
+    int *flags = m->rank == 0 ? calloc((size_t)m->nprocs, sizeof(int)) : NULL;
+    MPI_Gather(&differs, 1, MPI_INT, flags, 1, MPI_INT, 0, m->comm);
+    if (m->rank == 0) {
+        char list[256] = "";
+        size_t used = 0;
+        int count = 0;
+        for (int r = 0; flags && r < m->nprocs; r++) {
+            if (!flags[r]) continue;
+            int w = snprintf(list + used, sizeof list - used, "%s%d", count ? ", " : "", r);
+            if (w > 0 && (size_t)w < sizeof list - used) used += (size_t)w;
+            count++;
+        }
+        /* one write: the ranks share the terminal */
+        fprintf(stderr, "gsfw-mpi: the ranks were started with different arguments: rank%s %s "
+                "differ%s from rank 0; every rank must run the same command\n",
+                count == 1 ? "" : "s", list, count == 1 ? "s" : "");
+        free(flags);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "gsfw-mpi: MPI_Init failed\n");
         return CLI_FAIL;
     }
-    mpi_ctx m = {MPI_COMM_WORLD, 0, 1, -1, -1};
+    mpi_ctx m = {.comm = MPI_COMM_WORLD, .rank = 0, .nprocs = 1, .saved_stdout = -1,
+                 .saved_stderr = -1, .held = ""};
     MPI_Comm_rank(m.comm, &m.rank);
     MPI_Comm_size(m.comm, &m.nprocs);
     int rc;
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    if (!arguments_agree(&m, argc, argv)) {
+        rc = CLI_USAGE;
+    } else if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (m.rank == 0) usage(argc < 2 ? stderr : stdout);
         rc = argc < 2 ? CLI_USAGE : CLI_OK;
     } else if (!strcmp(argv[1], "solve")) {
@@ -41,6 +87,7 @@ int main(int argc, char **argv)
         rc = CLI_USAGE;
     }
     if (rc == CLI_HELP) rc = CLI_OK;
+    if (argc >= 2) mpi_flush_held(&m, argv[1]); /* a failure no agreement collected */
     fflush(stdout);
     MPI_Finalize();
     return rc;

@@ -6,10 +6,13 @@
 #include "params.h"
 #include "mpi/gsfw_mpi.h"
 
+#define MPI_HELD_MESSAGE 512
+
 typedef struct {
     MPI_Comm comm;
     int rank, nprocs;
     int saved_stdout, saved_stderr; /* while quiet: the real descriptors */
+    char held[MPI_HELD_MESSAGE];    /* this rank's failure, until the ranks agree */
 } mpi_ctx;
 
 int mpi_cmd_solve(mpi_ctx *m, int argc, char **argv);
@@ -21,17 +24,23 @@ int mpi_cmd_bench_reduce(mpi_ctx *m, int argc, char **argv);
 void mpi_quiet_begin(mpi_ctx *m);
 void mpi_quiet_end(mpi_ctx *m);
 
-/* "gsfw-mpi CMD [rank r of K]: message" on stderr; returns CLI_FAIL. */
-int mpi_fail(const mpi_ctx *m, const char *cmd, const char *fmt, ...)
+/* This rank's failure: held until mpi_agree, where rank 0 prints each distinct message
+ * once with the ranks that gave it (or printed by mpi_flush_held). Returns CLI_FAIL. */
+int mpi_fail(mpi_ctx *m, const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
-/* After a setup step that may fail on some ranks (the failing rank has printed why):
- * every rank learns whether all succeeded; rank 0 reports how many failed. Returns
- * CLI_OK on every rank, or CLI_FAIL on every rank. rc is this rank's result. */
+/* After a setup step that may fail on some ranks: every rank learns whether all
+ * succeeded; rank 0 prints the failures, one line per distinct message naming the ranks
+ * ("gsfw-mpi solve: reading --A failed on ranks 0-3 of 4: ..."). Returns CLI_OK on every
+ * rank, or CLI_FAIL on every rank. rc is this rank's result. */
 int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc);
+
+/* Print a held failure now, as "gsfw-mpi CMD [rank r of K]: message" (before MPI_Abort,
+ * and at exit for a failure no agreement collected). */
+void mpi_flush_held(mpi_ctx *m, const char *cmd);
 
 /* The local rows of a distributed problem: the block operator (a zero stand-in on a
  * rank without rows), its targets, and the objective over them with the MPI reducer. */

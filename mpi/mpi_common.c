@@ -43,27 +43,80 @@ void mpi_quiet_end(mpi_ctx *m)
     m->saved_stdout = m->saved_stderr = -1;
 }
 
-int mpi_fail(const mpi_ctx *m, const char *cmd, const char *fmt, ...)
+int mpi_fail(mpi_ctx *m, const char *cmd, const char *fmt, ...)
 {
-    /* one write per message: the ranks share the terminal */
-    char msg[1024];
-    int k = snprintf(msg, sizeof msg, "gsfw-mpi %s [rank %d of %d]: ", cmd, m->rank, m->nprocs);
+    (void)cmd;
     va_list ap;
     va_start(ap, fmt);
-    if (k > 0 && k < (int)sizeof msg) vsnprintf(msg + k, sizeof msg - (size_t)k, fmt, ap);
+    vsnprintf(m->held, sizeof m->held, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s\n", msg);
-    fflush(stderr);
+    if (!m->held[0]) snprintf(m->held, sizeof m->held, "failed");
     return CLI_FAIL;
+}
+
+void mpi_flush_held(mpi_ctx *m, const char *cmd)
+{
+    if (!m->held[0]) return;
+    /* one write per message: the ranks share the terminal */
+    fprintf(stderr, "gsfw-mpi %s [rank %d of %d]: %s\n", cmd, m->rank, m->nprocs, m->held);
+    fflush(stderr);
+    m->held[0] = '\0';
+}
+
+/* "0-3, 5" from the ranks flagged in take[0..k) */
+static void rank_list(const char *take, int k, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int r = 0; r < k; r++) {
+        if (!take[r]) continue;
+        int last = r;
+        while (last + 1 < k && take[last + 1]) last++;
+        int w = last > r ? snprintf(out + used, cap - used, "%s%d-%d", used ? ", " : "", r, last)
+                         : snprintf(out + used, cap - used, "%s%d", used ? ", " : "", r);
+        if (w < 0 || (size_t)w >= cap - used) return;
+        used += (size_t)w;
+        r = last;
+    }
 }
 
 int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
 {
+    if (rc != CLI_OK && !m->held[0]) snprintf(m->held, sizeof m->held, "failed");
     int failed = 0;
     if (gsfw_mpi_agree(m->comm, rc == CLI_OK, &failed)) return CLI_OK;
-    if (m->rank == 0)
+    /* rank 0 collects the held messages and prints each distinct one once */
+    const size_t len = sizeof m->held, k = (size_t)m->nprocs;
+    char *all = m->rank == 0 ? calloc(k, len) : NULL;
+    char *take = m->rank == 0 ? calloc(k, 1) : NULL;
+    char *done = m->rank == 0 ? calloc(k, 1) : NULL;
+    char ranks[256];
+    const int ok = MPI_Gather(m->held, (int)len, MPI_CHAR, all, (int)len, MPI_CHAR, 0,
+                              m->comm) == MPI_SUCCESS;
+    if (m->rank == 0 && (!all || !take || !done || !ok)) {
         fprintf(stderr, "gsfw-mpi %s: %s failed on %d of %d ranks; every rank stops\n", cmd,
                 step, failed, m->nprocs);
+        mpi_flush_held(m, cmd);
+    } else if (m->rank == 0) {
+        for (size_t r = 0; r < k; r++) {
+            const char *msg = all + r * len;
+            if (!msg[0] || done[r]) continue;
+            for (size_t q = r; q < k; q++) {
+                take[q] = !done[q] && !strcmp(all + q * len, msg);
+                done[q] |= take[q];
+            }
+            rank_list(take, (int)k, ranks, sizeof ranks);
+            fprintf(stderr, "gsfw-mpi %s: %s failed on rank%s %s of %d: %s\n", cmd, step,
+                    strpbrk(ranks, ",-") ? "s" : "", ranks, m->nprocs, msg);
+        }
+        fprintf(stderr, "gsfw-mpi %s: %d of %d ranks failed; every rank stops\n", cmd, failed,
+                m->nprocs);
+        fflush(stderr);
+    }
+    free(all);
+    free(take);
+    free(done);
+    m->held[0] = '\0';
     return CLI_FAIL;
 }
 
@@ -182,6 +235,7 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
         /* peers may be blocked in a collective this rank will never join */
         const char *msg = err.message[0] ? err.message : gsfw_error_message(e);
         mpi_fail(m, cmd, "%s", msg);
+        mpi_flush_held(m, cmd);
         MPI_Abort(m->comm, CLI_FAIL);
         return CLI_FAIL;
     }
@@ -190,6 +244,7 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
     MPI_Allreduce(it, ext, 2, MPI_INT, MPI_MAX, m->comm);
     if (ext[0] != -ext[1]) {
         mpi_fail(m, cmd, "the ranks stopped at different iterations (%d to %d)", -ext[1], ext[0]);
+        mpi_flush_held(m, cmd);
         MPI_Abort(m->comm, CLI_FAIL);
         return CLI_FAIL;
     }
