@@ -22,6 +22,7 @@
 #include "recover_metrics.h"
 #include "recover_plot.h"
 #include "recover_problem.h"
+#include "recover_pursuit.h"
 #include "run_method.h"
 #include "objectives/linear.h"
 #include "operators/op_internal.h"
@@ -33,7 +34,7 @@
 static const char usage[] =
     "usage: gsfw recover --image FILE(.npy|.png) --ratio R --out-dir DIR\n"
     "                    [--method accfw|fw|afw|pfw|bpcg|graph-iht|graph-cosamp|cosamp|\n"
-    "                              gen-mp|iht]\n"
+    "                              gen-mp|iht|graph-sp] [--levels auto|none|B1,B2,...]\n"
     "                    [--model head|subgraph|topk] [--s S] [--g G] [--C C] [--iters T]\n"
     "                    [--step RULE] [--tol TOL] [--tol-rel R] [--polish on|off]\n"
     "                    [--sensing gaussian|implicit-gaussian|dct|hadamard|dct-signs|\n"
@@ -51,7 +52,12 @@ static const char usage[] =
     "  --ratio R         sampling ratio n/s (> 0; n = floor(R s) must be >= 1)\n"
     "  --out-dir DIR     created if missing; receives recovered.npy, recovered.png,\n"
     "                    truth.png, trace.csv, convergence.png, panel.png\n"
-    "  --method M        default accfw\n"
+    "  --method M        default: graph-sp for pixel images of at least 262144 pixels\n"
+    "                    (512 x 512) with the head model, accfw otherwise. graph-sp: graph subspace\n"
+    "                    pursuit, coarse to fine (few projections at full size; every\n"
+    "                    iterate polished; --tol, --tol-rel on its f relative to f(0))\n"
+    "  --levels L        graph-sp's coarse levels: auto (by the image's size), none, or\n"
+    "                    their block sides, coarsest first (e.g. 4,2)\n"
     "  --sensing K       gaussian (default: an explicit n x d matrix), implicit-gaussian\n"
     "                    (the same distribution, rows generated on demand: memory O(n + d)),\n"
     "                    dct (n rows of the orthonormal 2-D DCT chosen by --seed, scaled by\n"
@@ -72,7 +78,7 @@ static const char usage[] =
     "                    number of coefficients holding 99.9%% of the energy, and g = 1)\n"
     "  --C C             radius of D(C, M) for fw/accfw (default ||x*|| = 1)\n"
     "  --iters T         iterations (default: accfw 300, fw 500, cosamp and graph-cosamp\n"
-    "                    50, the others 300)\n"
+    "                    50, graph-sp 50 per level, the others 300)\n"
     "  --step RULE       step rule of the Frank-Wolfe methods: auto (default), agnostic,\n"
     "                    short, adaptive, line\n"
     "  --tol TOL         stop the Frank-Wolfe methods when the certified bound on\n"
@@ -120,9 +126,14 @@ static int check_memory(const char *cmd, const recover_args *a, int H, int W, do
     const double support_cols = explicit ? fmin(fmin(3.0 * n / a->ratio, d),
                                                 (double)(1L << 25) / fmax(n, 1.0))
                                          : 0.0;
+    /* graph-sp: its own objective, grid and two projections per level, the coarse levels
+     * adding a third (blocks of 2) or a fifteenth (4) */
+    const double levels = a->pursuit ? 4.0 / 3.0 : 1.0;
     const double need = copies * cli_mem_dense(n, d) + cli_mem_dense(n, support_cols) +
-                        cli_mem_dense(5.0 * n + 9.0 * d, 1) + cli_mem_graph(d, 2.0 * d) +
-                        2 * cli_mem_pcsf(d, 2.0 * d) + cli_mem_trace(a->iters);
+                        cli_mem_dense(5.0 * n + 9.0 * d, 1) +
+                        levels * (cli_mem_graph(d, 2.0 * d) + 2 * cli_mem_pcsf(d, 2.0 * d)) +
+                        (a->pursuit ? levels * cli_mem_dense(9.0 * n + 9.0 * d, 1) : 0.0) +
+                        cli_mem_trace(a->iters);
     if (n > 2147483647.0) return CLI_OK;
     char what[160];
     snprintf(what, sizeof what, "recovering a %d x %d image from %.6g measurements (--ratio "
@@ -147,6 +158,8 @@ typedef struct {
     double L;                   /* the spectral estimate or --L; 0 for the solver's rule */
     int needs_L;
     gsfw_dmo *head, *tail;
+    gsfw_pyramid *pyr;          /* graph-sp: its levels */
+    gsfw_info level_info[GSFW_PYRAMID_MAX_COARSE + 1];
     double setup_s;
     double *x_best, *x_last, *x_pol, *x_img;
     gsfw_iterate *trace;
@@ -172,6 +185,7 @@ static void run_free(recover_run *r)
     free(r->work);
     gsfw_dmo_free(r->head);
     gsfw_dmo_free(r->tail);
+    gsfw_pyramid_free(r->pyr);
     gsfw_graph_free(r->graph);
 }
 
@@ -343,6 +357,12 @@ static int setup(const char *cmd, const recover_args *a, recover_run *r)
     if (rc) return rc;
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if ((rc = estimate_L(cmd, a, r))) return rc;
+    if (a->pursuit) {
+        rc = recover_pursuit_setup(cmd, a, r->prob.op, r->prob.y, r->H, r->W, r->s, r->g,
+                                   &r->pyr);
+        r->setup_s = gsfw_now() - t0;
+        return rc;
+    }
     gsfw_model_spec mspec = {.model = a->model, .d = r->d, .s = r->s, .g = r->g,
                              .graph = r->graph, .tree = r->tree, .delta = 1.0};
     gsfw_err err;
@@ -373,8 +393,11 @@ static int solve(const char *cmd, const recover_args *a, recover_run *r)
                               .reference_compat = a->compat};
     gsfw_err err;
     /* SIGINT / SIGTERM stop the run between iterations */
-    gsfw_error e = cli_run_method(&run, r->prob.obj, r->head, r->tail, cli_interrupt_callback,
-                                  NULL, &r->res, &r->info, &err);
+    gsfw_error e = a->pursuit ? recover_pursuit_run(r->pyr, a, r->truth, &r->res, &r->info,
+                                                    r->level_info, &err)
+                              : cli_run_method(&run, r->prob.obj, r->head, r->tail,
+                                               cli_interrupt_callback, NULL, &r->res,
+                                               &r->info, &err);
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if (e) return cli_fail_err(cmd, e, &err);
     r->setup_s += r->info.setup_time;
@@ -415,7 +438,7 @@ static int write_outputs(const char *cmd, const recover_args *a, const recover_r
     if (rc || a->no_plot) return rc;
     char title[256];
     snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
-             gsfw_method_name((gsfw_method)a->method), model_used(a), r->n, d, r->s, r->g,
+             recover_method_name(a), model_used(a), r->n, d, r->s, r->g,
              a->seed);
     if ((rc = recover_plot_convergence(cmd, staged[4], staged[3], r->prob.f_star, title)))
         return rc;
@@ -453,18 +476,21 @@ static void print_summary(const recover_args *a, const recover_run *r)
            "precision=%.6f recall=%.6f nnz=%d raw_f=%.17g raw_rel_err=%.17g "
            "raw_support_f1=%.6f raw_nnz=%d gap_bound=%.6g step=%s window_missed=%ld "
            "oracle_calls=%ld pcsf_calls=%ld L=%.17g L_source=%s "
-           "oracle_s=%.6f gradient_s=%.6f\n",
-           gsfw_method_name((gsfw_method)a->method), model_used(a), a->sensing, a->basis,
+           "oracle_s=%.6f gradient_s=%.6f",
+           recover_method_name(a), model_used(a), a->sensing, a->basis,
            gsfw_status_name(info->status), info->iterations, a->polish ? "polished" : "best",
            info->best_iter, r->n, d, r->s, r->g, a->C, a->seed, a->ratio, a->noise,
            info->solve_time, r->setup_s, info->polish_time,
            a->polish ? info->f_polished : info->f_best, info->f_last, r->prob.f_star,
            rec_dist(img_ret, xs, d), rec_rel_err(img_ret, xs, d), rec_psnr(img_ret, xs, d), f1,
            pre, rec, nnz_ret, info->f_best, rec_rel_err(r->x_best, r->truth, d), raw_f1,
-           nnz_raw, info->gap_bound, a->baseline ? "none" : gsfw_step_name(info->step),
+           nnz_raw, info->gap_bound,
+           a->baseline || a->pursuit ? "none" : gsfw_step_name(info->step),
            info->window_missed, info->oracle_calls, info->pcsf_calls,
            info->L > 0 ? info->L : (r->needs_L ? r->L : 0.0), L_source, info->oracle_time,
            info->gradient_time);
+    if (a->pursuit) recover_pursuit_fields(r->pyr, r->level_info);
+    putchar('\n');
 }
 
 int cmd_recover(int argc, char **argv)
@@ -482,7 +508,14 @@ int cmd_recover(int argc, char **argv)
     static const char *const names[6] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png", "panel.png"};
     const int n_out = a.no_plot ? 4 : 6;
-    if ((rc = load_image(cmd, &a, &r)) || (rc = choose_target(cmd, &a, &r))) goto done;
+    if ((rc = load_image(cmd, &a, &r))) goto done;
+    /* without --method, large pixel images go to graph-sp */
+    if (a.method_auto && !a.fw_only_given && recover_pursuit_wanted(&a, r.H, r.W))
+        recover_args_use_pursuit(&a);
+    if (a.levels_text && !a.pursuit)
+        cli_warn(cmd, "--levels is ignored by --method %s (graph-sp only)",
+                 recover_method_name(&a));
+    if ((rc = choose_target(cmd, &a, &r))) goto done;
     /* the output directory, opened now so that a bad --out-dir fails before the work */
     if ((rc = cli_outdir_open(&od, cmd, a.out_dir)) ||
         (rc = cli_outdir_files(&od, names, n_out)))

@@ -12,6 +12,38 @@
 
 #define RECOVER_TOL_ITER_CAP 20000
 #define RECOVER_MAX_PIXELS 100000000
+#define RECOVER_PURSUIT_NAME "graph-sp"
+#define RECOVER_PURSUIT_ITERS 50
+
+const char *recover_method_name(const recover_args *a)
+{
+    return a->pursuit ? RECOVER_PURSUIT_NAME : gsfw_method_name((gsfw_method)a->method);
+}
+
+void recover_args_use_pursuit(recover_args *a)
+{
+    a->pursuit = 1;
+    a->method = -1;
+    a->baseline = 0;
+    a->polish = 1;
+    a->step = GSFW_STEP_AUTO;
+    if (!a->iters_given) a->iters = RECOVER_PURSUIT_ITERS;
+    if (!a->tol_given) a->tol = a->tol_rel = 0.0;
+}
+
+/* --method graph-sp: the flags it takes, and the model and basis it works with. */
+static int check_pursuit(const char *cmd, const recover_args *a)
+{
+    if (a->fw_only_given)
+        return cli_usage_error(cmd, "--step, --polish, --L and --reference-compat belong to "
+                               "other methods; %s always polishes and needs no L",
+                               RECOVER_PURSUIT_NAME);
+    if (a->wavelet || strcmp(a->model, "head"))
+        return cli_usage_error(cmd, "--method %s works on pixels with the head model, not "
+                               "--basis %s --model %s", RECOVER_PURSUIT_NAME, a->basis,
+                               a->model);
+    return CLI_OK;
+}
 
 /* --sensing, --float32, --basis and --model. */
 static int parse_problem_kind(const char *cmd, const char *sensing_text, int float32,
@@ -67,6 +99,7 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
         {"--tol-rel", 0, &tol_rel_text}, {"--sensing", 0, &sensing_text},
         {"--float32", 1, &f32_text}, {"--basis", 0, &basis_text},
         {"--max-memory", 0, &mem_text}, {"--max-pixels", 0, &pixels_text},
+        {"--levels", 0, &a->levels_text},
     };
     int rc = cli_parse(cmd, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), usage);
     if (rc) return rc;
@@ -85,10 +118,17 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
     if (seed_text && (rc = cli_parse_int(cmd, "--seed", seed_text, 0, 2147483647L, &a->seed)))
         return rc;
     const char *method_text = a->method_text;
-    a->method = gsfw_method_parse(method_text ? method_text : "accfw");
+    const int pursuit = method_text && !strcmp(method_text, RECOVER_PURSUIT_NAME);
+    a->method_auto = !method_text;
+    a->fw_only_given = step_text || polish_text || a->l_text || compat_text;
+    a->iters_given = iters_text != NULL;
+    a->tol_given = tol_text || tol_rel_text;
+    /* graph-sp is parsed as accfw first (the flags they share), then switched */
+    a->method = gsfw_method_parse(pursuit || !method_text ? "accfw" : method_text);
     if (a->method < 0)
         return cli_usage_error(cmd, "unknown method '%s' (known: accfw, fw, afw, pfw, bpcg, "
-                               "graph-iht, graph-cosamp, cosamp, gen-mp, iht)", method_text);
+                               "graph-iht, graph-cosamp, cosamp, gen-mp, iht, "
+                               RECOVER_PURSUIT_NAME ")", method_text);
     const int baseline = a->baseline = gsfw_method_is_baseline((gsfw_method)a->method);
     cli_fw_flags fw;
     if ((rc = cli_parse_fw_flags(cmd, step_text, tol_text, tol_rel_text, polish_text, !baseline,
@@ -102,9 +142,11 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
     if (baseline && (step_text || tol_text || tol_rel_text || a->polish))
         return cli_usage_error(cmd, "--step, --tol and --polish belong to the Frank-Wolfe "
                                "methods, not to %s", gsfw_method_name((gsfw_method)a->method));
-    recover_warn_ignored(cmd, a->method, model, g_text, a->l_text, compat_text != NULL);
+    if (!pursuit)
+        recover_warn_ignored(cmd, a->method, model, g_text, a->l_text, compat_text != NULL);
     if ((rc = parse_problem_kind(cmd, sensing_text, f32_text != NULL, basis_text, model, a)))
         return rc;
+    if (pursuit && (rc = check_pursuit(cmd, a))) return rc;
     if (s_text && (rc = cli_parse_int(cmd, "--s", s_text, 1, 2147483647L, &a->s_given)))
         return rc;
     if (g_text && (rc = cli_parse_int(cmd, "--g", g_text, 1, 2147483647L, &a->g_given)))
@@ -129,6 +171,7 @@ int recover_args_parse(int argc, char **argv, const char *usage, recover_args *a
         return rc;
     a->compat = compat_text != NULL;
     a->no_plot = noplot_text != NULL;
+    if (pursuit) recover_args_use_pursuit(a);
     if ((rc = cli_mem_set_limit(cmd, mem_text))) return rc;
     a->max_pixels = RECOVER_MAX_PIXELS;
     if (pixels_text &&

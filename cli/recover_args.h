@@ -25,7 +25,21 @@ typedef struct {
                                  a run stopped by --tol / --tol-rel) */
     int float32, wavelet, compat, no_plot;
     int max_pixels;
+    /* graph subspace pursuit, coarse to fine (recover_pursuit.h): --method graph-sp, or
+     * the default for large images; method is then -1 */
+    int pursuit;
+    int method_auto;          /* --method not given: the image's size may choose graph-sp */
+    int fw_only_given;        /* --step, --polish, --L or --reference-compat given */
+    int iters_given, tol_given; /* --iters; --tol or --tol-rel */
+    const char *levels_text;  /* --levels as given, or NULL (auto) */
 } recover_args;
+
+/* The name of the method that runs ("graph-sp" for the pursuit). */
+const char *recover_method_name(const recover_args *a);
+
+/* Switch a to graph-sp: --iters (default 50) per level, --tol and --tol-rel on f of the
+ * polished answer (default: the library's), always polished. */
+void recover_args_use_pursuit(recover_args *a);
 
 /* Parse argv (after the subcommand) into a; usage is printed for --help. Returns CLI_OK,
  * or CLI_USAGE / CLI_FAIL with the message printed. Also applies --max-memory. */
