@@ -145,3 +145,10 @@ tree-images: build
 .PHONY: megapixel
 megapixel: build
 	@sh bench/megapixel.sh $(BUILD) results/megapixel
+
+# PCSF time and memory against the nodes (gsfw and, where built, pcst_fast) and recovery
+# time against the image side: bench/scale.sh (GRIDS, ROUNDS, SIDES). Results, table and
+# plots in results/bench-scale/. About 20 minutes on an idle machine.
+.PHONY: bench-scale
+bench-scale: build
+	@sh bench/scale.sh $(BUILD) results/bench-scale

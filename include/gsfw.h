@@ -31,6 +31,7 @@
 #include "gsfw/operator.h"  /* linear operators */
 #include "gsfw/dmo.h"       /* dual maximisation oracles, models by name */
 #include "gsfw/solve.h"     /* methods, step rules, gsfw_solve, the baselines */
+#include "gsfw/pursuit.h"   /* graph subspace pursuit, coarse-to-fine recovery */
 #include "gsfw/pcsf.h"      /* PCSF, head and tail projections */
 #include "gsfw/io.h"        /* .npy, Matrix Market, edge lists */
 #include "gsfw/tree.h"      /* trees, the wavelet quadtree, tree-sparse DMOs */

@@ -24,6 +24,7 @@ Outputs (data/):
                      at 0.5, then steps 6-7 again
   vessels_2048.png   2048 x 2048, likewise (upsampled)
   vessels_256.png    256 x 256, likewise (the quick run and implicit-gaussian)
+  vessels_512.png    512 x 512, likewise (the coarse-to-fine solver's development size)
 With --npy, also the same maps as float64 .npy (vessels_full.npy, vessels_1024.npy, ...).
 
 The PNGs are 8-bit grayscale with values 0 and 255, so they are exact: `gsfw recover
@@ -44,7 +45,7 @@ from skimage.io import imsave
 
 KEEP_COMPONENTS = 8
 MIN_OBJECT = 300  # px at full resolution
-SIZES = (256, 1024, 2048)
+SIZES = (256, 512, 1024, 2048)
 
 
 def clean(mask, min_object):

@@ -200,6 +200,98 @@ static void test_projections_allocate_nothing_after_the_first_call(void **state)
     gsfw_graph_free(g);
 }
 
+/* Allocations made inside gsfw_multilevel_solve for max_iter iterations per level, one
+ * level (the planted problem with noise, so that no exact fit ends the run) or two (a
+ * 16 x 16 image through the pyramid: block 2, Hadamard rows, since FFTW's DCT allocates
+ * in every transform: test_operators_no_alloc.c); *iterations = the iterations of all
+ * levels. No stall rule, no tolerance: every level runs max_iter iterations. */
+static long allocations_of_pursuit(int two_levels, int max_iter, int *iterations)
+{
+    enum { SIDE2 = 16, D2 = SIDE2 * SIDE2, S2 = 30 };
+    gsfw_objective *obj = NULL;
+    gsfw_dmo *head = NULL, *tail = NULL;
+    gsfw_operator *A = NULL;
+    gsfw_pyramid *pyr = NULL;
+    double y[N], y2[3 * S2];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 5);
+    gsfw_level single;
+    const gsfw_level *levels = &single;
+    int n_levels = 1;
+    if (!two_levels) {
+        for (int i = 0; i < N; i++) y[i] = prob.y[i] + 0.05 * gsfw_rng_normal(&rng);
+        assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, y, &obj,
+                                                      NULL), GSFW_OK);
+        head = test_oracle("tail", grid, 6);
+        tail = test_oracle("tail", grid, 6);
+        assert_true(head && tail);
+        single = (gsfw_level){obj, head, tail, NULL};
+    } else {
+        double img[D2] = {0};
+        for (int r = 2; r < 14; r++) img[r * SIDE2 + 4] = img[r * SIDE2 + 5] = 1.0;
+        for (int c = 6; c < 12; c++) img[8 * SIDE2 + c] = 1.0;
+        assert_int_equal(gsfw_sensing_operator("hadamard", 3 * S2, SIDE2, SIDE2, 2, 0, &A, NULL),
+                         GSFW_OK);
+        assert_int_equal(A->apply(A->ctx, img, y2), 0);
+        for (int i = 0; i < 3 * S2; i++) y2[i] += 0.05 * gsfw_rng_normal(&rng);
+        gsfw_pyramid_settings pst;
+        gsfw_pyramid_settings_default(&pst, SIDE2, SIDE2);
+        pst.n_coarse = 1;
+        pst.blocks[0] = 2;
+        assert_int_equal(gsfw_pyramid_image(A, y2, SIDE2, SIDE2, S2, 1, NULL, &pst, &pyr, NULL),
+                         GSFW_OK);
+        levels = gsfw_pyramid_levels(pyr, &n_levels);
+    }
+    gsfw_pursuit_settings st;
+    gsfw_pursuit_settings_default(&st);
+    st.max_iter = max_iter;
+    st.tol_rel = 0.0;
+    st.coarse_stall = st.stall = 0.0;
+    st.patience = 1000000;
+    double x_best[D2], x_last[D2];
+    gsfw_iterate trace[64];
+    gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace, .trace_capacity = 64};
+    gsfw_info info, linfo[2];
+    gsfw_err err;
+#if COUNTING
+    long before = allocations;
+#endif
+    gsfw_error e = gsfw_multilevel_solve(levels, n_levels, &st, &res, &info, linfo, &err);
+#if COUNTING
+    long made = allocations - before;
+#else
+    long made = 0;
+#endif
+    if (e) fail_msg("pursuit failed: %s", err.message);
+    *iterations = 0;
+    for (int k = 0; k < n_levels; k++) *iterations += linfo[k].iterations;
+    gsfw_pyramid_free(pyr);
+    gsfw_operator_free(A);
+    gsfw_objective_free(obj);
+    gsfw_dmo_free(head);
+    gsfw_dmo_free(tail);
+    return made;
+}
+
+static void test_pursuit_allocations_do_not_grow(void **state)
+{
+    (void)state;
+    if (!COUNTING) skip();
+    int warm_up;
+    allocations_of_pursuit(1, 2, &warm_up);
+    for (int two = 0; two <= 1; two++) {
+        int it_short = 0, it_long = 0;
+        long a_short = allocations_of_pursuit(two, 2, &it_short);
+        long a_long = allocations_of_pursuit(two, 30, &it_long);
+        assert_int_equal(it_short, 2 * (1 + two));
+        assert_int_equal(it_long, 30 * (1 + two));
+        if (a_short != a_long)
+            fail_msg("pursuit on %d level(s): %ld allocations in %d iterations, %ld in %d",
+                     1 + two, a_short, it_short, a_long, it_long);
+        assert_true(a_short > 0);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -226,6 +318,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_allocations_do_not_grow_with_iterations),
         cmocka_unit_test(test_projections_allocate_nothing_after_the_first_call),
+        cmocka_unit_test(test_pursuit_allocations_do_not_grow),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1061,6 +1061,44 @@ static void test_centered(void **state)
     gsfw_operator_free(B);
 }
 
+/* ----------------------------------------------------------------- upsample */
+
+/* Against the matrix built by hand: column (R, C) of the coarse image is 1 on the pixels
+ * (r, c) with r / block = R and c / block = C, the blocks at the edges cut short. */
+static void test_upsample(void **state)
+{
+    (void)state;
+    const int cases[][3] = {{4, 6, 2}, {5, 7, 2}, {9, 4, 4}, {3, 3, 1}, {2, 2, 5}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        const int h = cases[t][0], w = cases[t][1], b = cases[t][2];
+        const int hc = (h + b - 1) / b, wc = (w + b - 1) / b;
+        gsfw_operator *op = NULL;
+        assert_int_equal(gsfw_operator_upsample(h, w, b, &op, NULL), GSFW_OK);
+        assert_int_equal(op->n, h * w);
+        assert_int_equal(op->d, hc * wc);
+        double *M = materialise(op), *want = vec((size_t)h * w * hc * wc);
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++)
+                want[(size_t)((r / b) * wc + c / b) * (h * w) + r * w + c] = 1.0;
+        assert_memory_equal(M, want, (size_t)h * w * hc * wc * sizeof(double));
+        check_contract(op, 95 + t, 1e-12);
+        double nrm = 0.0;
+        assert_int_equal(op->norm2(op->ctx, &nrm), 0);
+        const int bh = b < h ? b : h, bw = b < w ? b : w;
+        assert_true(nrm == (double)bh * bw);
+        free(M);
+        free(want);
+        gsfw_operator_free(op);
+    }
+    gsfw_err err;
+    gsfw_operator *bad = NULL;
+    assert_int_equal(gsfw_operator_upsample(4, 4, 0, &bad, &err), GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "the block side must be >= 1, got 0");
+    assert_int_equal(gsfw_operator_upsample(0, 4, 2, &bad, &err), GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "at least 1 x 1");
+    assert_null(bad);
+}
+
 /* ----------------------------------------------------------------- sensing */
 
 /* The matrix gsfw recover has always drawn (cli/cmd_recover.c): gsfw_rng seeded with the
@@ -1296,6 +1334,7 @@ int main(void)
         cmocka_unit_test(test_implicit_gaussian_moments),
         cmocka_unit_test(test_implicit_gaussian_errors),
         cmocka_unit_test(test_compose),
+        cmocka_unit_test(test_upsample),
         cmocka_unit_test(test_sensing_gaussian_matches_recover),
         cmocka_unit_test(test_sensing_gaussian_continues_stream),
         cmocka_unit_test(test_sensing_kinds),

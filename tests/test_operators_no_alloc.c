@@ -92,10 +92,40 @@ static void test_products_do_not_allocate(void **state)
     for (int k = m - 1; k >= 0; k--) gsfw_operator_free(ops[k]);
 }
 
+/* The block upsampling's products (its shape differs from the others': n = 8 x 8 pixels
+ * from d = 3 x 3 coarse ones, blocks of 3 cut at the edges). */
+static void test_upsample_does_not_allocate(void **state)
+{
+    (void)state;
+    if (!COUNTING) skip();
+    gsfw_operator *up = NULL;
+    assert_int_equal(gsfw_operator_upsample(H, W, 3, &up, NULL), 0);
+    assert_int_equal(up->n, D);
+    assert_int_equal(up->d, 9);
+    static double coarse[9], fine[D], out[3];
+    static const int idx[3] = {0, 4, 8};
+    static const double val[3] = {1, -2, 0.5};
+    for (int j = 0; j < 9; j++) coarse[j] = j - 4.0;
+#if COUNTING
+    long before = allocations;
+#endif
+    double n2;
+    assert_int_equal(up->apply(up->ctx, coarse, fine), 0);
+    assert_int_equal(up->adjoint(up->ctx, fine, coarse), 0);
+    assert_int_equal(up->apply_sparse(up->ctx, 3, idx, val, 0.5, fine), 0);
+    assert_int_equal(up->adjoint_sparse(up->ctx, fine, 3, idx, out), 0);
+    assert_int_equal(up->norm2(up->ctx, &n2), 0);
+#if COUNTING
+    assert_int_equal(allocations - before, 0);
+#endif
+    gsfw_operator_free(up);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_products_do_not_allocate),
+        cmocka_unit_test(test_upsample_does_not_allocate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,6 +169,18 @@ GSFW_API gsfw_error gsfw_operator_random_signs(int d, uint64_t seed, gsfw_operat
 GSFW_API gsfw_error gsfw_operator_centered(const gsfw_operator *B, const double *mu,
                                            gsfw_operator **out, gsfw_err *err);
 
+/* ---- block upsampling (src/operators/upsample.c) */
+
+/* U: a coarse image of ceil(height / block) x ceil(width / block) pixels (row-major) to a
+ * height x width image, each coarse pixel repeated over its block x block block (cut at
+ * the last row and column): n = height * width, d = the coarse pixel count. The adjoint
+ * sums each block; norm2 = block^2 (U^T U is diagonal with the block sizes). A U, with A
+ * a sensing operator (gsfw_operator_compose), measures block-constant images: the coarse
+ * levels of gsfw_pyramid_image. O(n) per product, O(nnz block^2) for the sparse ones;
+ * no scratch. */
+GSFW_API gsfw_error gsfw_operator_upsample(int height, int width, int block,
+                                           gsfw_operator **out, gsfw_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,7 +42,10 @@ typedef enum {
     GSFW_STATUS_TIME_LIMIT,       /* stopped by settings.time_limit */
     GSFW_STATUS_CALLBACK_STOP,    /* the callback asked to stop */
     GSFW_STATUS_ZERO_DIRECTION,   /* ||z_S|| = 0: the oracle input vanishes on its support */
-    GSFW_STATUS_CONVERGED         /* the certified bound fell below the tolerance */
+    GSFW_STATUS_CONVERGED,        /* the certified bound fell below the tolerance (the
+                                     pursuit solvers: f of the polished answer did) */
+    GSFW_STATUS_STALLED           /* the pursuit solvers (gsfw/pursuit.h): f stopped
+                                     decreasing */
 } gsfw_status;
 
 GSFW_API const char *gsfw_status_name(gsfw_status status);

@@ -36,3 +36,18 @@ void gsfw_info_add_counts(gsfw_info *info, const gsfw_dmo *dmo, const gsfw_dmo_s
         info->counters[slot] += stats->count[k];
     }
 }
+
+void gsfw_info_add_info_counts(gsfw_info *total, const gsfw_info *part)
+{
+    for (int k = 0; k < GSFW_DMO_COUNTERS; k++) {
+        const char *name = part->counter_names[k];
+        int slot = 0;
+        if (!name) continue;
+        while (slot < GSFW_DMO_COUNTERS && total->counter_names[slot] &&
+               strcmp(total->counter_names[slot], name))
+            slot++;
+        if (slot == GSFW_DMO_COUNTERS) continue;
+        total->counter_names[slot] = name;
+        total->counters[slot] += part->counters[k];
+    }
+}

@@ -71,6 +71,8 @@ gsfw_error gsfw_run_reserve(gsfw_run *run, int max_support);
 
 /* Add an oracle call's counts to info's totals of the oracle's counters (counters.c). */
 void gsfw_info_add_counts(gsfw_info *info, const gsfw_dmo *dmo, const gsfw_dmo_stats *stats);
+/* Add part's oracle counters into total, by name (the levels of a multilevel run). */
+void gsfw_info_add_info_counts(gsfw_info *total, const gsfw_info *part);
 /* Call a support oracle on z, check its output (size, range, distinct ids) and account
  * for its time and statistics. */
 gsfw_error gsfw_run_oracle(gsfw_run *run, gsfw_dmo *oracle, const double *z, int *support,

@@ -16,6 +16,7 @@ const char *gsfw_status_name(gsfw_status status)
     case GSFW_STATUS_CALLBACK_STOP: return "callback_stop";
     case GSFW_STATUS_ZERO_DIRECTION: return "zero_direction";
     case GSFW_STATUS_CONVERGED: return "converged";
+    case GSFW_STATUS_STALLED: return "stalled";
     }
     return "unknown";
 }
