@@ -21,6 +21,7 @@
 #include "recover_metrics.h"
 #include "recover_plot.h"
 #include "recover_problem.h"
+#include "recover_pursuit.h"
 #include "operators/op_internal.h"
 #include "trace_csv.h"
 #include "core/internal.h"
@@ -45,11 +46,16 @@ static int check_memory(const char *cmd, const recover_args *a, int H, int W, do
     const double support_cols = explicit ? fmin(fmin(3.0 * n / a->ratio, d),
                                                 (double)(1L << 25) / fmax(n, 1.0))
                                          : 0.0;
+    /* the pursuit: its own objective, grid and two projections per level, the coarse
+     * levels adding a third (blocks of 2) or a fifteenth (4) */
+    const double levels = a->pursuit ? 4.0 / 3.0 : 1.0;
     const double need = copies * gsfw_memory_estimate("dense", n, d) +
                         gsfw_memory_estimate("dense", n, support_cols) +
                         gsfw_memory_estimate("dense", 5.0 * n + 9.0 * d, 1) +
-                        gsfw_memory_estimate("graph", d, 2.0 * d) +
-                        2 * gsfw_memory_estimate("pcsf", d, 2.0 * d) +
+                        levels * (gsfw_memory_estimate("graph", d, 2.0 * d) +
+                                  2 * gsfw_memory_estimate("pcsf", d, 2.0 * d)) +
+                        (a->pursuit ? levels * gsfw_memory_estimate("dense", 9.0 * n + 9.0 * d, 1)
+                                    : 0.0) +
                         gsfw_memory_estimate("trace", a->iters, 0);
     if (n > 2147483647.0) return CLI_OK;
     char what[160];
@@ -75,6 +81,8 @@ typedef struct {
     double L;                   /* the spectral estimate or --L; 0 for the solver's rule */
     int needs_L;
     gsfw_dmo *head, *tail;
+    gsfw_pyramid *pyr;          /* the pursuit's levels */
+    gsfw_info level_info[GSFW_PYRAMID_MAX_COARSE + 1];
     double setup_s;
     double *x_best, *x_last, *x_pol, *x_img;
     gsfw_iterate *trace;
@@ -100,6 +108,7 @@ static void run_free(recover_run *r)
     free(r->work);
     gsfw_dmo_free(r->head);
     gsfw_dmo_free(r->tail);
+    gsfw_pyramid_free(r->pyr);
     gsfw_graph_free(r->graph);
 }
 
@@ -270,6 +279,12 @@ static int setup(const char *cmd, const recover_args *a, recover_run *r)
     /* after the sensing operator accepted n: a refusal there is the message to read */
     if (!a->wavelet) recover_warn_dense(cmd, r->nnz, r->d, r->s, r->n); /* a basis has its own */
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
+    if (a->pursuit) {
+        rc = recover_pursuit_setup(cmd, a, r->prob.op, r->prob.y, r->H, r->W, r->s, r->g,
+                                   &r->pyr);
+        r->setup_s = gsfw_now() - t0;
+        return rc;
+    }
     if ((rc = estimate_L(cmd, a, r))) return rc;
     /* the model over the unknowns: s and g as chosen, on the grid or the quadtree */
     gsfw_spec *spec = a->params.spec;
@@ -304,8 +319,10 @@ static int solve(const char *cmd, const recover_args *a, recover_run *r)
     set.x_true = r->truth;
     set.callback = cli_interrupt_callback; /* SIGINT / SIGTERM stop between iterations */
     gsfw_err err;
-    gsfw_error e = gsfw_spec_solve(a->params.spec, r->prob.obj, r->head, r->tail, &set, &r->res,
-                                   &r->info, &err);
+    gsfw_error e = a->pursuit ? recover_pursuit_run(r->pyr, a, r->truth, &r->res, &r->info,
+                                                    r->level_info, &err)
+                              : gsfw_spec_solve(a->params.spec, r->prob.obj, r->head, r->tail,
+                                                &set, &r->res, &r->info, &err);
     if (cli_interrupted()) return cli_interrupted_exit(cmd, "no output was changed");
     if (e) return cli_fail_err(cmd, e, &err);
     r->setup_s += r->info.setup_time;
@@ -375,8 +392,10 @@ static void print_summary(const recover_args *a, const recover_run *r)
      * the baselines, or the solver's fallback), or the first atom's curvature */
     const int L_given = gsfw_spec_given(a->params.spec, "L");
     char rule[16];
-    char restarts[64] = "";
-    if (gsfw_spec_number(a->params.spec, "restarts") > 0 && a->polish && !a->baseline)
+    char restarts[512] = ""; /* the fields of restarts, or of the pursuit's levels */
+    if (a->pursuit)
+        recover_pursuit_fields(r->pyr, r->level_info, restarts, sizeof restarts);
+    else if (gsfw_spec_number(a->params.spec, "restarts") > 0 && a->polish && !a->baseline)
         snprintf(restarts, sizeof restarts, " restarts=%d restart_best=%d", info->restarts,
                  info->restart_best);
     const char *L_source = !r->needs_L ? "unused"
@@ -423,7 +442,9 @@ int cmd_recover(int argc, char **argv)
     static const char *const names[6] = {"recovered.npy", "recovered.png", "truth.png",
                                          "trace.csv", "convergence.png", "panel.png"};
     const int n_out = a.no_plot ? 4 : 6;
-    if ((rc = load_image(cmd, &a, &r)) || (rc = choose_target(cmd, &a, &r))) goto done;
+    if ((rc = load_image(cmd, &a, &r)) || (rc = recover_pursuit_choose(cmd, &a, r.H, r.W)) ||
+        (rc = choose_target(cmd, &a, &r)))
+        goto done;
     /* the output directory, opened now so that a bad --out-dir fails before the work */
     if ((rc = cli_outdir_open(&od, cmd, a.out_dir, names, n_out))) goto done;
     if ((rc = setup(cmd, &a, &r)) || (rc = solve(cmd, &a, &r)) ||

@@ -15,7 +15,8 @@ static const char synopsis[] =
     "                    [--tol TOL] [--tol-rel R] [--polish on|off] [--sensing KIND]\n"
     "                    [--float32] [--basis B] [--noise SIGMA] [--seed N]\n"
     "                    [--L L|spectral|atom] [--reference-compat] [--no-plot]\n"
-    "                    [--max-memory SIZE] [--max-pixels N] [--PARAMETER VALUE ...]\n"
+    "                    [--max-memory SIZE] [--max-pixels N] [--pursuit on|off]\n"
+    "                    [--levels none|B1,B2,...] [--PARAMETER VALUE ...]\n"
     "\n"
     "Recover an image from n = floor(R s) measurements y = A x* + SIGMA e. x* is the image\n"
     "flattened row-major, scaled to unit l2 norm; by default A has i.i.d. N(0, 1/n) entries\n"
@@ -45,6 +46,14 @@ static const char synopsis[] =
     "  --seed N          seed of A and e (default 0)\n"
     "  --L L|spectral|atom  smoothness constant; atom is the default of the Frank-Wolfe\n"
     "                    methods, spectral (||A||_2^2 by power iteration) the baselines'\n"
+    "  --pursuit on|off  graph-sp, graph subspace pursuit coarse to fine (few projections\n"
+    "                    at full size, every iterate polished; --iters per level, default\n"
+    "                    50; --tol, --tol-rel on f relative to f(0)). Without the flag it\n"
+    "                    is taken for pixel images of at least 262144 pixels (512 x 512)\n"
+    "                    when no --method, --model, --step, --polish, --L or --restarts\n"
+    "                    is given\n"
+    "  --levels L        its coarse levels: none, or their block sides, coarsest first\n"
+    "                    (e.g. 4,2; default: by the image's size)\n"
     "  --no-plot         skip convergence.png and panel.png (no gnuplot needed)\n"
     CLI_MEM_HELP
     "  --max-pixels N    largest PNG decoded, in pixels (default 100000000)\n"
@@ -111,13 +120,14 @@ int recover_args_parse(int argc, char **argv, recover_args *a)
     if (cli_params_init(cmd, &a->params, GSFW_USES_METHOD | GSFW_USES_MODEL | GSFW_USES_STEP |
                                              GSFW_USES_SENSING | GSFW_USES_BASIS, skip))
         return CLI_FAIL;
-    cli_opt opts[CLI_MAX_PARAMS + 8] = {
+    cli_opt opts[CLI_MAX_PARAMS + 10] = {
         {"--image", 0, &a->image}, {"--ratio", 0, &a->ratio_text},
         {"--noise", 0, &noise_text}, {"--out-dir", 0, &a->out_dir},
         {"--no-plot", 1, &noplot_text}, {"--max-memory", 0, &mem_text},
-        {"--max-pixels", 0, &pixels_text},
+        {"--max-pixels", 0, &pixels_text}, {"--pursuit", 0, &a->pursuit_text},
+        {"--levels", 0, &a->levels_text},
     };
-    int nopts = 7 + cli_params_opts(&a->params, opts + 7);
+    int nopts = 9 + cli_params_opts(&a->params, opts + 9);
     char *usage = cli_asks_help(argc, argv)
                       ? cli_usage_text(synopsis, &a->params, described, epilogue)
                       : strdup("");

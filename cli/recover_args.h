@@ -25,6 +25,10 @@ typedef struct {
     int explicit_matrix;      /* the sensing kind stores the n x d matrix */
     int max_pixels;
     cli_params params;        /* the spec: method, model, step, sensing, basis and values */
+    /* graph subspace pursuit, coarse to fine (recover_pursuit.h) */
+    const char *pursuit_text; /* --pursuit on|off as given, or NULL (by the image's size) */
+    const char *levels_text;  /* --levels as given, or NULL (by the image's size) */
+    int pursuit;              /* the run takes it (method is then its name) */
 } recover_args;
 
 /* Parse argv (after the subcommand) into a; usage is printed for --help. Returns CLI_OK,

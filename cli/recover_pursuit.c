@@ -1,0 +1,152 @@
+/* gsfw recover's pursuit path (see recover_pursuit.h). */
+#include "recover_pursuit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "outputs.h"
+
+#define RECOVER_PURSUIT_ITERS 50
+
+/* the flags of the Frank-Wolfe methods' path, as given on the command line (the spec
+ * also holds recover's own defaults): with one of them, the user asked for that path */
+static int fw_path_asked(const cli_params *cp)
+{
+    static const char *const asked[] = {"method", "model", "step", "polish", "L", "restarts",
+                                        NULL};
+    for (int k = 0; asked[k]; k++)
+        if (cli_params_text(cp, asked[k])) return 1;
+    return 0;
+}
+
+int recover_pursuit_choose(const char *cmd, recover_args *a, int height, int width)
+{
+    const gsfw_spec *spec = a->params.spec;
+    const char *mode = a->pursuit_text; /* NULL: chosen by the image's size */
+    const int graph_model =
+        (gsfw_spec_entry(spec, GSFW_KIND_MODEL)->needs & GSFW_NEEDS_GRAPH) != 0;
+    if (mode && !strcmp(mode, "off")) return CLI_OK;
+    if (mode && !strcmp(mode, "on")) {
+        if (a->wavelet || !graph_model || cli_params_text(&a->params, "model"))
+            return cli_usage_error(cmd, "--pursuit on works on pixels with the grid's projections "
+                                   "of its default model: drop --basis and --model");
+        if (fw_path_asked(&a->params))
+            return cli_usage_error(cmd, "--pursuit on takes no --method, --step, --polish, "
+                                   "--L or --restarts (it always polishes and needs no L)");
+    } else if (!mode) {
+        if (a->wavelet || !graph_model || fw_path_asked(&a->params) ||
+            (double)height * width < (double)GSFW_PYRAMID_MIN_PIXELS)
+            return CLI_OK;
+    } else {
+        return cli_usage_error(cmd, "--pursuit must be on or off, got '%s'", mode);
+    }
+    a->pursuit = 1;
+    a->method = RECOVER_PURSUIT_NAME;
+    a->baseline = 0;
+    a->polish = 1;
+    a->iters = gsfw_spec_given(spec, "max_iter") ? (int)gsfw_spec_number(spec, "max_iter")
+                                                 : RECOVER_PURSUIT_ITERS;
+    return CLI_OK;
+}
+
+/* --levels: none, or block sides "4,2"; not given: the defaults of the image's size */
+static int parse_levels(const char *cmd, const char *text, int height, int width,
+                        gsfw_pyramid_settings *st)
+{
+    gsfw_pyramid_settings_default(st, height, width);
+    if (!text) return CLI_OK;
+    st->n_coarse = 0;
+    if (!strcmp(text, "none")) return CLI_OK;
+    for (const char *p = text;;) {
+        char *end;
+        long b = strtol(p, &end, 10);
+        if (end == p || b < 2 || b > 65536 || (*end && *end != ','))
+            return cli_usage_error(cmd, "--levels: '%s' is neither none nor a list of block "
+                                   "sides >= 2 such as 4,2", text);
+        if (st->n_coarse == GSFW_PYRAMID_MAX_COARSE)
+            return cli_usage_error(cmd, "--levels: at most %d coarse levels, got '%s'",
+                                   GSFW_PYRAMID_MAX_COARSE, text);
+        if (st->n_coarse > 0 && (b >= st->blocks[st->n_coarse - 1] ||
+                                 st->blocks[st->n_coarse - 1] % b))
+            return cli_usage_error(cmd, "--levels: the block sides must decrease, each a "
+                                   "multiple of the next; got %d then %ld in '%s'",
+                                   st->blocks[st->n_coarse - 1], b, text);
+        st->blocks[st->n_coarse++] = (int)b;
+        if (!*end) return CLI_OK;
+        p = end + 1;
+    }
+}
+
+int recover_pursuit_setup(const char *cmd, const recover_args *a, const gsfw_operator *A,
+                          const double *y, int height, int width, int s, int g,
+                          gsfw_pyramid **out)
+{
+    gsfw_pyramid_settings st;
+    int rc = parse_levels(cmd, a->levels_text, height, width, &st);
+    if (rc) return rc;
+    gsfw_err err;
+    if (gsfw_pyramid_image(A, y, height, width, s, g, NULL, &st, out, &err))
+        return cli_fail(cmd, "%s: %s", RECOVER_PURSUIT_NAME, err.message);
+    return CLI_OK;
+}
+
+/* SIGINT / SIGTERM stop the run between iterations of any level. */
+static int interrupt_any_level(int level, const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)level;
+    return cli_interrupt_callback(it, x, user);
+}
+
+gsfw_error recover_pursuit_run(const gsfw_pyramid *pyr, const recover_args *a,
+                               const double *truth, gsfw_result *res, gsfw_info *info,
+                               gsfw_info *level_info, gsfw_err *err)
+{
+    const gsfw_spec *spec = a->params.spec;
+    gsfw_pursuit_settings set;
+    gsfw_pursuit_settings_default(&set);
+    set.max_iter = a->iters;
+    if (gsfw_spec_given(spec, "tol")) set.tol = gsfw_spec_number(spec, "tol");
+    if (gsfw_spec_given(spec, "tol_rel")) set.tol_rel = gsfw_spec_number(spec, "tol_rel");
+    if (gsfw_spec_given(spec, "time_limit")) set.time_limit = gsfw_spec_number(spec, "time_limit");
+    set.x_true = truth;
+    set.callback = interrupt_any_level;
+    int n_levels = 0;
+    const gsfw_level *levels = gsfw_pyramid_levels(pyr, &n_levels);
+    return gsfw_multilevel_solve(levels, n_levels, &set, res, info, level_info, err);
+}
+
+void recover_pursuit_fields(const gsfw_pyramid *pyr, const gsfw_info *level_info, char *buf,
+                            size_t cap)
+{
+    int n = 0;
+    gsfw_pyramid_levels(pyr, &n);
+    size_t used = 0;
+#define PUT(...)                                                                           \
+    do {                                                                                   \
+        int w_ = snprintf(buf + used, cap - used, __VA_ARGS__);                            \
+        if (w_ > 0 && (size_t)w_ < cap - used) used += (size_t)w_;                         \
+    } while (0)
+    buf[0] = '\0';
+    PUT(" levels=%d", n);
+    static const char *const names[] = {"level_s", "level_iters", "level_oracle_calls",
+                                        "level_pcsf_calls", "level_oracle_s",
+                                        "level_gradient_s"};
+    for (int f = 0; f < 6; f++) {
+        PUT(" %s=", names[f]);
+        for (int k = 0; k < n; k++) {
+            const gsfw_info *li = &level_info[k];
+            if (k) PUT(",");
+            switch (f) {
+            case 0: PUT("%d", gsfw_pyramid_sparsity(pyr, k)); break;
+            case 1: PUT("%d", li->iterations); break;
+            case 2: PUT("%ld", li->oracle_calls); break;
+            case 3: PUT("%ld", gsfw_info_count(li, "pcsf_calls")); break;
+            case 4: PUT("%.3f", li->oracle_time); break;
+            default: PUT("%.3f", li->gradient_time); break;
+            }
+        }
+    }
+#undef PUT
+}
