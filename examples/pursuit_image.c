@@ -1,7 +1,9 @@
 /* Coarse-to-fine graph subspace pursuit (docs/pursuit.md): recover a 128 x 128 image of
  * two thick strokes from 3 s rows of the 2-D DCT, with one coarse level of 2 x 2 blocks.
  * Prints the levels' work and the relative error; exits 1 unless the image is recovered
- * (relative error <= 1e-6). */
+ * (relative error <= 1e-6). Build after `make install`:
+ *   cc pursuit_image.c $(pkg-config --cflags --libs gsfw) -lm -o pursuit_image
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
