@@ -20,34 +20,27 @@ long gsfw_info_count(const gsfw_info *info, const char *name)
     return 0;
 }
 
+/* Add count to the counter called name: its slot, or the first free one (a baseline's
+ * head and tail oracles share theirs); with more names than slots it is not counted. */
+static void add_named(gsfw_info *info, const char *name, long count)
+{
+    int slot = 0;
+    while (slot < GSFW_DMO_COUNTERS && info->counter_names[slot] &&
+           strcmp(info->counter_names[slot], name))
+        slot++;
+    if (slot == GSFW_DMO_COUNTERS) return;
+    info->counter_names[slot] = name;
+    info->counters[slot] += count;
+}
+
 void gsfw_info_add_counts(gsfw_info *info, const gsfw_dmo *dmo, const gsfw_dmo_stats *stats)
 {
-    for (int k = 0; k < GSFW_DMO_COUNTERS; k++) {
-        const char *name = dmo->counters[k];
-        int slot = 0;
-        if (!name) continue;
-        /* the slot of that name, or the first free one (a baseline's head and tail
-         * oracles share theirs) */
-        while (slot < GSFW_DMO_COUNTERS && info->counter_names[slot] &&
-               strcmp(info->counter_names[slot], name))
-            slot++;
-        if (slot == GSFW_DMO_COUNTERS) continue; /* more names than slots: not counted */
-        info->counter_names[slot] = name;
-        info->counters[slot] += stats->count[k];
-    }
+    for (int k = 0; k < GSFW_DMO_COUNTERS; k++)
+        if (dmo->counters[k]) add_named(info, dmo->counters[k], stats->count[k]);
 }
 
 void gsfw_info_add_info_counts(gsfw_info *total, const gsfw_info *part)
 {
-    for (int k = 0; k < GSFW_DMO_COUNTERS; k++) {
-        const char *name = part->counter_names[k];
-        int slot = 0;
-        if (!name) continue;
-        while (slot < GSFW_DMO_COUNTERS && total->counter_names[slot] &&
-               strcmp(total->counter_names[slot], name))
-            slot++;
-        if (slot == GSFW_DMO_COUNTERS) continue;
-        total->counter_names[slot] = name;
-        total->counters[slot] += part->counters[k];
-    }
+    for (int k = 0; k < GSFW_DMO_COUNTERS; k++)
+        if (part->counter_names[k]) add_named(total, part->counter_names[k], part->counters[k]);
 }
