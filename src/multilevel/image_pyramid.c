@@ -2,6 +2,7 @@
  * itself on its grid, and coarse copies of it made of block-constant images measured
  * through A U (U the block upsampling), each on its own coarser grid. */
 #include "core/internal.h"
+#include "oracles/headtail/headtail_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -165,6 +166,12 @@ gsfw_error gsfw_pyramid_image(const gsfw_operator *A, const double *y, int heigh
                                     err);
     p->sparsity[fine] = s;
     for (int k = 1; k <= nc; k++) p->levels[k].prolong = p->prolong[k];
+    /* the levels run one after another, head then tail: one PCSF workspace, grown to the
+     * finest grid, serves every projection (at 2048 x 2048 each would hold over a GB) */
+    for (int k = 0; !rc && k <= nc; k++) {
+        if (k < fine) gsfw_dmo_headtail_share(p->levels[fine].head, p->levels[k].head);
+        gsfw_dmo_headtail_share(p->levels[fine].head, p->levels[k].tail);
+    }
     if (rc) {
         gsfw_pyramid_free(p);
         return rc;

@@ -30,7 +30,7 @@ void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int
 void gsfw_headtail_free(gsfw_headtail *ht)
 {
     if (!ht) return;
-    gsfw_pcsf_free(ht->ws);
+    if (!ht->ws_borrowed) gsfw_pcsf_free(ht->ws);
     free(ht->prize);
     free(ht->sprize);
     free(ht->cost);

@@ -108,6 +108,15 @@ static void ht_destroy(gsfw_dmo *self)
     gsfw_dmo_release(self);
 }
 
+void gsfw_dmo_headtail_share(gsfw_dmo *owner, gsfw_dmo *borrower)
+{
+    gsfw_headtail *a = ((ht_dmo_ctx *)owner->ctx)->ht, *b = ((ht_dmo_ctx *)borrower->ctx)->ht;
+    if (a == b || b->ws == a->ws) return;
+    if (!b->ws_borrowed) gsfw_pcsf_free(b->ws);
+    b->ws = a->ws;
+    b->ws_borrowed = 1;
+}
+
 gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *settings,
                              gsfw_dmo **out, gsfw_err *err)
 {

@@ -18,6 +18,7 @@ struct gsfw_headtail {
     const gsfw_graph *g;
     gsfw_proj_settings st;
     gsfw_pcsf *ws;
+    int ws_borrowed;   /* ws belongs to another projection (gsfw_dmo_headtail_share) */
     int n, m;
     double *prize;     /* n: z_i^2 */
     double *sprize;    /* n: scaled prizes (theory head) */
@@ -77,5 +78,12 @@ gsfw_error gsfw_ht_theory(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *err
  * in the window. */
 void gsfw_ht_track_closest(gsfw_headtail *ht);
 void gsfw_ht_repair_into_window(gsfw_headtail *ht);
+
+/* Let borrower (a gsfw_dmo_headtail oracle) run its PCSF in owner's workspace instead of
+ * its own, which is freed: a workspace grows to the largest instance it has seen and
+ * carries nothing from one run to the next, so oracles that never run at the same time
+ * (the levels of a multilevel solve, its head and tail) need one, sized for the largest
+ * graph. owner must outlive borrower's runs. Both must be gsfw_dmo_headtail oracles. */
+void gsfw_dmo_headtail_share(gsfw_dmo *owner, gsfw_dmo *borrower);
 
 #endif
