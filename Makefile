@@ -6,7 +6,7 @@ BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps deps-demo python test test-asan test-tsan demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
+.PHONY: all build deps deps-demo python test test-asan test-tsan test-kernels demo examples bench fig2 clean mnist angio sweep bounds experiments variants variants-goals
 
 all: build
 
@@ -20,12 +20,17 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Whole suite in the release build, then the unit tests again under ASan+UBSan, then
-# the threads test under ThreadSanitizer.
+# Whole suite in the release build, then the unit tests again under ASan+UBSan, the
+# threads test under ThreadSanitizer, and the numeric tests under the other OpenBLAS
+# kernels (tests/kernels.sh: Prescott, Haswell, SkylakeX).
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory test-tsan
+	@sh tests/kernels.sh $(BUILD) $(JOBS)
+
+test-kernels: build
+	@sh tests/kernels.sh $(BUILD) $(JOBS)
 
 test-asan: deps
 	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DGSFW_SANITIZE=ON -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null

@@ -3,9 +3,14 @@
 #   usage: mpi_test.sh GSFW GSFW_MPI MPI_TEST_TOOL [MPIEXEC]
 # 1. same iterates: fw, accfw and cosamp with K = 1..4 ranks on n = 7 rows (blocks of
 #    1-2 rows) and n = 3 rows (K = 4: rank 0 holds no rows), A read from .npy (C and
-#    Fortran order) or .mtx; --out and the f column of --trace agree with `gsfw solve` to
-#    1e-10 relative (the sums over ranks round differently: last bits only); recover
-#    with implicit-gaussian and dct rows against gsfw recover;
+#    Fortran order) or .mtx; --out and the f column of --trace agree with `gsfw solve`:
+#    bit for bit with K = 1 (the same products and sums on the same kernel: ranks inherit
+#    this environment, OPENBLAS_CORETYPE included), to 1e-10 relative with K > 1 (each
+#    sum over rows adds the ranks' partial sums: a few ulps of the terms' magnitudes per
+#    sum; fw and accfw are smooth in the sums while the top-2 choice is stable, and
+#    cosamp's CGLS amplifies them by the restricted condition number squared, at most
+#    ~1e4 on these 7 x 4 supports: 1e-12 at worst); recover with implicit-gaussian and
+#    dct rows against gsfw recover;
 # 2. a truncated A.npy: every rank exits with a message, status != 0, no hang;
 # 3. --time-limit: all ranks stop at the same iterate (status=time_limit, the trace has
 #    iters + 1 rows, every rank exits 0 after the final agreement).
@@ -33,8 +38,10 @@ for n in 7 3; do
                 >run.log 2>&1; then
                 fail "gsfw-mpi solve $method n=$n K=$K ($A)"; cat run.log; continue
             fi
-            "$TOOL" cmp-npy x.npy ref.npy 1e-10 >cmp.log 2>&1 || { fail "x: $method n=$n K=$K ($A)"; cat cmp.log; }
-            "$TOOL" cmp-trace t.csv ref.csv 1e-10 >cmp.log 2>&1 || { fail "trace: $method n=$n K=$K ($A)"; cat cmp.log; }
+            tol=1e-10
+            [ $K = 1 ] && tol=0
+            "$TOOL" cmp-npy x.npy ref.npy $tol >cmp.log 2>&1 || { fail "x: $method n=$n K=$K ($A)"; cat cmp.log; }
+            "$TOOL" cmp-trace t.csv ref.csv $tol >cmp.log 2>&1 || { fail "trace: $method n=$n K=$K ($A)"; cat cmp.log; }
             echo "ok: $method n=$n K=$K --A $A: $(cat cmp.log)"
         done
     done

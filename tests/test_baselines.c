@@ -201,6 +201,9 @@ static gsfw_operator counting_table(counting_op *c)
                            .cheap_columns = c->inner->cheap_columns};
 }
 
+/* minimize_on's stopping tolerance in check_ls (0: as many iterations as allowed) */
+static double ls_stop = 1e-14;
+
 static void check_ls(int n, int d, int k, int mode, double tol)
 {
     int support[1] = {0};
@@ -257,7 +260,7 @@ static void check_ls(int n, int d, int k, int mode, double tol)
         double f = NAN;
         memset(w, 0, (size_t)k * sizeof(double));
         cnt.adjoint_sparse_calls = 0;
-        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, 1e-14, &f), 0);
+        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, ls_stop, &f), 0);
         /* through the copy (DIRECT, GATHERED) or through the operator (KRYLOV) */
         if (mode == KRYLOV)
             assert_true(cnt.adjoint_sparse_calls > 0);
@@ -270,7 +273,7 @@ static void check_ls(int n, int d, int k, int mode, double tol)
     if (mode != DIRECT && k <= n) { /* warm start converges to the same point */
         for (int c = 0; c < k; c++) w[c] = ref[c] + 0.1;
         double f;
-        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, 1e-14, &f), 0);
+        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, ls_stop, &f), 0);
         assert_true(dist(w, ref, k) <= tol * 10 * nref);
     }
     if (mode != KRYLOV) { /* without reserve, through the operator */
@@ -279,8 +282,8 @@ static void check_ls(int n, int d, int k, int mode, double tol)
                                                       NULL), GSFW_OK);
         double f, *w2 = calloc((size_t)k, sizeof(double));
         memset(w, 0, (size_t)k * sizeof(double));
-        assert_int_equal(plain->minimize_on(plain->ctx, k, T, w2, iters, 1e-14, &f), 0);
-        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, 1e-14, &f), 0);
+        assert_int_equal(plain->minimize_on(plain->ctx, k, T, w2, iters, ls_stop, &f), 0);
+        assert_int_equal(obj->minimize_on(obj->ctx, k, T, w, iters, ls_stop, &f), 0);
         if (mode == DIRECT) /* one CGLS / Craig step is far from the answer */
             assert_true(dist(w2, ref, k) > 1e-3 * nref);
         else /* both converge to the same point (the minimiser, or the minimum-norm one) */
@@ -368,6 +371,20 @@ static void test_ls_krylov(void **state)
     check_ls(15, 60, 35, KRYLOV, 1e-8); /* Craig: minimum norm */
     check_ls(600, 900, 410, GATHERED, 1e-9);
     check_ls(410, 900, 600, GATHERED, 1e-8); /* Craig on the copy */
+}
+
+/* Tolerance 0 asks for every iteration allowed (10 (n + k) here): CGLS and Craig must
+ * stop at the rounding floor of their residuals instead of iterating on rounding noise,
+ * which lost conjugacy and grew without bound. */
+static void test_ls_krylov_without_tolerance(void **state)
+{
+    (void)state;
+    ls_stop = 0.0;
+    check_ls(40, 60, 12, KRYLOV, 1e-9);
+    check_ls(15, 60, 35, KRYLOV, 1e-8);
+    check_ls(600, 900, 410, GATHERED, 1e-9);
+    check_ls(410, 900, 600, GATHERED, 1e-8);
+    ls_stop = 1e-14;
 }
 
 /* Which supports go direct, and how much room reserve takes. */
@@ -647,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_ls_direct_min_norm),
         cmocka_unit_test(test_ls_rank_deficient),
         cmocka_unit_test(test_ls_krylov),
+        cmocka_unit_test(test_ls_krylov_without_tolerance),
         cmocka_unit_test(test_ls_direct_rule),
         cmocka_unit_test(test_cosamp_recovers_exactly),
         cmocka_unit_test(test_iht_recovers),

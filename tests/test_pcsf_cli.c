@@ -1,7 +1,8 @@
 /* `gsfw pcsf` end to end: every case of tests/data/pcsf-peer-tests.json (and one in
- * eight of tests/data/pcsf-reference-random.json) written to
- * temporary files and run through the built binary (GSFW_BIN); the two printed lines
- * are compared with the expected outputs as sets. Plus the error contract. */
+ * eight of tests/data/pcsf-reference-random.json) written to temporary files and run
+ * through the built binary (GSFW_BIN); the two printed lines are compared with the
+ * expected outputs as sets. The image grids of tests/data/pcsf-reference-images.json
+ * with both merge tolerances (--tolerance). Plus the error contract. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +166,69 @@ static void expect_status(const char *const *args, int status, const char *needl
     cli_result_free(&r);
 }
 
+/* --tolerance: the image grids of tests/data/pcsf-reference-images.json through
+ * `gsfw pcsf --graph grid:HxW`, each with the tolerance of every expected output (the
+ * default for 1e-6), and the values it refuses. */
+static void test_tolerance_cli(void **state)
+{
+    (void)state;
+    char msg[256];
+    json_value *cases =
+        json_parse_file(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-images.json", msg, sizeof msg);
+    assert_non_null(cases);
+    enum { CAP = 1 << 14 };
+    int *nodes = malloc(CAP * sizeof *nodes), *es = malloc(CAP * sizeof *es);
+    assert_true(nodes && es);
+    for (size_t k = 0; k < cases->len; k++) {
+        const json_value *c = &cases->items[k];
+        char grid[64], prizes[512];
+        snprintf(grid, sizeof grid, "grid:%dx%d", (int)json_get(c, "height")->number,
+                 (int)json_get(c, "width")->number);
+        snprintf(prizes, sizeof prizes, "%s/tests/data/%s", GSFW_SOURCE_DIR,
+                 json_get(c, "prizes_npy")->string);
+        assert_true(json_get(c, "cost")->number == 1.0); /* what --graph grid gives */
+        const json_value *X = json_get(c, "expected");
+        for (size_t t = 0; t < X->len; t++) {
+            const char *tol = X->keys[t];
+            const int dflt = strtod(tol, NULL) == GSFW_PCSF_DEFAULT_TOLERANCE;
+            const char *args[] = {"pcsf", "--graph", grid, "--prizes", prizes, "--pruning",
+                                  json_get(c, "pruning")->string, dflt ? NULL : "--tolerance",
+                                  tol, NULL};
+            cli_result r = cli_run(args);
+            assert_int_equal(r.status, 0);
+            const char *p = r.out;
+            int nn = parse_line(&p, "nodes:", nodes, CAP);
+            int ne = parse_line(&p, "edges:", es, CAP);
+            assert_true(nn >= 0 && ne >= 0 && nn <= CAP && ne <= CAP);
+            snprintf(msg, sizeof msg, "%s, tolerance %s, nodes", json_get(c, "name")->string, tol);
+            expect_set(nodes, nn, json_get(&X->items[t], "nodes"), msg);
+            snprintf(msg, sizeof msg, "%s, tolerance %s, edges", json_get(c, "name")->string, tol);
+            expect_set(es, ne, json_get(&X->items[t], "edges"), msg);
+            cli_result_free(&r);
+        }
+    }
+    free(nodes);
+    free(es);
+    json_free(cases);
+    const char *dir = tmpdir_create();
+    char prizes[512];
+    snprintf(prizes, sizeof prizes, "%s", path_in(dir, "p.txt"));
+    assert_int_equal(write_text(prizes, "1\n2\n3\n4\n"), 0);
+    const char *negative[] = {"pcsf", "--graph", "grid:2x2", "--prizes", prizes, "--tolerance",
+                              "-1e-9", NULL};
+    expect_status(negative, 2, "--tolerance -1e-9 is outside [0, 1)");
+    const char *one[] = {"pcsf", "--graph", "grid:2x2", "--prizes", prizes, "--tolerance", "1",
+                         NULL};
+    expect_status(one, 2, "outside [0, 1)");
+    const char *word[] = {"pcsf", "--graph", "grid:2x2", "--prizes", prizes, "--tolerance",
+                          "small", NULL};
+    expect_status(word, 2, "--tolerance");
+    const char *zero[] = {"pcsf", "--graph", "grid:2x2", "--prizes", prizes, "--tolerance", "0",
+                          NULL};
+    expect_status(zero, 0, NULL);
+    tmpdir_remove(dir);
+}
+
 static void test_cli_errors(void **state)
 {
     (void)state;
@@ -294,6 +358,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peer_cases_cli),
         cmocka_unit_test(test_reference_random_cli),
+        cmocka_unit_test(test_tolerance_cli),
         cmocka_unit_test(test_cli_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,12 +7,14 @@
 #include "objectives/linear_ctx.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #define LINE_SEARCH_MAX 60   /* Armijo halvings */
 #define ARMIJO_C 1e-4
 #define CG_MAX_ITER 200      /* inner CG steps per Newton step of minimize_on */
+#define NOISE_FLOOR (16 * DBL_EPSILON) /* CGLS: the residual's rounding noise, relative */
 
 /* y += alpha A_S v and out = A_S^T r: dgemv on the gathered columns, else the operator's
  * sparse products. */
@@ -49,20 +51,27 @@ static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double
     if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
     if (gsfw_lin_reduce(c, s, k)) return REDUCER_FAILED;
     memcpy(p, s, (size_t)k * sizeof(double));
-    double gam = cblas_ddot(k, s, 1, s, 1);
-    const double stop = tol * sqrt(gam);
+    double gam = cblas_ddot(k, s, 1, s, 1), rr = cblas_ddot(n, r, 1, r, 1);
+    if (gsfw_lin_reduce(c, &rr, 1)) return REDUCER_FAILED;
+    const double stop = tol * sqrt(gam), rr_noise = DBL_EPSILON * rr;
+    double a2 = 0.0; /* the largest ||A_S p||^2 / ||p||^2 seen, a lower bound on ||A_S||^2 */
     for (int it = 0; it < max_iter && sqrt(gam) > stop && gam > 0; it++) {
         memset(q, 0, (size_t)n * sizeof(double));
         if ((rc = sub_apply(c, k, S, p, 1.0, q))) return rc;
-        double qq = cblas_ddot(n, q, 1, q, 1);
+        double qq = cblas_ddot(n, q, 1, q, 1), pp = cblas_ddot(k, p, 1, p, 1);
         if (gsfw_lin_reduce(c, &qq, 1)) return REDUCER_FAILED;
         if (!(qq > 0)) break;
+        if (qq > a2 * pp) a2 = qq / pp;
         double alpha = gam / qq;
         cblas_daxpy(k, alpha, p, 1, w, 1);
         cblas_daxpy(n, -alpha, q, 1, r, 1);
+        rr -= alpha * gam; /* ||r||^2 falls by alpha gam per step */
         if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
         if (gsfw_lin_reduce(c, s, k)) return REDUCER_FAILED;
         double gnew = cblas_ddot(k, s, 1, s, 1);
+        /* A_S^T r is computed to about eps ||A_S|| ||r||: below a few times that it is
+         * rounding noise, and steps on it lose conjugacy and can grow without bound */
+        if (gnew <= NOISE_FLOOR * NOISE_FLOOR * a2 * fmax(rr, rr_noise)) break;
         double beta = gnew / gam;
         gam = gnew;
         for (int j = 0; j < k; j++) p[j] = s[j] + beta * p[j];

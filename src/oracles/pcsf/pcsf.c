@@ -76,9 +76,7 @@ static void free_edge_arrays(gsfw_pcsf *ws)
     free(ws->nd);
     ws->nd = NULL;
     free(ws->target);
-    free(ws->dropped);
     ws->target = NULL;
-    ws->dropped = NULL;
     ws->cap_m = 0;
 }
 
@@ -95,7 +93,7 @@ void gsfw_pcsf_free(gsfw_pcsf *ws)
 size_t gsfw_pcsf_bytes(const gsfw_pcsf *ws)
 {
     size_t n = (size_t)ws->cap_n, m = (size_t)ws->cap_m;
-    return 2 * m * (sizeof(gsfw_ph_node) + sizeof(double)) + (m / 32 + 1) * sizeof(uint64_t) + gsfw_ph_bytes(&ws->ph) +
+    return 2 * m * (sizeof(gsfw_ph_node) + sizeof(double)) + gsfw_ph_bytes(&ws->ph) +
            ws->prune_own_bytes + gsfw_evq_bytes(&ws->q) +
            2 * n * (sizeof(pc_cluster) + sizeof(int) + sizeof(double)) +
            n * (sizeof(pc_info) + 2 * sizeof(int) + 1);
@@ -164,10 +162,9 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         free_edge_arrays(ws);
         ws->nd = big_alloc(2 * (size_t)m, sizeof(gsfw_ph_node));
         ws->target = big_alloc(2 * (size_t)m, sizeof(double));
-        ws->dropped = gsfw_malloc_array((size_t)m / 32 + 1, sizeof(uint64_t));
         /* a root has fewer than 2m children; the arena starts at PH_SLOTS_PER_EDGE
          * slots per edge and grows if an input needs more */
-        if (!ws->nd || !ws->target || !ws->dropped ||
+        if (!ws->nd || !ws->target ||
             gsfw_ph_reserve(&ws->ph, 2 * (size_t)m, PH_SLOTS_PER_EDGE * (size_t)m)) {
             free_edge_arrays(ws);
             return gsfw_fail(err, GSFW_ERR_NOMEM, "pcsf: out of memory for %d edges", m);

@@ -28,7 +28,7 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
 {
     gsfw_pcsf *ws = c->ws;
     pc_cluster *cl = ws->cl;
-    int x = ws->nd[p].owner;
+    int x = part_owner(ws->nd, p);
     double acc = 0.0;
     int len = 0;
     while (cl[x].parent >= 0) {
@@ -98,7 +98,6 @@ static void grow_init(run_ctx *c, int n, int m, const double *prizes, int root)
         }
     }
     c->count = count;
-    if (m > 0) memset(ws->dropped, 0, ((size_t)m / 32 + 1) * sizeof(uint64_t));
     for (int e = 0; e < m && !H->failed; e++) {
         const int a = eu[e], b = ev[e];
         const double ce = edge_cost(c->cost, e);
@@ -157,7 +156,7 @@ static void merge_clusters(run_ctx *c, int A, int B, int p, int q, double ts)
     ws->stats.merges++;
     ws->l1_part[ws->n_l1] = p;
     ws->l1_rec[ws->n_l1] = -1;
-    drop_part(ws->dropped, q);
+    drop_part(ws->nd, q);
     pc_cluster *ca = &cl[A], *cb = &cl[B], *cn = &cl[N];
     pc_info *in = &ci[N - c->n];
     in->prize = cluster_prize(c, A) + cluster_prize(c, B);
@@ -239,19 +238,33 @@ static gsfw_error edge_event(run_ctx *c, int A, int p, double te, long guard, gs
     st->edge_events++;
     const double now = c->now = te;
     const int q = p ^ 1, e = p >> 1;
-    const int is_dropped = part_dropped(ws->dropped, p);
+    const gsfw_ph_node *nd = ws->nd;
+    const int is_dropped = part_dropped(nd, p);
 #if defined(__GNUC__)
     if (!is_dropped) {
-        /* what the event reads after delete_min, which waits for memory: fetch it
-         * meanwhile */
+        /* what the event reads after delete_min, which waits for memory: the edge's
+         * targets, and the second clusters of both coverage walks (their first clusters
+         * were requested when p became the root: see below) */
         __builtin_prefetch(&ws->target[p]);
         if (c->cost) __builtin_prefetch(&c->cost[e]);
-        __builtin_prefetch(&cl[ws->nd[p].owner]);
-        __builtin_prefetch(&cl[ws->nd[q].owner]);
+        const int sp = cl[part_owner(nd, p)].skip, sq = cl[part_owner(nd, q)].skip;
+        if (sp >= 0) __builtin_prefetch(&cl[sp]);
+        if (sq >= 0) __builtin_prefetch(&cl[sq]);
     }
 #endif
     const int h = cl[A].u.t.heap = gsfw_ph_delete_min(&ws->ph, cl[A].u.t.heap);
-    if (h >= 0) gsfw_ph_prefetch(&ws->ph, h);
+#if defined(__GNUC__)
+    if (h >= 0) {
+        /* the new root is likely the next event's part: its chunk, and the first
+         * clusters of its coverage walks (its node's line, which holds both owners, was
+         * read by the pairing) */
+        gsfw_ph_prefetch(&ws->ph, h);
+        if (!part_dropped(nd, h)) {
+            __builtin_prefetch(&cl[part_owner(nd, h)]);
+            __builtin_prefetch(&cl[part_owner(nd, h ^ 1)]);
+        }
+    }
+#endif
     const int stuck_part = c->stuck_part;
     c->stuck_part = -1;
     if (is_dropped) {
@@ -266,7 +279,7 @@ static gsfw_error edge_event(run_ctx *c, int A, int p, double te, long guard, gs
     const double r = ce - cp - cq;
     if (A == B) {
         st->dropped_events++;
-        drop_part(ws->dropped, q);
+        drop_part(ws->nd, q);
         refresh_queue(ws, A);
         return GSFW_OK;
     }

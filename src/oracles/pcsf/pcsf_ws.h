@@ -11,14 +11,20 @@
 
 #include <stdint.h>
 
-/* "Dropped" flags of the edge parts: one bit per part (512 KB for 4M parts, so the
- * bitmap stays in cache). */
-static inline int part_dropped(const uint64_t *bits, int p)
+/* The graph node that owns edge part p (part 2e belongs to edge_u[e], 2e+1 to
+ * edge_v[e]), and whether p is dropped (its edge merged or lies inside one cluster): both
+ * in the heap node's owner field, whose sign bit is the flag, so that an event reads them
+ * from the cache line that delete_min reads (the parts of an edge share that line). */
+#define PART_DROPPED ((unsigned)1 << 31)
+static inline int part_owner(const gsfw_ph_node *nd, int p)
 {
-    return (int)((bits[p >> 6] >> (p & 63)) & 1u);
+    return (int)((unsigned)nd[p].owner & ~PART_DROPPED);
 }
-static inline void drop_part(uint64_t *bits, int p) { bits[p >> 6] |= (uint64_t)1 << (p & 63); }
-
+static inline int part_dropped(const gsfw_ph_node *nd, int p) { return nd[p].owner < 0; }
+static inline void drop_part(gsfw_ph_node *nd, int p)
+{
+    nd[p].owner = (int)((unsigned)nd[p].owner | PART_DROPPED);
+}
 
 static inline double edge_cost(const double *cost, int e) { return cost ? cost[e] : 1.0; }
 
@@ -63,7 +69,6 @@ struct gsfw_pcsf {
                              * edge_v[e]), read from the line delete_min has just read */
     gsfw_ph ph;             /* children chunks and delete_min scratch of the heaps */
     double *target;         /* 2 cap_m: target coverage of each part */
-    uint64_t *dropped;      /* 2 cap_m bits */
     pc_cluster *cl;         /* 2 cap_n */
     pc_info *ci;            /* cap_n: of the merged clusters (cluster n + i: ci[i]) */
     gsfw_evq q;             /* ids < 2 cap_n: next event of each active cluster */
