@@ -92,9 +92,13 @@ class BuildWithLibrary(build_ext):
                                                           "libgsfw"))
         # the module exports PyInit__gsfw only, not the library's gsfw_* symbols
         flags = static_link_flags(build_dir) + ["-Wl,--exclude-libs,ALL"]
+        archive = os.path.join(build_dir, "libgsfw.a")
         for ext in self.extensions:
-            ext.extra_objects = [os.path.join(build_dir, "libgsfw.a")]
+            ext.extra_objects = [archive]
             ext.extra_link_args = flags
+            # build_ext rebuilds only what is older than its sources and depends: a
+            # rebuilt library or a changed header must relink the module too
+            ext.depends = ext.depends + [archive]
         super().build_extensions()
 
 
@@ -102,6 +106,10 @@ extension = Extension(
     "gsfw._gsfw",
     sources=sorted(os.path.join("src", f) for f in os.listdir(os.path.join(HERE, "src"))
                    if f.endswith(".c")),
+    depends=sorted(os.path.join(d, f) for d in (os.path.join(ROOT, "include", "gsfw"),
+                                                os.path.join(HERE, "src"))
+                   for f in os.listdir(d) if f.endswith(".h"))
+    + [os.path.join(ROOT, "include", "gsfw.h")],
     include_dirs=[os.path.join(ROOT, "include"), numpy.get_include()],
     extra_compile_args=["-std=c11", "-fvisibility=hidden"],
 )
