@@ -47,8 +47,7 @@ static int read_value(PyObject *res, double *f)
 
 static int read_gradient(const gsfwpy_callables *c, PyObject *res, double *grad)
 {
-    PyArrayObject *g = (PyArrayObject *)PyArray_FROMANY(res, NPY_DOUBLE, 0, 0,
-                                                        NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *g = gsfwpy_doubles(res, "the Objective's gradient", NPY_ARRAY_IN_ARRAY);
     if (!g) return -1;
     if (PyArray_NDIM(g) != 1 || PyArray_DIM(g, 0) != c->d) {
         PyErr_Format(PyExc_ValueError, "Objective gradient returned an array of %zd entries "

@@ -126,6 +126,11 @@ def test_uncastable_arrays_name_their_argument():
         gsfw.solve(A + 1j, y, s=3, max_iter=5)
     with pytest.raises(ValueError, match=r"^z must be an array of real numbers"):
         gsfw.dmo(y + 1j, "topk", 3)
+    with pytest.raises(ValueError, match="^y must be an array of real numbers"):
+        gsfw.solve(A, y + 1j, s=3)
+    complex_gradient = gsfw.Objective(3, lambda x: 0.0, lambda x: x + 1j)
+    with pytest.raises(ValueError, match="^the Objective's gradient must be an array of real"):
+        gsfw.solve(complex_gradient, s=1)
 
 
 def test_unsigned_edges_are_range_checked():
