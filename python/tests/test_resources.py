@@ -118,7 +118,9 @@ def test_solve_releases_the_gil():
 
     def work():
         out["t0"] = time.perf_counter()
-        out["res"] = gsfw.solve(A, y, s=8, C=4.0, method="fw", max_iter=400)
+        # long enough (tenths of a second) that a loaded machine still gives the main
+        # thread time slices in the middle of it
+        out["res"] = gsfw.solve(A, y, s=8, C=4.0, method="fw", max_iter=4000)
         out["t1"] = time.perf_counter()
 
     worker = threading.Thread(target=work)
