@@ -392,11 +392,11 @@ static void print_summary(const recover_args *a, const recover_run *r)
      * the baselines, or the solver's fallback), or the first atom's curvature */
     const int L_given = gsfw_spec_given(a->params.spec, "L");
     char rule[16];
-    char restarts[512] = ""; /* the fields of restarts, or of the pursuit's levels */
+    char extra[512] = ""; /* the fields of the restart rounds, or of the pursuit's levels */
     if (a->pursuit)
-        recover_pursuit_fields(r->pyr, r->level_info, restarts, sizeof restarts);
+        recover_pursuit_fields(r->pyr, r->level_info, extra, sizeof extra);
     else if (gsfw_spec_number(a->params.spec, "restarts") > 0 && a->polish && !a->baseline)
-        snprintf(restarts, sizeof restarts, " restarts=%d restart_best=%d", info->restarts,
+        snprintf(extra, sizeof extra, " restarts=%d restart_best=%d", info->restarts,
                  info->restart_best);
     const char *L_source = !r->needs_L ? "unused"
                            : L_given ? "given"
@@ -421,7 +421,7 @@ static void print_summary(const recover_args *a, const recover_run *r)
            nnz_raw, info->gap_bound, info->step_rule ? info->step_rule->name : "none",
            gsfw_info_count(info, "window_missed"), info->oracle_calls, gsfw_info_count(info, "pcsf_calls"),
            info->L > 0 ? info->L : (r->needs_L ? r->L : 0.0), L_source, info->oracle_time,
-           info->gradient_time, restarts);
+           info->gradient_time, extra);
 }
 
 int cmd_recover(int argc, char **argv)

@@ -36,18 +36,12 @@ static int arguments_agree(const mpi_ctx *m, int argc, char **argv)
     int differs = mine != root, any = 0;
     MPI_Allreduce(&differs, &any, 1, MPI_INT, MPI_MAX, m->comm);
     if (!any) return 1;
-    int *flags = m->rank == 0 ? calloc((size_t)m->nprocs, sizeof(int)) : NULL;
-    MPI_Gather(&differs, 1, MPI_INT, flags, 1, MPI_INT, 0, m->comm);
+    const char flag = (char)differs;
+    char *flags = m->rank == 0 ? calloc((size_t)m->nprocs, 1) : NULL;
+    MPI_Gather(&flag, 1, MPI_CHAR, flags, 1, MPI_CHAR, 0, m->comm);
     if (m->rank == 0) {
         char list[256] = "";
-        size_t used = 0;
-        int count = 0;
-        for (int r = 0; flags && r < m->nprocs; r++) {
-            if (!flags[r]) continue;
-            int w = snprintf(list + used, sizeof list - used, "%s%d", count ? ", " : "", r);
-            if (w > 0 && (size_t)w < sizeof list - used) used += (size_t)w;
-            count++;
-        }
+        const int count = flags ? mpi_rank_list(flags, m->nprocs, list, sizeof list) : 0;
         /* one write: the ranks share the terminal */
         fprintf(stderr, "gsfw-mpi: the ranks were started with different arguments: rank%s %s "
                 "differ%s from rank 0; every rank must run the same command\n",

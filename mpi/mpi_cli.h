@@ -38,6 +38,9 @@ int mpi_fail(mpi_ctx *m, const char *cmd, const char *fmt, ...)
  * rank, or CLI_FAIL on every rank. rc is this rank's result. */
 int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc);
 
+/* The ranks flagged in take[0..k) as "0-3, 5" in out (cut to cap); returns how many. */
+int mpi_rank_list(const char *take, int k, char *out, size_t cap);
+
 /* Print a held failure now, as "gsfw-mpi CMD [rank r of K]: message" (before MPI_Abort,
  * and at exit for a failure no agreement collected). */
 void mpi_flush_held(mpi_ctx *m, const char *cmd);

@@ -63,21 +63,25 @@ void mpi_flush_held(mpi_ctx *m, const char *cmd)
     m->held[0] = '\0';
 }
 
-/* "0-3, 5" from the ranks flagged in take[0..k) */
-static void rank_list(const char *take, int k, char *out, size_t cap)
+int mpi_rank_list(const char *take, int k, char *out, size_t cap)
 {
+    int count = 0;
     size_t used = 0;
     out[0] = '\0';
     for (int r = 0; r < k; r++) {
         if (!take[r]) continue;
         int last = r;
         while (last + 1 < k && take[last + 1]) last++;
-        int w = last > r ? snprintf(out + used, cap - used, "%s%d-%d", used ? ", " : "", r, last)
-                         : snprintf(out + used, cap - used, "%s%d", used ? ", " : "", r);
-        if (w < 0 || (size_t)w >= cap - used) return;
-        used += (size_t)w;
+        count += last - r + 1;
+        if (used + 1 < cap) { /* once cut, the list stays cut; the count goes on */
+            int w = last > r
+                        ? snprintf(out + used, cap - used, "%s%d-%d", used ? ", " : "", r, last)
+                        : snprintf(out + used, cap - used, "%s%d", used ? ", " : "", r);
+            used = w < 0 || (size_t)w >= cap - used ? cap : used + (size_t)w;
+        }
         r = last;
     }
+    return count;
 }
 
 int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
@@ -105,9 +109,9 @@ int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
                 take[q] = !done[q] && !strcmp(all + q * len, msg);
                 done[q] |= take[q];
             }
-            rank_list(take, (int)k, ranks, sizeof ranks);
+            const int count = mpi_rank_list(take, (int)k, ranks, sizeof ranks);
             fprintf(stderr, "gsfw-mpi %s: %s failed on rank%s %s of %d: %s\n", cmd, step,
-                    strpbrk(ranks, ",-") ? "s" : "", ranks, m->nprocs, msg);
+                    count == 1 ? "" : "s", ranks, m->nprocs, msg);
         }
         fprintf(stderr, "gsfw-mpi %s: %d of %d ranks failed; every rank stops\n", cmd, failed,
                 m->nprocs);
