@@ -37,22 +37,26 @@ test-asan: deps
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	@cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 GSFW_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
-# tests/test_threads.c (every solver, oracle and the PCSF in 8 threads at once) under
-# ThreadSanitizer. gcc 12's TSan runtime cannot use the address-space layout of kernels
-# with more ASLR bits (it stops with "unexpected memory mapping" before any test runs):
-# the test is then run again with ASLR off, and skipped only if that is refused too.
+# tests/test_threads.c (every solver, oracle and the PCSF in 8 threads at once) and
+# tests/test_operator_threads.c (the transforms' worker threads) under ThreadSanitizer.
+# gcc 12's TSan runtime cannot use the address-space layout of kernels with more ASLR
+# bits (it stops with "unexpected memory mapping" before any test runs): a test is then
+# run again with ASLR off, and skipped only if that is refused too.
 TSAN_RUN = OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1
+TSAN_TESTS = test_threads test_operator_threads
 test-tsan: deps
 	@cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSFW_SANITIZE_THREAD=ON -DGSFW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target test_threads
-	@cd $(BUILD_TSAN) && $(TSAN_RUN) ./test_threads >tsan.log 2>&1; rc=$$?; \
+	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(TSAN_TESTS)
+	@cd $(BUILD_TSAN) && for t in $(TSAN_TESTS); do \
+	  $(TSAN_RUN) ./$$t >tsan.log 2>&1; rc=$$?; \
 	  if [ $$rc -ne 0 ] && grep -q "unexpected memory mapping" tsan.log; then \
-	    $(TSAN_RUN) setarch "$$(uname -m)" -R ./test_threads >tsan.log 2>&1; rc=$$?; \
+	    $(TSAN_RUN) setarch "$$(uname -m)" -R ./$$t >tsan.log 2>&1; rc=$$?; \
 	  fi; \
 	  if [ $$rc -ne 0 ] && grep -q "unexpected memory mapping\|setarch" tsan.log; then \
-	    echo "test-tsan: skipped, the ThreadSanitizer runtime cannot start here:"; \
+	    echo "test-tsan: $$t skipped, the ThreadSanitizer runtime cannot start here:"; \
 	    head -n 1 tsan.log; \
-	  else cat tsan.log; exit $$rc; fi
+	  else cat tsan.log; [ $$rc -eq 0 ] || exit $$rc; fi; \
+	done
 
 # The Python package (docs/python.md): a venv in .venv that sees Debian's numpy, scipy,
 # networkx and scikit-learn, with gsfw built from python/ and installed into it (offline).

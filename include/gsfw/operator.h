@@ -106,6 +106,15 @@ GSFW_API gsfw_error gsfw_operator_dct2(int height, int width, int n, uint64_t se
  * of two, rows chosen by seed as for the DCT. O(d log d) per product. norm2 = 1. */
 GSFW_API gsfw_error gsfw_operator_hadamard(int d, int n, uint64_t seed, gsfw_operator **out,
                                            gsfw_err *err);
+/* The same two with a thread count: threads >= 2 gives the operator a worker thread that
+ * computes half of every transform (the 2-D DCT's row and column passes, the butterfly's
+ * halves) from d = 16384 on; every product is bit-identical to the one-thread product.
+ * The operator still serves one caller at a time. */
+GSFW_API gsfw_error gsfw_operator_dct2_threads(int height, int width, int n, uint64_t seed,
+                                               int threads, gsfw_operator **out,
+                                               gsfw_err *err);
+GSFW_API gsfw_error gsfw_operator_hadamard_threads(int d, int n, uint64_t seed, int threads,
+                                                   gsfw_operator **out, gsfw_err *err);
 /* Rows row0 .. row0 + rows - 1 of an n_total x d matrix with entries sd * N(0, 1), each
  * a function of (seed, i, j) alone (Philox4x32-10 counter generator + Box-Muller), never
  * stored: memory O(rows + d). Any split of the rows into blocks (e.g. one per MPI rank)

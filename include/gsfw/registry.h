@@ -310,6 +310,8 @@ typedef struct {
     int height, width; /* the image: d = height * width unknowns */
     uint64_t seed;
     int float32;       /* explicit matrices: single-precision storage */
+    int threads;       /* threads a product may use (<= 1: one); results do not depend
+                          on it */
 } gsfw_sensing_spec;
 
 /* A sensing operator. measure (optional): build the operator and measure y = A x + sigma

@@ -142,10 +142,11 @@ static PyObject *op_dct2(PyTypeObject *type, PyObject *args)
 {
     int h, w, n;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iiiK:dct2", &h, &w, &n, &seed)) return NULL;
+    int threads;
+    if (!PyArg_ParseTuple(args, "iiiKi:dct2", &h, &w, &n, &seed, &threads)) return NULL;
     gsfw_err err;
     gsfw_operator *op = NULL;
-    gsfw_error e = gsfw_operator_dct2(h, w, n, (uint64_t)seed, &op, &err);
+    gsfw_error e = gsfw_operator_dct2_threads(h, w, n, (uint64_t)seed, threads, &op, &err);
     return wrap(type, e, &err, op, NULL);
 }
 
@@ -153,10 +154,11 @@ static PyObject *op_hadamard(PyTypeObject *type, PyObject *args)
 {
     int d, n;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iiK:hadamard", &d, &n, &seed)) return NULL;
+    int threads;
+    if (!PyArg_ParseTuple(args, "iiKi:hadamard", &d, &n, &seed, &threads)) return NULL;
     gsfw_err err;
     gsfw_operator *op = NULL;
-    gsfw_error e = gsfw_operator_hadamard(d, n, (uint64_t)seed, &op, &err);
+    gsfw_error e = gsfw_operator_hadamard_threads(d, n, (uint64_t)seed, threads, &op, &err);
     return wrap(type, e, &err, op, NULL);
 }
 
@@ -172,15 +174,29 @@ static PyObject *op_implicit_gaussian(PyTypeObject *type, PyObject *args)
     return wrap(type, e, &err, op, NULL);
 }
 
+/* Through a spec, as gsfw recover builds it, so that every sensing parameter (threads
+ * too) is the library's. */
 static PyObject *op_sensing(PyTypeObject *type, PyObject *args)
 {
     const char *kind;
-    int n, h, w, f32;
+    int n, h, w, f32, threads;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "siiiKp:sensing", &kind, &n, &h, &w, &seed, &f32)) return NULL;
+    if (!PyArg_ParseTuple(args, "siiiKpi:sensing", &kind, &n, &h, &w, &seed, &f32, &threads))
+        return NULL;
     gsfw_err err;
     gsfw_operator *op = NULL;
-    gsfw_error e = gsfw_sensing_operator(kind, n, h, w, (uint64_t)seed, f32, &op, &err);
+    gsfw_spec *spec = NULL;
+    char text[32];
+    gsfw_error e = gsfw_spec_create(GSFW_USES_SENSING, &spec, &err);
+    if (!e) e = gsfw_spec_set(spec, "sensing", kind, &err);
+    if (!e) snprintf(text, sizeof text, "%llu", seed), e = gsfw_spec_set(spec, "seed", text, &err);
+    if (!e) e = gsfw_spec_set(spec, "float32", f32 ? "on" : "off", &err);
+    if (!e) snprintf(text, sizeof text, "%d", threads), e = gsfw_spec_set(spec, "threads", text, &err);
+    if (!e) {
+        const gsfw_sensing_spec sizes = {.n = n, .height = h, .width = w};
+        e = gsfw_spec_sensing(spec, &sizes, &op, &err);
+    }
+    gsfw_spec_free(spec);
     return wrap(type, e, &err, op, NULL);
 }
 
@@ -257,7 +273,7 @@ static PyMethodDef op_methods[] = {
     CLASS_METHOD("_hadamard", op_hadamard, METH_VARARGS, "_hadamard(d, n, seed)"),
     CLASS_METHOD("_implicit_gaussian", op_implicit_gaussian, METH_VARARGS,
                  "_implicit_gaussian(n, d, seed, sd)"),
-    CLASS_METHOD("_sensing", op_sensing, METH_VARARGS, "_sensing(kind, n, h, w, seed, float32)"),
+    CLASS_METHOD("_sensing", op_sensing, METH_VARARGS, "_sensing(kind, n, h, w, seed, float32, threads)"),
     {"apply", (PyCFunction)op_apply, METH_O, "apply(x) -> A x"},
     {"adjoint", (PyCFunction)op_adjoint, METH_O, "adjoint(r) -> A^T r"},
     {"norm2", (PyCFunction)op_norm2, METH_NOARGS,

@@ -15,11 +15,18 @@
  * rather than a mutex of ours, because FFTW's lock also covers planner calls that the
  * application (or another library in the process) makes on its own.
  *
+ * A 2-D transform runs as two passes of 1-D transforms, rows then columns, each pass
+ * in two fixed halves with a plan of its own; with threads >= 2 a worker thread
+ * (util/worker.h) takes the second half of each pass. The halves and their plans are
+ * the same for every thread count, so products are bit-identical whatever it is (and to
+ * FFTW's own 2-D plan, which makes the same passes).
+ *
  * This operator's own code allocates nothing after construction, but FFTW's REDFT
  * executors allocate (and free) a temporary buffer of their own on each execution, which
  * no planner flag prevents (tests/test_operators_no_alloc.c checks it stays at most one
  * per transform). */
 #include "operators/op_internal.h"
+#include "util/worker.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -33,9 +40,31 @@ typedef struct {
     double *fwd_scale;   /* n: scale of each kept REDFT10 output */
     double *adj_scale;   /* n: scale of each input of the REDFT01 */
     double *in, *out;    /* d each (fftw_malloc: the alignment the plans were made for) */
-    fftw_plan fwd, adj;
+    fftw_plan fwd, adj;      /* 1-D: the transforms */
+    fftw_plan half[2][2][2]; /* 2-D: [fwd/adj][rows/columns][first/second half] */
+    int two_d;
+    gsfw_worker *worker;     /* threads >= 2: runs the second halves */
     double norm2;
 } dct_ctx;
+
+enum { FWD = 0, ADJ = 1 };
+
+static void run_plan(void *plan)
+{
+    if (plan) fftw_execute((fftw_plan)plan); /* an empty half has none */
+}
+
+/* in -> out by the 1-D plan or the 2-D passes (dir FWD or ADJ). */
+static void transform(dct_ctx *c, int dir)
+{
+    if (!c->two_d) {
+        fftw_execute_r2r(dir == FWD ? c->fwd : c->adj, c->in, c->out);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        gsfw_worker_pair(c->worker, run_plan, c->half[dir][pass][0], run_plan,
+                         c->half[dir][pass][1]);
+}
 
 static pthread_once_t planner_once = PTHREAD_ONCE_INIT;
 
@@ -48,7 +77,7 @@ static int dct_apply(void *ctx, const double *x, double *y)
 {
     dct_ctx *c = ctx;
     memcpy(c->in, x, (size_t)c->d * sizeof(double));
-    fftw_execute_r2r(c->fwd, c->in, c->out);
+    transform(c, FWD);
     for (int i = 0; i < c->n; i++) y[i] = c->fwd_scale[i] * c->out[c->rows[i]];
     return 0;
 }
@@ -58,7 +87,7 @@ static int dct_adjoint(void *ctx, const double *r, double *x)
     dct_ctx *c = ctx;
     memset(c->in, 0, (size_t)c->d * sizeof(double));
     for (int i = 0; i < c->n; i++) c->in[c->rows[i]] = c->adj_scale[i] * r[i];
-    fftw_execute_r2r(c->adj, c->in, c->out);
+    transform(c, ADJ);
     memcpy(x, c->out, (size_t)c->d * sizeof(double));
     return 0;
 }
@@ -70,7 +99,7 @@ static int dct_apply_sparse(void *ctx, int nnz, const int *idx, const double *va
     dct_ctx *c = ctx;
     memset(c->in, 0, (size_t)c->d * sizeof(double));
     for (int k = 0; k < nnz; k++) c->in[idx[k]] = alpha * val[k];
-    fftw_execute_r2r(c->fwd, c->in, c->out);
+    transform(c, FWD);
     for (int i = 0; i < c->n; i++) y[i] += c->fwd_scale[i] * c->out[c->rows[i]];
     return 0;
 }
@@ -80,7 +109,7 @@ static int dct_adjoint_sparse(void *ctx, const double *r, int nnz, const int *id
     dct_ctx *c = ctx;
     memset(c->in, 0, (size_t)c->d * sizeof(double));
     for (int i = 0; i < c->n; i++) c->in[c->rows[i]] = c->adj_scale[i] * r[i];
-    fftw_execute_r2r(c->adj, c->in, c->out);
+    transform(c, ADJ);
     for (int k = 0; k < nnz; k++) out[k] = c->out[idx[k]];
     return 0;
 }
@@ -94,10 +123,13 @@ static int dct_norm2(void *ctx, double *norm2)
 static void dct_ctx_free(dct_ctx *c)
 {
     if (!c) return;
-    if (c->fwd || c->adj) {
-        pthread_once(&planner_once, make_planner_thread_safe);
-        if (c->fwd) fftw_destroy_plan(c->fwd);
-        if (c->adj) fftw_destroy_plan(c->adj);
+    gsfw_worker_free(c->worker);
+    pthread_once(&planner_once, make_planner_thread_safe);
+    if (c->fwd) fftw_destroy_plan(c->fwd);
+    if (c->adj) fftw_destroy_plan(c->adj);
+    for (int k = 0; k < 8; k++) {
+        fftw_plan p = c->half[k / 4][(k / 2) % 2][k % 2];
+        if (p) fftw_destroy_plan(p);
     }
     fftw_free(c->in);
     fftw_free(c->out);
@@ -119,8 +151,36 @@ static double fwd_factor(int k, int N) { return 0.5 * sqrt((k == 0 ? 1.0 : 2.0) 
 static double adj_factor(int k, int N) { return k == 0 ? sqrt(1.0 / N) : 0.5 * sqrt(2.0 / N); }
 
 /* height == 0: the 1-D transform of length width. */
+/* The 2-D passes: rows (length width, consecutive) from in to out, then columns (length
+ * height, stride width) in place in out, each in two halves (an empty half, when the
+ * image is one pixel wide or high, is left without a plan and skipped). */
+static int plan_halves(dct_ctx *c, int height, int width)
+{
+    const fftw_r2r_kind kinds[2] = {FFTW_REDFT10, FFTW_REDFT01};
+    for (int dir = 0; dir < 2; dir++)
+        for (int h = 0; h < 2; h++) {
+            const int r0 = h ? height / 2 : 0, r1 = h ? height : height / 2;
+            const int c0 = h ? width / 2 : 0, c1 = h ? width : width / 2;
+            const size_t at = (size_t)r0 * width;
+            if (r1 > r0) {
+                c->half[dir][0][h] = fftw_plan_many_r2r(1, &width, r1 - r0, c->in + at, NULL, 1,
+                                                        width, c->out + at, NULL, 1, width,
+                                                        &kinds[dir], FFTW_ESTIMATE);
+                if (!c->half[dir][0][h]) return -1;
+            }
+            if (c1 > c0) {
+                c->half[dir][1][h] = fftw_plan_many_r2r(1, &height, c1 - c0, c->out + c0, NULL,
+                                                        width, 1, c->out + c0, NULL, width, 1,
+                                                        &kinds[dir], FFTW_ESTIMATE);
+                if (!c->half[dir][1][h]) return -1;
+            }
+        }
+    return 0;
+}
+
 static gsfw_error build(const char *what, const char *name, int height, int width, int n,
-                        uint64_t seed, double scale, gsfw_operator **out, gsfw_err *err)
+                        uint64_t seed, double scale, int threads, gsfw_operator **out,
+                        gsfw_err *err)
 {
     int d = height ? height * width : width;
     dct_ctx *c = calloc(1, sizeof *c);
@@ -152,20 +212,25 @@ static gsfw_error build(const char *what, const char *name, int height, int widt
         c->adj_scale[i] = scale * a;
     }
     pthread_once(&planner_once, make_planner_thread_safe);
+    int planned;
     if (height) {
-        c->fwd = fftw_plan_r2r_2d(height, width, c->in, c->out, FFTW_REDFT10, FFTW_REDFT10,
-                                  FFTW_ESTIMATE);
-        c->adj = fftw_plan_r2r_2d(height, width, c->in, c->out, FFTW_REDFT01, FFTW_REDFT01,
-                                  FFTW_ESTIMATE);
+        c->two_d = 1;
+        planned = plan_halves(c, height, width) == 0;
     } else {
         c->fwd = fftw_plan_r2r_1d(width, c->in, c->out, FFTW_REDFT10, FFTW_ESTIMATE);
         c->adj = fftw_plan_r2r_1d(width, c->in, c->out, FFTW_REDFT01, FFTW_ESTIMATE);
+        planned = c->fwd && c->adj;
     }
-    if (!c->fwd || !c->adj) {
+    if (!planned) {
         free(op);
         dct_ctx_free(c);
         return gsfw_fail(err, GSFW_ERR_INTERNAL, "%s: FFTW could not plan a DCT of size %d",
                          what, d);
+    }
+    if (height && threads >= 2 && d >= GSFW_OP_THREADS_MIN_D && !(c->worker = gsfw_worker_create())) {
+        free(op);
+        dct_ctx_free(c);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: could not start a thread", what);
     }
     op->apply = dct_apply;
     op->adjoint = dct_adjoint;
@@ -185,11 +250,11 @@ gsfw_error gsfw_operator_dct(int d, int n, uint64_t seed, gsfw_operator **out, g
     *out = NULL;
     gsfw_error rc = gsfw_op_check_rows(what, d, n, err);
     if (rc) return rc;
-    return build(what, "dct", 0, d, n, seed, 1.0, out, err);
+    return build(what, "dct", 0, d, n, seed, 1.0, 1, out, err);
 }
 
 gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, double scale,
-                               gsfw_operator **out, gsfw_err *err)
+                               int threads, gsfw_operator **out, gsfw_err *err)
 {
     static const char what[] = "dct2 operator";
     if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: out is NULL", what);
@@ -198,14 +263,24 @@ gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, doub
     if (image_rc) return image_rc;
     gsfw_error rc = gsfw_op_check_rows(what, height * width, n, err);
     if (rc) return rc;
-    return build(what, "dct2", height, width, n, seed, scale, out, err);
+    return build(what, "dct2", height, width, n, seed, scale, threads, out, err);
 }
 
 gsfw_error gsfw_operator_dct2(int height, int width, int n, uint64_t seed, gsfw_operator **out,
                               gsfw_err *err)
 {
     gsfw_err_clear(err);
-    return gsfw_op_dct2_scaled(height, width, n, seed, 1.0, out, err);
+    return gsfw_op_dct2_scaled(height, width, n, seed, 1.0, 1, out, err);
+}
+
+gsfw_error gsfw_operator_dct2_threads(int height, int width, int n, uint64_t seed, int threads,
+                                      gsfw_operator **out, gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    if (threads < 1 || threads > 64)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "dct2 operator: threads = %d must be in "
+                         "1..64", threads);
+    return gsfw_op_dct2_scaled(height, width, n, seed, 1.0, threads, out, err);
 }
 
 /* n rows of the 2-D DCT scaled to the column norms of N(0, 1/n) matrices (sensing). */
@@ -213,7 +288,7 @@ static gsfw_error dct_sensing(const gsfw_sensing_spec *s, gsfw_operator **out, g
 {
     const int d = s->height * s->width;
     return gsfw_op_dct2_scaled(s->height, s->width, s->n, s->seed, gsfw_sensing_scale(s->n, d),
-                               out, err);
+                               s->threads, out, err);
 }
 
 static double dct_memory(const gsfw_sensing_spec *s)
@@ -223,4 +298,5 @@ static double dct_memory(const gsfw_sensing_spec *s)
 
 const gsfw_entry gsfw_entry_sensing_dct = {
     GSFW_KIND_SENSING, "dct", "n seeded rows of the orthonormal 2-D DCT, scaled by sqrt(d/n)",
-    "seed", 0, 0, &(const gsfw_sensing_def){.build = dct_sensing, .memory = dct_memory}, NULL};
+    "seed threads", 0, 0,
+    &(const gsfw_sensing_def){.build = dct_sensing, .memory = dct_memory}, NULL};

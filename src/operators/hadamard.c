@@ -1,8 +1,13 @@
 /* Subsampled orthonormal Walsh-Hadamard transform: A = s P H / sqrt(d), H the Sylvester
  * (natural order) Hadamard matrix, P keeps n rows chosen by seed, s a scale (1 for the
  * public constructor). H is symmetric, so A^T = s H P^T / sqrt(d). The transform is the
- * in-place butterfly (d log2 d additions); no Debian library provides one. */
+ * in-place butterfly (d log2 d additions); no Debian library provides one. With threads
+ * >= 2 a worker thread (util/worker.h) takes half of it: every stage but the last works
+ * within the two halves of y, the last pairs y[j] with y[j + d/2]; each element sees the
+ * same operations in the same order whoever runs them, so products are bit-identical
+ * for every thread count. */
 #include "operators/op_internal.h"
+#include "util/worker.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +19,7 @@ typedef struct {
     double scale;   /* s / sqrt(d) */
     double norm2;
     double *buf;    /* d */
+    gsfw_worker *worker; /* threads >= 2 */
 } wht_ctx;
 
 /* y = H y in place (unnormalised), d a power of two. */
@@ -28,11 +34,48 @@ static void fwht(double *y, int d)
             }
 }
 
+/* The two jobs of a split transform: a half's stages, and a quarter of the last stage. */
+typedef struct {
+    double *y;
+    int len;  /* the half's length, or the pairs' distance (d / 2) */
+    int from, to; /* last stage: the pairs j in [from, to) */
+} wht_job;
+
+static void half_stages(void *arg)
+{
+    const wht_job *j = arg;
+    fwht(j->y, j->len);
+}
+
+static void last_stage(void *arg)
+{
+    const wht_job *j = arg;
+    for (int i = j->from; i < j->to; i++) {
+        double a = j->y[i], b = j->y[i + j->len];
+        j->y[i] = a + b;
+        j->y[i + j->len] = a - b;
+    }
+}
+
+/* fwht on c->buf, shared with the worker when there is one */
+static void transform(wht_ctx *c)
+{
+    const int h = c->d / 2;
+    if (!c->worker) {
+        fwht(c->buf, c->d);
+        return;
+    }
+    wht_job a = {c->buf, h, 0, h / 2}, b = {c->buf + h, h, h / 2, h};
+    gsfw_worker_pair(c->worker, half_stages, &a, half_stages, &b);
+    b.y = c->buf;
+    gsfw_worker_pair(c->worker, last_stage, &a, last_stage, &b);
+}
+
 static int wht_apply(void *ctx, const double *x, double *y)
 {
     wht_ctx *c = ctx;
     memcpy(c->buf, x, (size_t)c->d * sizeof(double));
-    fwht(c->buf, c->d);
+    transform(c);
     for (int i = 0; i < c->n; i++) y[i] = c->scale * c->buf[c->rows[i]];
     return 0;
 }
@@ -41,7 +84,7 @@ static void adjoint_into_buf(wht_ctx *c, const double *r)
 {
     memset(c->buf, 0, (size_t)c->d * sizeof(double));
     for (int i = 0; i < c->n; i++) c->buf[c->rows[i]] = c->scale * r[i];
-    fwht(c->buf, c->d);
+    transform(c);
 }
 
 static int wht_adjoint(void *ctx, const double *r, double *x)
@@ -58,7 +101,7 @@ static int wht_apply_sparse(void *ctx, int nnz, const int *idx, const double *va
     wht_ctx *c = ctx;
     memset(c->buf, 0, (size_t)c->d * sizeof(double));
     for (int k = 0; k < nnz; k++) c->buf[idx[k]] = alpha * val[k];
-    fwht(c->buf, c->d);
+    transform(c);
     for (int i = 0; i < c->n; i++) y[i] += c->scale * c->buf[c->rows[i]];
     return 0;
 }
@@ -81,6 +124,7 @@ static void wht_destroy(gsfw_operator *self)
 {
     wht_ctx *c = self->ctx;
     if (c) {
+        gsfw_worker_free(c->worker);
         free(c->rows);
         free(c->buf);
         free(c);
@@ -88,7 +132,7 @@ static void wht_destroy(gsfw_operator *self)
     free(self);
 }
 
-gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
+gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, int threads,
                                    gsfw_operator **out, gsfw_err *err)
 {
     static const char what[] = "hadamard operator";
@@ -122,6 +166,11 @@ gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
         }
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
+    if (threads >= 2 && d >= GSFW_OP_THREADS_MIN_D && !(c->worker = gsfw_worker_create())) {
+        op->destroy = wht_destroy;
+        gsfw_operator_free(op);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: could not start a thread", what);
+    }
     op->apply = wht_apply;
     op->adjoint = wht_adjoint;
     op->apply_sparse = wht_apply_sparse;
@@ -135,7 +184,17 @@ gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale,
 gsfw_error gsfw_operator_hadamard(int d, int n, uint64_t seed, gsfw_operator **out, gsfw_err *err)
 {
     gsfw_err_clear(err);
-    return gsfw_op_hadamard_scaled(d, n, seed, 1.0, out, err);
+    return gsfw_op_hadamard_scaled(d, n, seed, 1.0, 1, out, err);
+}
+
+gsfw_error gsfw_operator_hadamard_threads(int d, int n, uint64_t seed, int threads,
+                                          gsfw_operator **out, gsfw_err *err)
+{
+    gsfw_err_clear(err);
+    if (threads < 1 || threads > 64)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "hadamard operator: threads = %d must be "
+                         "in 1..64", threads);
+    return gsfw_op_hadamard_scaled(d, n, seed, 1.0, threads, out, err);
 }
 
 /* n rows of the Walsh-Hadamard matrix scaled to the column norms of N(0, 1/n) matrices. */
@@ -143,7 +202,8 @@ static gsfw_error hadamard_sensing(const gsfw_sensing_spec *s, gsfw_operator **o
                                    gsfw_err *err)
 {
     const int d = s->height * s->width;
-    return gsfw_op_hadamard_scaled(d, s->n, s->seed, gsfw_sensing_scale(s->n, d), out, err);
+    return gsfw_op_hadamard_scaled(d, s->n, s->seed, gsfw_sensing_scale(s->n, d), s->threads,
+                                   out, err);
 }
 
 static double hadamard_memory(const gsfw_sensing_spec *s)
@@ -154,5 +214,5 @@ static double hadamard_memory(const gsfw_sensing_spec *s)
 const gsfw_entry gsfw_entry_sensing_hadamard = {
     GSFW_KIND_SENSING, "hadamard",
     "n seeded rows of the orthonormal Walsh-Hadamard matrix (d a power of two), scaled by "
-    "sqrt(d/n)", "seed", 0, 0,
+    "sqrt(d/n)", "seed threads", 0, 0,
     &(const gsfw_sensing_def){.build = hadamard_sensing, .memory = hadamard_memory}, NULL};

@@ -211,7 +211,7 @@ static gsfw_error dct_signs_sensing(const gsfw_sensing_spec *s, gsfw_operator **
     const int d = s->height * s->width;
     gsfw_operator *rows = NULL;
     gsfw_error rc = gsfw_op_dct2_scaled(s->height, s->width, s->n, s->seed,
-                                        gsfw_sensing_scale(s->n, d), &rows, err);
+                                        gsfw_sensing_scale(s->n, d), s->threads, &rows, err);
     return rc ? rc : gsfw_op_signs_before(rows, s->seed, "dct-signs", out, err);
 }
 
@@ -220,8 +220,8 @@ static gsfw_error hadamard_signs_sensing(const gsfw_sensing_spec *s, gsfw_operat
 {
     const int d = s->height * s->width;
     gsfw_operator *rows = NULL;
-    gsfw_error rc = gsfw_op_hadamard_scaled(d, s->n, s->seed, gsfw_sensing_scale(s->n, d), &rows,
-                                            err);
+    gsfw_error rc = gsfw_op_hadamard_scaled(d, s->n, s->seed, gsfw_sensing_scale(s->n, d),
+                                            s->threads, &rows, err);
     return rc ? rc : gsfw_op_signs_before(rows, s->seed, "hadamard-signs", out, err);
 }
 
@@ -232,10 +232,11 @@ static double signs_memory(const gsfw_sensing_spec *s)
 
 const gsfw_entry gsfw_entry_sensing_dct_signs = {
     GSFW_KIND_SENSING, "dct-signs",
-    "the dct rows after random +-1 signs on the unknowns (incoherent with wavelets)", "seed", 0,
-    0, &(const gsfw_sensing_def){.build = dct_signs_sensing, .memory = signs_memory}, NULL};
+    "the dct rows after random +-1 signs on the unknowns (incoherent with wavelets)",
+    "seed threads", 0, 0,
+    &(const gsfw_sensing_def){.build = dct_signs_sensing, .memory = signs_memory}, NULL};
 const gsfw_entry gsfw_entry_sensing_hadamard_signs = {
     GSFW_KIND_SENSING, "hadamard-signs",
     "the hadamard rows after random +-1 signs on the unknowns (incoherent with wavelets)",
-    "seed", 0, 0,
+    "seed threads", 0, 0,
     &(const gsfw_sensing_def){.build = hadamard_signs_sensing, .memory = signs_memory}, NULL};
