@@ -107,9 +107,13 @@ gsfw_error recover_pursuit_run(const gsfw_pyramid *pyr, const recover_args *a,
     gsfw_pursuit_settings set;
     gsfw_pursuit_settings_default(&set);
     set.max_iter = a->iters;
-    if (gsfw_spec_given(spec, "tol")) set.tol = gsfw_spec_number(spec, "tol");
-    if (gsfw_spec_given(spec, "tol_rel")) set.tol_rel = gsfw_spec_number(spec, "tol_rel");
-    if (gsfw_spec_given(spec, "time_limit")) set.time_limit = gsfw_spec_number(spec, "time_limit");
+    /* only what the user typed: recover's defaults for the Frank-Wolfe path (tol_rel
+     * 1e-3, a stop at a good-enough iterate before the polish) would end a level long
+     * before the exact fit the pursuit's own default asks for */
+    const cli_params *cp = &a->params;
+    if (cli_params_text(cp, "tol")) set.tol = gsfw_spec_number(spec, "tol");
+    if (cli_params_text(cp, "tol_rel")) set.tol_rel = gsfw_spec_number(spec, "tol_rel");
+    if (cli_params_text(cp, "time_limit")) set.time_limit = gsfw_spec_number(spec, "time_limit");
     set.x_true = truth;
     set.callback = interrupt_any_level;
     int n_levels = 0;

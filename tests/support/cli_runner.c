@@ -92,7 +92,9 @@ void tmpdir_remove(const char *dir)
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        unlink(path_in(dir, e->d_name));
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0) tmpdir_remove(path); /* an output directory */
     }
     closedir(d);
     rmdir(dir);

@@ -16,7 +16,7 @@ void cli_result_free(cli_result *r);
 
 /* Temporary directory for a test; path_in() joins a file name to it (static buffer
  * ring of 8 entries). */
-const char *tmpdir_create(void);
+const char *tmpdir_create(void);  /* tmpdir_remove removes it with everything inside */
 const char *path_in(const char *dir, const char *name);
 void tmpdir_remove(const char *dir);
 int file_exists(const char *path);
