@@ -50,6 +50,11 @@ typedef struct gsfw_dmo {
     int model_size;
     /* the names of the oracle's counters count[0..] (NULL: none; see gsfw_dmo_stats) */
     const char *counters[GSFW_DMO_COUNTERS];
+    /* optional: switch to the oracle's more accurate mode for the following calls (an
+     * oracle that starts with cheap answers); 0 if it did, nonzero if it has no finer
+     * mode. reset returns it to its first mode. The graph subspace pursuit calls it when
+     * a level stops making progress. */
+    int (*refine)(void *ctx);
 } gsfw_dmo;
 
 /* The count of the oracle's counter `name` in stats (0 when it has no such counter). */

@@ -84,6 +84,10 @@ typedef struct {
     int repair_size;      /* practical: 1 (default) = when the lambda-search misses the
                              window, grow or prune the closest forests into it (see
                              gsfw_proj_info.size_repaired); 0 = return the search's answer */
+    int first_calls;      /* practical: PCSF runs per projection until the DMO's refine hook
+                             is called (then max_calls); 0 (default): max_calls throughout.
+                             With 1, a projection is one run at the predicted lambda and,
+                             when it misses the window, the size repair */
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */

@@ -120,6 +120,11 @@ typedef struct {
                                             one pixel wide (e = 1) (default 1.75) */
     double window;                       /* every projection keeps between s_k and
                                             floor(window s_k) nodes (default 1.05) */
+    int first_calls;                     /* PCSF runs per projection until a level stops
+                                            making progress, then full lambda-searches
+                                            (gsfw_proj_settings.first_calls; default 1:
+                                            one run and the size repair; 0: full
+                                            searches throughout) */
 } gsfw_pyramid_settings;
 
 /* No coarse level below GSFW_PYRAMID_MIN_PIXELS pixels; one (block 2) up to 2^21

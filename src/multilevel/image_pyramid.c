@@ -25,6 +25,7 @@ void gsfw_pyramid_settings_default(gsfw_pyramid_settings *s, int height, int wid
     memset(s, 0, sizeof *s);
     s->sparsity_exponent = 1.75;
     s->window = 1.05;
+    s->first_calls = 1;
     const double pixels = (double)height * (double)width;
     if (pixels >= (double)GSFW_PYRAMID_MIN_PIXELS) s->blocks[s->n_coarse++] = 2;
     if (pixels > (double)(1 << 21)) {
@@ -77,6 +78,9 @@ static gsfw_error check_settings(const gsfw_pyramid_settings *st, gsfw_err *err)
     if (!(st->sparsity_exponent > 0) || !isfinite(st->sparsity_exponent))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pyramid: sparsity_exponent must be finite "
                          "and > 0, got %g", st->sparsity_exponent);
+    if (st->first_calls < 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pyramid: first_calls must be >= 0, got %d",
+                         st->first_calls);
     if (!(st->window >= 1) || !isfinite(st->window))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pyramid: window must be finite and >= 1, "
                          "got %g", st->window);
@@ -87,11 +91,13 @@ static gsfw_error check_settings(const gsfw_pyramid_settings *st, gsfw_err *err)
  * lambda-search) onto M(grid, s, g) for both, window [s, floor(window s)]. The
  * certified head (gsfw_dmo_head) would add theory-head runs that identification does
  * not need. */
-static gsfw_error level_oracles(const gsfw_graph *grid, int s, int g, double window,
-                                gsfw_level *l, gsfw_err *err)
+static gsfw_error level_oracles(const gsfw_graph *grid, int s, int g,
+                                const gsfw_pyramid_settings *ps, gsfw_level *l, gsfw_err *err)
 {
+    const double window = ps->window;
     gsfw_proj_settings st;
     gsfw_proj_settings_default(&st, GSFW_PROJ_TAIL, s, g);
+    st.first_calls = ps->first_calls;
     double high = floor(window * s);
     st.s_high = high > gsfw_graph_nodes(grid) ? gsfw_graph_nodes(grid) : (int)high;
     if (st.s_high < s) st.s_high = s;
@@ -116,8 +122,7 @@ static gsfw_error coarse_level(gsfw_pyramid *p, int k, const gsfw_operator *A, c
     if (sk < g) sk = g;
     if (sk > dk) sk = dk;
     p->sparsity[k] = (int)sk;
-    return level_oracles(p->grid[k], (int)sk, g < sk ? g : (int)sk, st->window, &p->levels[k],
-                         err);
+    return level_oracles(p->grid[k], (int)sk, g < sk ? g : (int)sk, st, &p->levels[k], err);
 }
 
 gsfw_error gsfw_pyramid_image(const gsfw_operator *A, const double *y, int height, int width,
@@ -160,7 +165,7 @@ gsfw_error gsfw_pyramid_image(const gsfw_operator *A, const double *y, int heigh
     }
     if (!rc) rc = gsfw_objective_linear(A, A->n, y, loss, &p->levels[fine].obj, err);
     if (!rc) rc = gsfw_graph_grid(height, width, &p->grid[fine], err);
-    if (!rc) rc = level_oracles(p->grid[fine], s, g, settings->window, &p->levels[fine], err);
+    if (!rc) rc = level_oracles(p->grid[fine], s, g, settings, &p->levels[fine], err);
     if (!rc && nc > 0)
         rc = gsfw_operator_upsample(height, width, settings->blocks[nc - 1], &p->prolong[fine],
                                     err);

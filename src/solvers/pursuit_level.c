@@ -121,6 +121,15 @@ static gsfw_error value_at_zero(pursuit_work *w, double *f0)
     return GSFW_OK;
 }
 
+/* The oracles' finer mode (gsfw_dmo.refine), when the level stops making progress with
+ * their first one: 1 if either changed. */
+static int refine_oracles(pursuit_work *w, gsfw_dmo *head)
+{
+    int changed = head->refine && head->refine(head->ctx) == 0;
+    if (w->tail != head && w->tail->refine && w->tail->refine(w->tail->ctx) == 0) changed = 1;
+    return changed;
+}
+
 /* The loop from x_0 (already polished, or 0). */
 static gsfw_error iterate(pursuit_work *w, gsfw_dmo *head, const gsfw_pursuit_plan *plan,
                           double f_zero)
@@ -144,19 +153,27 @@ static gsfw_error iterate(pursuit_work *w, gsfw_dmo *head, const gsfw_pursuit_pl
         }
         misses = t > 0 && !(f < (1.0 - plan->stall) * best_before) ? misses + 1 : 0;
         if (misses >= set->patience) {
-            status = GSFW_STATUS_STALLED;
-            break;
+            if (!refine_oracles(w, head)) {
+                status = GSFW_STATUS_STALLED;
+                break;
+            }
+            misses = 0;
         }
         best_before = fmin(best_before, f);
-        int kh = 0, added = 0;
-        if ((rc = gsfw_run_oracle(run, head, w->grad, w->head_sup, &kh))) break;
-        double energy = 0.0;
-        for (int j = 0; j < kh; j++) energy += w->grad[w->head_sup[j]] * w->grad[w->head_sup[j]];
-        if (!(energy > 0)) {
-            status = GSFW_STATUS_ZERO_DIRECTION;
-            break;
+        int kh = 0, added = 0, k = 0;
+        for (;;) {
+            if ((rc = gsfw_run_oracle(run, head, w->grad, w->head_sup, &kh))) break;
+            double energy = 0.0;
+            for (int j = 0; j < kh; j++)
+                energy += w->grad[w->head_sup[j]] * w->grad[w->head_sup[j]];
+            if (!(energy > 0)) {
+                status = GSFW_STATUS_ZERO_DIRECTION;
+                break;
+            }
+            k = merge(w, kh, &added);
+            if (added > 0 || !refine_oracles(w, head)) break;
         }
-        int k = merge(w, kh, &added);
+        if (rc || status == GSFW_STATUS_ZERO_DIRECTION) break;
         if (added == 0) { /* the refit on supp(x_t) would give x_t again */
             status = GSFW_STATUS_STALLED;
             break;

@@ -69,6 +69,7 @@ void gsfw_headtail_reset(gsfw_headtail *ht)
     if (ht) {
         ht->have_prev = 0;
         ht->prev_missed = 0;
+        ht->refined = 0;
     }
 }
 
@@ -98,6 +99,9 @@ static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
                          "%s: window [%d, %d] must satisfy 1 <= s_low <= s_high", who,
                          st->s_low, st->s_high);
+    if (st->first_calls < 0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: first_calls = %d must be >= 0", who,
+                         st->first_calls);
     if (st->max_calls < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: max_calls = %d must be >= 1", who,
                          st->max_calls);

@@ -63,6 +63,15 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
     return 0;
 }
 
+/* first_calls no longer applies (dmo.h: refine); nonzero when it never did */
+static int ht_refine(void *ctx)
+{
+    ht_dmo_ctx *c = ctx;
+    if (c->ht->st.first_calls <= 0 || c->ht->refined) return 1;
+    c->ht->refined = 1;
+    return 0;
+}
+
 /* Forget the warm start, so that a second solve repeats the first bit for bit. */
 static int ht_reset(void *ctx)
 {
@@ -146,6 +155,7 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
     c->g = settings->g;
     c->s_high = settings->s_high;
     dmo->reset = ht_reset;
+    dmo->refine = ht_refine;
     dmo->contains = ht_contains;
     dmo->model_size = settings->s;
     dmo->counters[GSFW_COUNT_PCSF_CALLS] = "pcsf_calls";

@@ -42,6 +42,7 @@ struct gsfw_headtail {
     unsigned char *mark;        /* n */
     int *out;          /* n: pruned output (theory), best repair candidate (practical) */
     int calls;
+    int refined;            /* first_calls no longer applies (the DMO's refine hook) */
     double lambda_prev;     /* lambda of the previous result */
     double rho_prev;        /* lambda_prev / the mean of the s_high largest prizes then */
     int *sel;               /* n: selection scratch */

@@ -21,6 +21,12 @@ static double top_mean_prize(gsfw_headtail *ht, int k)
     return sum / k;
 }
 
+/* The PCSF runs this projection may make: first_calls until the DMO refines it. */
+static int call_budget(const gsfw_headtail *ht)
+{
+    return ht->st.first_calls > 0 && !ht->refined ? ht->st.first_calls : ht->st.max_calls;
+}
+
 /* PCSF with costs lam * c; *k receives the number of output nodes. */
 static gsfw_error run_scaled_costs(gsfw_headtail *ht, double lam, int *k, gsfw_err *err)
 {
@@ -55,7 +61,7 @@ static gsfw_error run_scaled_costs(gsfw_headtail *ht, double lam, int *k, gsfw_e
 static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double *lam_hi_out,
                               int *hit, gsfw_err *err)
 {
-    const int lo_k = ht->st.s_low, hi_k = ht->st.s_high, budget = ht->st.max_calls;
+    const int lo_k = ht->st.s_low, hi_k = ht->st.s_high, budget = call_budget(ht);
     const double rtol = ht->have_prev ? 1e-2 : 1e-3;
     const double k_mid = sqrt((double)lo_k * (double)hi_k);
     const double ref = top_mean_prize(ht, hi_k);
@@ -147,7 +153,7 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
 static gsfw_error cold_search(gsfw_headtail *ht, int *k, double *lam_out, double *lam_hi_out,
                               int *hit, gsfw_err *err)
 {
-    const int lo_k = ht->st.s_low, hi_k = ht->st.s_high, budget = ht->st.max_calls;
+    const int lo_k = ht->st.s_low, hi_k = ht->st.s_high, budget = call_budget(ht);
     const double rtol = 1e-12; /* relative width at which the lambda interval has collapsed */
     double lam_hi = 2.0 * gsfw_ht_kth_largest(ht, hi_k);
     if (lam_hi == 0.0) lam_hi = 2.0 * gsfw_ht_kth_largest(ht, lo_k);
