@@ -19,7 +19,9 @@
  * on it. That answer also decides the stop: the run ends when f(x_t) <= tol + tol_rel f(0)
  * (converged), or when f(x_t) has stayed above (1 - stall) times the best value so far
  * for `patience` iterations in a row (stalled: a noise floor, or no further progress),
- * at max_iter or the time limit. The best iterate is returned (argmin f).
+ * at max_iter or the time limit. Before it stalls, a level whose oracles have a cheaper
+ * first mode (gsfw_dmo.refine) switches them to their accurate one and goes on. The
+ * best iterate is returned (argmin f).
  *
  * x_0 is 0, or, from a nonzero start x0, the polished point of T = supp(x0): b = the
  * refit on supp(x0), P = tail(b), x_0 = the refit on P.
