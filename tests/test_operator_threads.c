@@ -1,8 +1,8 @@
-/* Transforms with a worker thread (gsfw_operator_dct2_threads, gsfw_operator_hadamard_threads
- * and the sensing kinds' "threads" parameter): every product is bit-identical to the
- * one-thread product, at sizes where the worker exists (d >= 16384), with odd sides and
- * one-pixel-wide images, and the one-thread products are the validated ones of
- * test_operators.c. */
+/* Operators with a worker thread (gsfw_operator_dct2_threads, _hadamard_threads,
+ * _implicit_gaussian_threads and the sensing kinds' "threads" parameter): every product is
+ * bit-identical to the one-thread product, at sizes where the worker exists (d >= 16384),
+ * with odd sides and one-pixel-wide images, and the one-thread products are the validated
+ * ones of test_operators.c. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +26,15 @@ static gsfw_error make_hadamard(int d, int unused, int n, int threads, gsfw_oper
 {
     (void)unused;
     return gsfw_operator_hadamard_threads(d, n, 7, threads, out, NULL);
+}
+
+/* 25 rows (an odd count: unequal row halves) of a (25 + row0) x d matrix, a block that
+ * need not start at row 0; n is not used (each product regenerates rows * d entries) */
+static gsfw_error make_implicit(int d, int row0, int n, int threads, gsfw_operator **out)
+{
+    (void)n;
+    return gsfw_operator_implicit_gaussian_threads(25 + row0, d, 7, 0.1, row0, 25, threads, out,
+                                                   NULL);
 }
 
 /* All four products of op on fixed inputs, concatenated into out (n + d + n + 3 entries). */
@@ -87,13 +96,23 @@ static void test_hadamard_threads_bit_identical(void **state)
     check_same_for_threads(make_hadamard, 1 << 17, 0, 1 << 17);
 }
 
+/* even and odd d (the column halves of an odd row end on half a Box-Muller pair) */
+static void test_implicit_gaussian_threads_bit_identical(void **state)
+{
+    (void)state;
+    check_same_for_threads(make_implicit, 16384, 0, 16384);
+    check_same_for_threads(make_implicit, 16391, 5, 16391);
+}
+
 /* The sensing kinds take "threads" from a spec (as gsfw recover --threads does). */
 static void test_sensing_threads_parameter(void **state)
 {
     (void)state;
-    const char *kinds[] = {"dct", "dct-signs", "hadamard", "hadamard-signs"};
+    const char *kinds[] = {"dct", "dct-signs", "hadamard", "hadamard-signs",
+                           "implicit-gaussian"};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        const gsfw_sensing_spec sizes = {.n = 5000, .height = 128, .width = 256};
+        const int implicit = !strcmp(kinds[k], "implicit-gaussian");
+        const gsfw_sensing_spec sizes = {.n = implicit ? 40 : 5000, .height = 128, .width = 256};
         const int d = sizes.height * sizes.width;
         const size_t len = (size_t)(2 * sizes.n + d + 3);
         double *out[2];
@@ -141,6 +160,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dct2_threads_bit_identical),
         cmocka_unit_test(test_hadamard_threads_bit_identical),
+        cmocka_unit_test(test_implicit_gaussian_threads_bit_identical),
         cmocka_unit_test(test_sensing_threads_parameter),
         cmocka_unit_test(test_threads_range),
     };

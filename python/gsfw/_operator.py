@@ -50,11 +50,13 @@ class Operator(_gsfw.Operator):
         return cls._hadamard(int(d), int(n), int(seed), int(threads))
 
     @classmethod
-    def implicit_gaussian(cls, n, d, seed=0, sd=None):
+    def implicit_gaussian(cls, n, d, seed=0, sd=None, threads=1):
         """An n x d Gaussian matrix with entries sd * N(0, 1) (default sd = 1/sqrt(n))
-        generated on demand, never stored."""
+        generated on demand, never stored. threads=2 regenerates half of the entries of
+        each product on a second thread (from d = 16384 on); the products are
+        bit-identical for every thread count."""
         sd = 1.0 / np.sqrt(n) if sd is None else float(sd)
-        return cls._implicit_gaussian(int(n), int(d), int(seed), sd)
+        return cls._implicit_gaussian(int(n), int(d), int(seed), sd, int(threads))
 
     @classmethod
     def sensing(cls, kind, n, height, width, seed=0, float32=False, threads=1):

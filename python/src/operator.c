@@ -167,10 +167,13 @@ static PyObject *op_implicit_gaussian(PyTypeObject *type, PyObject *args)
     int n, d;
     unsigned long long seed;
     double sd;
-    if (!PyArg_ParseTuple(args, "iiKd:implicit_gaussian", &n, &d, &seed, &sd)) return NULL;
+    int threads;
+    if (!PyArg_ParseTuple(args, "iiKdi:implicit_gaussian", &n, &d, &seed, &sd, &threads))
+        return NULL;
     gsfw_err err;
     gsfw_operator *op = NULL;
-    gsfw_error e = gsfw_operator_implicit_gaussian(n, d, (uint64_t)seed, sd, 0, n, &op, &err);
+    gsfw_error e = gsfw_operator_implicit_gaussian_threads(n, d, (uint64_t)seed, sd, 0, n, threads,
+                                                           &op, &err);
     return wrap(type, e, &err, op, NULL);
 }
 
@@ -272,7 +275,7 @@ static PyMethodDef op_methods[] = {
     CLASS_METHOD("_dct2", op_dct2, METH_VARARGS, "_dct2(h, w, n, seed)"),
     CLASS_METHOD("_hadamard", op_hadamard, METH_VARARGS, "_hadamard(d, n, seed)"),
     CLASS_METHOD("_implicit_gaussian", op_implicit_gaussian, METH_VARARGS,
-                 "_implicit_gaussian(n, d, seed, sd)"),
+                 "_implicit_gaussian(n, d, seed, sd, threads)"),
     CLASS_METHOD("_sensing", op_sensing, METH_VARARGS, "_sensing(kind, n, h, w, seed, float32, threads)"),
     {"apply", (PyCFunction)op_apply, METH_O, "apply(x) -> A x"},
     {"adjoint", (PyCFunction)op_adjoint, METH_O, "adjoint(r) -> A^T r"},

@@ -62,7 +62,8 @@ def test_transform_threads_bit_identical():
     for make in (lambda t: gsfw.Operator.dct2(129, 131, 4000, seed=2, threads=t),
                  lambda t: gsfw.Operator.hadamard(1 << 15, 5000, seed=2, threads=t),
                  lambda t: gsfw.Operator.sensing("dct-signs", 4000, 128, 160, seed=2,
-                                                 threads=t)):
+                                                 threads=t),
+                 lambda t: gsfw.Operator.implicit_gaussian(31, 20000, seed=2, threads=t)):
         one, two = make(1), make(2)
         x = rng.standard_normal(one.shape[1])
         r = rng.standard_normal(one.shape[0])

@@ -3,9 +3,17 @@
  * one row (d doubles); apply and adjoint regenerate the block row by row (rows * d
  * entries), the sparse products only the columns they touch (rows * nnz entries). Because
  * an entry depends on (seed, i, j) alone, blocks of rows built separately (threads, MPI
- * ranks) together form exactly the matrix built at once. */
+ * ranks) together form exactly the matrix built at once.
+ *
+ * From d = GSFW_OP_THREADS_MIN_D on, apply works in two fixed halves of the rows and
+ * adjoint in two fixed halves of the columns (each row's part regenerated, its daxpy on
+ * that part of x), whatever the thread count; with threads >= 2 a worker thread
+ * (util/worker.h) takes the second halves, and half the entries of the sparse products.
+ * The same calls on the same data either way, so products are bit-identical for every
+ * thread count. */
 #include "operators/op_internal.h"
 #include "util/counter_rng.h"
+#include "util/worker.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -16,50 +24,131 @@ typedef struct {
     int d, row0, rows;
     uint64_t seed;
     double sd;
-    double *row; /* d */
+    double *row;          /* d: the first half's (or the only) row buffer */
+    double *row2;         /* d: the second half's (split products only) */
+    int split;            /* d >= GSFW_OP_THREADS_MIN_D: products in halves */
+    gsfw_worker *worker;  /* threads >= 2 */
 } ig_ctx;
+
+/* One half of a product: rows [i0, i1) of apply, or columns [j0, j1) of adjoint. */
+typedef struct {
+    const ig_ctx *c;
+    double *row;
+    const double *in;
+    double *out;
+    int from, to;
+} ig_half;
+
+static void apply_rows(void *arg)
+{
+    const ig_half *h = arg;
+    const ig_ctx *c = h->c;
+    for (int i = h->from; i < h->to; i++) {
+        gsfw_counter_normal_row(c->seed, c->row0 + i, c->d, h->row);
+        h->out[i] = c->sd * cblas_ddot(c->d, h->row, 1, h->in, 1);
+    }
+}
+
+static void adjoint_columns(void *arg)
+{
+    const ig_half *h = arg;
+    const ig_ctx *c = h->c;
+    const int len = h->to - h->from;
+    memset(h->out + h->from, 0, (size_t)len * sizeof(double));
+    for (int i = 0; i < c->rows; i++) {
+        gsfw_counter_normal_row_part(c->seed, c->row0 + i, h->from, h->to, h->row);
+        cblas_daxpy(len, c->sd * h->in[i], h->row, 1, h->out + h->from, 1);
+    }
+}
 
 static int ig_apply(void *ctx, const double *x, double *y)
 {
     ig_ctx *c = ctx;
-    for (int i = 0; i < c->rows; i++) {
-        gsfw_counter_normal_row(c->seed, c->row0 + i, c->d, c->row);
-        y[i] = c->sd * cblas_ddot(c->d, c->row, 1, x, 1);
-    }
+    const int mid = c->split ? c->rows / 2 : c->rows;
+    ig_half a = {c, c->row, x, y, 0, mid}, b = {c, c->row2, x, y, mid, c->rows};
+    if (c->split)
+        gsfw_worker_pair(c->worker, apply_rows, &a, apply_rows, &b);
+    else
+        apply_rows(&a);
     return 0;
 }
 
 static int ig_adjoint(void *ctx, const double *r, double *x)
 {
     ig_ctx *c = ctx;
-    memset(x, 0, (size_t)c->d * sizeof(double));
-    for (int i = 0; i < c->rows; i++) {
-        gsfw_counter_normal_row(c->seed, c->row0 + i, c->d, c->row);
-        cblas_daxpy(c->d, c->sd * r[i], c->row, 1, x, 1);
-    }
+    /* an even split point, so that each half starts a Box-Muller pair */
+    const int mid = c->split ? (c->d / 2) & ~1 : c->d;
+    ig_half a = {c, c->row, r, x, 0, mid}, b = {c, c->row2, r, x, mid, c->d};
+    if (c->split)
+        gsfw_worker_pair(c->worker, adjoint_columns, &a, adjoint_columns, &b);
+    else
+        adjoint_columns(&a);
     return 0;
+}
+
+/* The sparse products: each output entry is a sum over the same terms in the same order
+ * whoever computes it, so the worker (when there is one) simply takes half the entries. */
+typedef struct {
+    const ig_ctx *c;
+    int nnz;
+    const int *idx;
+    const double *val; /* apply_sparse: u's values; adjoint_sparse: r */
+    double alpha;
+    double *out;
+    int from, to;      /* rows of y, or entries of out */
+} ig_sparse_half;
+
+static void apply_sparse_rows(void *arg)
+{
+    const ig_sparse_half *h = arg;
+    const ig_ctx *c = h->c;
+    for (int i = h->from; i < h->to; i++) {
+        double s = 0.0;
+        for (int k = 0; k < h->nnz; k++)
+            s += h->val[k] * gsfw_counter_normal(c->seed, c->row0 + i, h->idx[k]);
+        h->out[i] += h->alpha * c->sd * s;
+    }
+}
+
+static void adjoint_sparse_entries(void *arg)
+{
+    const ig_sparse_half *h = arg;
+    const ig_ctx *c = h->c;
+    for (int k = h->from; k < h->to; k++) {
+        double s = 0.0;
+        for (int i = 0; i < c->rows; i++)
+            s += h->val[i] * gsfw_counter_normal(c->seed, c->row0 + i, h->idx[k]);
+        h->out[k] = c->sd * s;
+    }
+}
+
+static void sparse_pair(const ig_ctx *c, void (*job)(void *), ig_sparse_half *a, int count)
+{
+    ig_sparse_half b = *a;
+    a->from = 0;
+    a->to = c->worker ? count / 2 : count;
+    b.from = a->to;
+    b.to = count;
+    if (c->worker)
+        gsfw_worker_pair(c->worker, job, a, job, &b);
+    else
+        job(a);
 }
 
 static int ig_apply_sparse(void *ctx, int nnz, const int *idx, const double *val, double alpha,
                            double *y)
 {
     ig_ctx *c = ctx;
-    for (int i = 0; i < c->rows; i++) {
-        double s = 0.0;
-        for (int k = 0; k < nnz; k++) s += val[k] * gsfw_counter_normal(c->seed, c->row0 + i, idx[k]);
-        y[i] += alpha * c->sd * s;
-    }
+    ig_sparse_half h = {c, nnz, idx, val, alpha, y, 0, 0};
+    sparse_pair(c, apply_sparse_rows, &h, c->rows);
     return 0;
 }
 
 static int ig_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx, double *out)
 {
     ig_ctx *c = ctx;
-    for (int k = 0; k < nnz; k++) {
-        double s = 0.0;
-        for (int i = 0; i < c->rows; i++) s += r[i] * gsfw_counter_normal(c->seed, c->row0 + i, idx[k]);
-        out[k] = c->sd * s;
-    }
+    ig_sparse_half h = {c, nnz, idx, r, 1.0, out, 0, 0};
+    sparse_pair(c, adjoint_sparse_entries, &h, nnz);
     return 0;
 }
 
@@ -67,7 +156,9 @@ static void ig_destroy(gsfw_operator *self)
 {
     ig_ctx *c = self->ctx;
     if (c) {
+        gsfw_worker_free(c->worker);
         free(c->row);
+        free(c->row2);
         free(c);
     }
     free(self);
@@ -75,6 +166,14 @@ static void ig_destroy(gsfw_operator *self)
 
 gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, double sd, int row0,
                                            int rows, gsfw_operator **out, gsfw_err *err)
+{
+    return gsfw_operator_implicit_gaussian_threads(n_total, d, seed, sd, row0, rows, 1, out,
+                                                   err);
+}
+
+gsfw_error gsfw_operator_implicit_gaussian_threads(int n_total, int d, uint64_t seed, double sd,
+                                                   int row0, int rows, int threads,
+                                                   gsfw_operator **out, gsfw_err *err)
 {
     static const char what[] = "implicit-gaussian operator";
     gsfw_err_clear(err);
@@ -86,15 +185,27 @@ gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, do
     if (!isfinite(sd) || sd <= 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the standard deviation sd must be "
                          "finite and > 0, got %g", what, sd);
+    if (threads < 1 || threads > 64)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: threads = %d must be in 1..64", what,
+                         threads);
     if (rows < 1 || row0 < 0 || row0 > n_total - rows)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the block of rows %ld..%ld (row0 = %d, "
                          "rows = %d) must be non-empty and inside 0..%d", what, (long)row0,
                          (long)row0 + rows - 1, row0, rows, n_total - 1);
     ig_ctx *c = calloc(1, sizeof *c);
     gsfw_operator *op = c ? gsfw_op_new(rows, d, "implicit-gaussian", c) : NULL;
-    if (c) c->row = gsfw_malloc_array((size_t)d, sizeof(double));
-    if (!op || !c->row) {
-        if (c) free(c->row);
+    if (c) {
+        c->split = d >= GSFW_OP_THREADS_MIN_D;
+        c->row = gsfw_malloc_array((size_t)d, sizeof(double));
+        if (c->split) c->row2 = gsfw_malloc_array((size_t)d, sizeof(double));
+        if (c->split && threads >= 2) c->worker = gsfw_worker_create();
+    }
+    if (!op || !c->row || (c->split && !c->row2) || (c->split && threads >= 2 && !c->worker)) {
+        if (c) {
+            gsfw_worker_free(c->worker);
+            free(c->row);
+            free(c->row2);
+        }
         free(c);
         free(op);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
@@ -117,8 +228,9 @@ gsfw_error gsfw_operator_implicit_gaussian(int n_total, int d, uint64_t seed, do
 static gsfw_error implicit_sensing(const gsfw_sensing_spec *s, gsfw_operator **out,
                                    gsfw_err *err)
 {
-    return gsfw_operator_implicit_gaussian(s->n, s->height * s->width, s->seed,
-                                           1.0 / sqrt((double)s->n), 0, s->n, out, err);
+    return gsfw_operator_implicit_gaussian_threads(s->n, s->height * s->width, s->seed,
+                                                   1.0 / sqrt((double)s->n), 0, s->n,
+                                                   s->threads > 1 ? s->threads : 1, out, err);
 }
 
 static gsfw_error implicit_rows(const gsfw_sensing_spec *s, int row0, int rows,
@@ -135,8 +247,8 @@ static double implicit_memory(const gsfw_sensing_spec *s)
 
 const gsfw_entry gsfw_entry_sensing_implicit_gaussian = {
     GSFW_KIND_SENSING, "implicit-gaussian",
-    "i.i.d. N(0, 1/n) entries generated on demand from (seed, i, j): memory O(n + d)", "seed",
-    0, 0,
+    "i.i.d. N(0, 1/n) entries generated on demand from (seed, i, j): memory O(n + d)",
+    "seed threads", 0, 0,
     &(const gsfw_sensing_def){.build = implicit_sensing, .memory = implicit_memory,
                               .build_rows = implicit_rows},
     NULL};

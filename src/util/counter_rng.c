@@ -56,12 +56,17 @@ double gsfw_counter_normal(uint64_t seed, int i, int j)
     return j % 2 ? s : c;
 }
 
+void gsfw_counter_normal_row_part(uint64_t seed, int i, int j0, int j1, double *part)
+{
+    int j = j0;
+    for (; j + 1 < j1; j += 2) normal_pair(seed, i, j / 2, &part[j - j0], &part[j - j0 + 1]);
+    if (j < j1) {
+        double s;
+        normal_pair(seed, i, j / 2, &part[j - j0], &s);
+    }
+}
+
 void gsfw_counter_normal_row(uint64_t seed, int i, int d, double *row)
 {
-    int j = 0;
-    for (; j + 1 < d; j += 2) normal_pair(seed, i, j / 2, &row[j], &row[j + 1]);
-    if (j < d) {
-        double s;
-        normal_pair(seed, i, j / 2, &row[j], &s);
-    }
+    gsfw_counter_normal_row_part(seed, i, 0, d, row);
 }

@@ -17,5 +17,7 @@ double gsfw_counter_normal(uint64_t seed, int i, int j);
 /* Entries (i, 0 .. d-1) into row (d doubles): the same values as gsfw_counter_normal, half
  * the generator calls. */
 void gsfw_counter_normal_row(uint64_t seed, int i, int d, double *row);
+/* Entries (i, j0 .. j1-1) into part (j1 - j0 doubles), j0 even: the same values. */
+void gsfw_counter_normal_row_part(uint64_t seed, int i, int j0, int j1, double *part);
 
 #endif
