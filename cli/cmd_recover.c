@@ -347,7 +347,7 @@ static const char *model_used(const recover_args *a)
 /* recovered.npy, recovered.png, truth.png, trace.csv (and the two plots) into the
  * staging directory. */
 static int write_outputs(const char *cmd, const recover_args *a, const recover_run *r,
-                         char **staged)
+                         const gsfw_atomic_file *out)
 {
     const int H = r->H, W = r->W, d = r->d;
     int shape[2] = {H, W};
@@ -355,19 +355,19 @@ static int write_outputs(const char *cmd, const recover_args *a, const recover_r
     for (int i = 0; i < d; i++) peak = fmax(peak, r->xs[i]);
     if (!(peak > 0)) peak = 1.0;
     gsfw_err err;
-    if (gsfw_npy_write(staged[0], r->img_ret, 2, shape, &err) ||
-        gsfw_png_write_gray(staged[1], r->img_ret, H, W, 0.0, peak, &err) ||
-        gsfw_png_write_gray(staged[2], r->xs, H, W, 0.0, peak, &err))
+    if (gsfw_npy_write(out[0].tmp_path, r->img_ret, 2, shape, &err) ||
+        gsfw_png_write_gray(out[1].tmp_path, r->img_ret, H, W, 0.0, peak, &err) ||
+        gsfw_png_write_gray(out[2].tmp_path, r->xs, H, W, 0.0, peak, &err))
         return cli_fail(cmd, "%s", err.message);
-    int rc = cli_write_trace(cmd, staged[3], r->trace, r->res.trace_len, 1);
+    int rc = cli_write_trace(cmd, out[3].tmp_path, r->trace, r->res.trace_len, 1);
     if (rc || a->no_plot) return rc;
     char title[256];
     snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
              a->method, model_used(a), r->n, d, r->s, r->g,
              a->seed);
-    if ((rc = recover_plot_convergence(cmd, staged[4], staged[3], r->prob.f_star, title)))
+    if ((rc = recover_plot_convergence(cmd, out[4].tmp_path, out[3].tmp_path, r->prob.f_star, title)))
         return rc;
-    return recover_plot_panel(cmd, staged[5], r->xs, r->img_ret, H, W, title);
+    return recover_plot_panel(cmd, out[5].tmp_path, r->xs, r->img_ret, H, W, title);
 }
 
 /* The one summary line (usage above lists its fields). */
@@ -448,7 +448,7 @@ int cmd_recover(int argc, char **argv)
     /* the output directory, opened now so that a bad --out-dir fails before the work */
     if ((rc = cli_outdir_open(&od, cmd, a.out_dir, names, n_out))) goto done;
     if ((rc = setup(cmd, &a, &r)) || (rc = solve(cmd, &a, &r)) ||
-        (rc = write_outputs(cmd, &a, &r, od.staged)))
+        (rc = write_outputs(cmd, &a, &r, od.files)))
         goto done;
     /* every output is written: move them into place together, so that a failure here
      * or above leaves the directory as it was (existing files untouched, new ones

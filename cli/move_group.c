@@ -103,7 +103,7 @@ gsfw_error cli_commit_group(gsfw_atomic_file *files, int count, gsfw_err *err)
                                           : GSFW_OK;
     for (int k = 0; k < count && !rc; k++) {
         if (!files[k].final_path) continue; /* not opened: not part of the group */
-        rc = gsfw_atomic_finish(&files[k], err);
+        if (files[k].fp) rc = gsfw_atomic_finish(&files[k], err); /* else closed already */
         if (!rc && !files[k].in_place) { /* written in place: nothing to move */
             from[n] = files[k].tmp_path;
             to[n++] = files[k].final_path;

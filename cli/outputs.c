@@ -70,18 +70,17 @@ int cli_interrupt_callback(const gsfw_iterate *it, const double *x, void *user)
     return received != 0;
 }
 
-/* The move (of files, or from[] onto to[] when files is NULL) with SIGINT and SIGTERM
- * blocked, so that it completes, or rolls back, as a unit. */
-static int move_blocked(const char *cmd, gsfw_atomic_file *files, const char *const *from,
-                        const char *const *to, int n)
+/* cli_commit_group with SIGINT and SIGTERM blocked, so that the move completes, or rolls
+ * back, as a unit. */
+static int move_blocked(const char *cmd, gsfw_atomic_file *files, int n)
 {
     gsfw_err err;
     gsfw_error e = GSFW_OK;
     block_signals(1);
     if (!cli_interrupted()) /* else a signal came before the block */
-        e = files ? cli_commit_group(files, n, &err) : cli_move_group(from, to, n, &err);
+        e = cli_commit_group(files, n, &err);
     else
-        for (int k = 0; files && k < n; k++) gsfw_atomic_abort(&files[k]);
+        for (int k = 0; k < n; k++) gsfw_atomic_abort(&files[k]);
     int sig = cli_interrupted();
     block_signals(0); /* a signal that came during the move is recorded now */
     if (e) return cli_fail(cmd, "%s", err.message);
@@ -216,7 +215,7 @@ int cli_commit_outputs(const char *cmd, gsfw_atomic_file *files, int count, int 
         if (fds[j] == -2) rc = CLI_FAIL; /* -1: a file system without flock: no lock */
     }
     if (rc == CLI_OK)
-        rc = move_blocked(cmd, files, NULL, NULL, count);
+        rc = move_blocked(cmd, files, count);
     else
         for (int k = 0; k < count; k++) gsfw_atomic_abort(&files[k]);
     for (int j = 0; j < nd; j++) {
@@ -290,13 +289,14 @@ int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
     for (int k = 0; k < count && k < CLI_GROUP_MAX; k++) {
         struct stat st;
         o->count = k + 1;
-        o->final[k] = join(path, names[k]);
-        o->staged[k] = join(o->staging, names[k]);
-        if (!o->final[k] || !o->staged[k]) return cli_fail(cmd, "out of memory");
+        gsfw_atomic_file *f = &o->files[k];
+        f->final_path = join(path, names[k]);
+        f->tmp_path = join(o->staging, names[k]);
+        if (!f->final_path || !f->tmp_path) return cli_fail(cmd, "out of memory");
         /* a rename would replace a link, a directory or a special file by a regular file */
-        if (lstat(o->final[k], &st) == 0 && !S_ISREG(st.st_mode))
+        if (lstat(f->final_path, &st) == 0 && !S_ISREG(st.st_mode))
             return cli_fail(cmd, "--out-dir: '%s' is %s; %s writes regular files only (remove "
-                            "it or choose another directory)", o->final[k],
+                            "it or choose another directory)", f->final_path,
                             S_ISLNK(st.st_mode)  ? "a symbolic link"
                             : S_ISDIR(st.st_mode) ? "a directory"
                                                   : "a special file",
@@ -307,13 +307,12 @@ int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
 
 int cli_outdir_commit(cli_outdir *o)
 {
-    return move_blocked(o->cmd, NULL, (const char *const *)o->staged,
-                        (const char *const *)o->final, o->count);
+    return move_blocked(o->cmd, o->files, o->count);
 }
 
 void cli_outdir_close(cli_outdir *o, int failed)
 {
-    for (int k = 0; k < o->count; k++) free(o->final[k]), free(o->staged[k]);
+    for (int k = 0; k < o->count; k++) gsfw_atomic_forget(&o->files[k]);
     if (o->staging) remove_tree(o->staging); /* whatever is left of it */
     for (int i = o->ncreated - 1; i >= 0; i--) {
         if (failed) rmdir(o->created[i]);

@@ -33,8 +33,9 @@ int cli_interrupt_callback(const gsfw_iterate *it, const double *x, void *user);
  * rename succeeded; after a failure the old files are put back and new ones removed. */
 gsfw_error cli_move_group(const char *const *from, const char *const *to, int count,
                           gsfw_err *err);
-/* Finish the opened files among files[0..count-1] and move them into place together;
- * on failure every temporary file is removed. */
+/* Finish the opened files among files[0..count-1] (a file whose fp is NULL was written
+ * and closed already, at tmp_path) and move them into place together; on failure every
+ * temporary file is removed. */
 gsfw_error cli_commit_group(gsfw_atomic_file *files, int count, gsfw_err *err);
 /* cli_commit_group under the locks of the files' directories (waiting up to wait_s for
  * another run) with SIGINT and SIGTERM blocked. CLI_OK, CLI_FAIL or, when a signal came,
@@ -50,12 +51,12 @@ typedef struct {
     char *path, *staging;  /* the directory, and .gsfw-staging-PID-XXXXXX in it */
     char *created[16];     /* directories this run created (removed if it fails) */
     int ncreated, lock_fd, count;
-    char *final[CLI_GROUP_MAX], *staged[CLI_GROUP_MAX];
+    gsfw_atomic_file files[CLI_GROUP_MAX]; /* closed: tmp_path in the staging directory */
 } cli_outdir;
 
 /* Create the directory (mkdir -p), lock it (refusing a second run), remove dead runs'
- * leftovers, make the staging directory and name the outputs: o->staged[k] is where
- * names[k] is to be written. A destination that is not a regular file is refused.
+ * leftovers, make the staging directory and name the outputs: o->files[k].tmp_path is
+ * where names[k] is to be written. A destination that is not a regular file is refused.
  * CLI_OK, or a status with the message printed; cli_outdir_close in every case. */
 int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
                     const char *const *names, int count);
