@@ -26,7 +26,6 @@
  * no planner flag prevents (tests/test_operators_no_alloc.c checks it stays at most one
  * per transform). */
 #include "operators/op_internal.h"
-#include "util/worker.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -127,10 +126,9 @@ static void dct_ctx_free(dct_ctx *c)
     pthread_once(&planner_once, make_planner_thread_safe);
     if (c->fwd) fftw_destroy_plan(c->fwd);
     if (c->adj) fftw_destroy_plan(c->adj);
-    for (int k = 0; k < 8; k++) {
-        fftw_plan p = c->half[k / 4][(k / 2) % 2][k % 2];
-        if (p) fftw_destroy_plan(p);
-    }
+    fftw_plan *halves = &c->half[0][0][0];
+    for (int k = 0; k < 8; k++)
+        if (halves[k]) fftw_destroy_plan(halves[k]);
     fftw_free(c->in);
     fftw_free(c->out);
     free(c->rows);
@@ -150,7 +148,6 @@ static void dct_destroy(gsfw_operator *self)
 static double fwd_factor(int k, int N) { return 0.5 * sqrt((k == 0 ? 1.0 : 2.0) / N); }
 static double adj_factor(int k, int N) { return k == 0 ? sqrt(1.0 / N) : 0.5 * sqrt(2.0 / N); }
 
-/* height == 0: the 1-D transform of length width. */
 /* The 2-D passes: rows (length width, consecutive) from in to out, then columns (length
  * height, stride width) in place in out, each in two halves (an empty half, when the
  * image is one pixel wide or high, is left without a plan and skipped). */
@@ -178,6 +175,7 @@ static int plan_halves(dct_ctx *c, int height, int width)
     return 0;
 }
 
+/* height == 0: the 1-D transform of length width. */
 static gsfw_error build(const char *what, const char *name, int height, int width, int n,
                         uint64_t seed, double scale, int threads, gsfw_operator **out,
                         gsfw_err *err)
@@ -227,10 +225,11 @@ static gsfw_error build(const char *what, const char *name, int height, int widt
         return gsfw_fail(err, GSFW_ERR_INTERNAL, "%s: FFTW could not plan a DCT of size %d",
                          what, d);
     }
-    if (height && threads >= 2 && d >= GSFW_OP_THREADS_MIN_D && !(c->worker = gsfw_worker_create())) {
+    gsfw_error rc = height ? gsfw_op_worker(what, threads, d, &c->worker, err) : GSFW_OK;
+    if (rc) {
         free(op);
         dct_ctx_free(c);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: could not start a thread", what);
+        return rc;
     }
     op->apply = dct_apply;
     op->adjoint = dct_adjoint;
@@ -277,10 +276,8 @@ gsfw_error gsfw_operator_dct2_threads(int height, int width, int n, uint64_t see
                                       gsfw_operator **out, gsfw_err *err)
 {
     gsfw_err_clear(err);
-    if (threads < 1 || threads > 64)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "dct2 operator: threads = %d must be in "
-                         "1..64", threads);
-    return gsfw_op_dct2_scaled(height, width, n, seed, 1.0, threads, out, err);
+    gsfw_error rc = gsfw_op_check_threads("dct2 operator", threads, err);
+    return rc ? rc : gsfw_op_dct2_scaled(height, width, n, seed, 1.0, threads, out, err);
 }
 
 /* n rows of the 2-D DCT scaled to the column norms of N(0, 1/n) matrices (sensing). */

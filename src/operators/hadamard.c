@@ -7,7 +7,6 @@
  * same operations in the same order whoever runs them, so products are bit-identical
  * for every thread count. */
 #include "operators/op_internal.h"
-#include "util/worker.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -166,10 +165,10 @@ gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, in
         }
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
-    if (threads >= 2 && d >= GSFW_OP_THREADS_MIN_D && !(c->worker = gsfw_worker_create())) {
+    if ((rc = gsfw_op_worker(what, threads, d, &c->worker, err))) {
         op->destroy = wht_destroy;
         gsfw_operator_free(op);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: could not start a thread", what);
+        return rc;
     }
     op->apply = wht_apply;
     op->adjoint = wht_adjoint;
@@ -191,10 +190,8 @@ gsfw_error gsfw_operator_hadamard_threads(int d, int n, uint64_t seed, int threa
                                           gsfw_operator **out, gsfw_err *err)
 {
     gsfw_err_clear(err);
-    if (threads < 1 || threads > 64)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "hadamard operator: threads = %d must be "
-                         "in 1..64", threads);
-    return gsfw_op_hadamard_scaled(d, n, seed, 1.0, threads, out, err);
+    gsfw_error rc = gsfw_op_check_threads("hadamard operator", threads, err);
+    return rc ? rc : gsfw_op_hadamard_scaled(d, n, seed, 1.0, threads, out, err);
 }
 
 /* n rows of the Walsh-Hadamard matrix scaled to the column norms of N(0, 1/n) matrices. */

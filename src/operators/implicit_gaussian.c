@@ -13,7 +13,6 @@
  * thread count. */
 #include "operators/op_internal.h"
 #include "util/counter_rng.h"
-#include "util/worker.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -185,9 +184,8 @@ gsfw_error gsfw_operator_implicit_gaussian_threads(int n_total, int d, uint64_t 
     if (!isfinite(sd) || sd <= 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the standard deviation sd must be "
                          "finite and > 0, got %g", what, sd);
-    if (threads < 1 || threads > 64)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: threads = %d must be in 1..64", what,
-                         threads);
+    gsfw_error rc = gsfw_op_check_threads(what, threads, err);
+    if (rc) return rc;
     if (rows < 1 || row0 < 0 || row0 > n_total - rows)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the block of rows %ld..%ld (row0 = %d, "
                          "rows = %d) must be non-empty and inside 0..%d", what, (long)row0,
@@ -198,17 +196,19 @@ gsfw_error gsfw_operator_implicit_gaussian_threads(int n_total, int d, uint64_t 
         c->split = d >= GSFW_OP_THREADS_MIN_D;
         c->row = gsfw_malloc_array((size_t)d, sizeof(double));
         if (c->split) c->row2 = gsfw_malloc_array((size_t)d, sizeof(double));
-        if (c->split && threads >= 2) c->worker = gsfw_worker_create();
     }
-    if (!op || !c->row || (c->split && !c->row2) || (c->split && threads >= 2 && !c->worker)) {
+    if (!op || !c->row || (c->split && !c->row2))
+        rc = gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
+    else
+        rc = gsfw_op_worker(what, threads, d, &c->worker, err);
+    if (rc) {
         if (c) {
-            gsfw_worker_free(c->worker);
             free(c->row);
             free(c->row2);
         }
         free(c);
         free(op);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
+        return rc;
     }
     c->d = d;
     c->row0 = row0;

@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "util/rng.h"
+#include "util/worker.h"
 
 #include <stdint.h>
 
@@ -29,16 +30,26 @@ gsfw_error gsfw_op_check_rows(const char *what, int d, int n, gsfw_err *err);
 /* Checks shared by the image operators: height, width >= 1 and height * width in int. */
 gsfw_error gsfw_op_check_image(const char *what, int height, int width, gsfw_err *err);
 
+/* Thread counts of the operators that share their products with a worker thread: 1..64
+ * (the "threads" parameter's range). Below GSFW_OP_THREADS_MIN_D unknowns a product is
+ * too short for a second thread to pay: the operators then run on one thread whatever
+ * threads says (the results are the same). */
+#define GSFW_OP_MAX_THREADS 64
+#define GSFW_OP_THREADS_MIN_D 16384
+gsfw_error gsfw_op_check_threads(const char *what, int threads, gsfw_err *err);
+/* The worker of an operator with d unknowns into *out: NULL with one thread or below
+ * GSFW_OP_THREADS_MIN_D; GSFW_ERR_NOMEM when the thread cannot be started. */
+gsfw_error gsfw_op_worker(const char *what, int threads, int d, gsfw_worker **out,
+                          gsfw_err *err);
+
 /* Internal constructors used by gsfw_sensing_operator: the transform rows times scale
- * (norm2 = scale^2; threads >= 2: a worker thread shares each transform), and a dense column-major double matrix whose ownership passes to the
- * operator (freed with it, also on failure). */
+ * (norm2 = scale^2; threads >= 2: a worker thread shares each transform), and a dense
+ * column-major double matrix whose ownership passes to the operator (freed with it, also
+ * on failure). */
 gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, double scale,
                                int threads, gsfw_operator **out, gsfw_err *err);
 gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, int threads,
                                    gsfw_operator **out, gsfw_err *err);
-/* Below this many unknowns a transform is too short for a second thread to pay: the
- * operators then run on one thread whatever threads says (the results are the same). */
-#define GSFW_OP_THREADS_MIN_D 16384
 /* gsfw_sensing_operator("gaussian", ...) that also returns, in *rng_after, the generator
  * state after the n d draws: gsfw recover draws its measurement noise from that same
  * stream, so continuing from it keeps earlier results bit-identical. */

@@ -93,6 +93,24 @@ gsfw_error gsfw_op_check_image(const char *what, int height, int width, gsfw_err
     return GSFW_OK;
 }
 
+gsfw_error gsfw_op_check_threads(const char *what, int threads, gsfw_err *err)
+{
+    if (threads < 1 || threads > GSFW_OP_MAX_THREADS)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: threads = %d must be in 1..%d", what,
+                         threads, GSFW_OP_MAX_THREADS);
+    return GSFW_OK;
+}
+
+gsfw_error gsfw_op_worker(const char *what, int threads, int d, gsfw_worker **out,
+                          gsfw_err *err)
+{
+    *out = NULL;
+    if (threads < 2 || d < GSFW_OP_THREADS_MIN_D) return GSFW_OK;
+    if (!(*out = gsfw_worker_create()))
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: could not start a thread", what);
+    return GSFW_OK;
+}
+
 /* ------------------------------------------------------------------ compose */
 
 typedef struct {

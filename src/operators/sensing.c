@@ -20,7 +20,7 @@ const gsfw_param gsfw_params_sensing[] = {
     {.name = "float32", .type = GSFW_PARAM_BOOL, .flags = GSFW_PARAM_STRICT,
      .target = GSFW_TARGET_SENSING, .offset = offsetof(gsfw_sensing_spec, float32),
      .help = "store an explicit matrix in single precision"},
-    {.name = "threads", .type = GSFW_PARAM_INT, .lo = 1, .hi = 64, .def = 1,
+    {.name = "threads", .type = GSFW_PARAM_INT, .lo = 1, .hi = GSFW_OP_MAX_THREADS, .def = 1,
      .target = GSFW_TARGET_SENSING, .offset = offsetof(gsfw_sensing_spec, threads),
      .unused = "its products run on one thread",
      .help = "threads of the transforms (dct, hadamard); the answers do not depend on it"},
