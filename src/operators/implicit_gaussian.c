@@ -1,7 +1,8 @@
 /* A block of rows of an n_total x d Gaussian matrix that is never stored: entry (i, j) is
  * sd * gsfw_counter_normal(seed, i, j), regenerated whenever a product needs it. Memory is
- * one row (d doubles); apply and adjoint regenerate the block row by row (rows * d
- * entries), the sparse products only the columns they touch (rows * nnz entries). Because
+ * one row (d doubles; two with a worker thread); apply and adjoint regenerate the block
+ * row by row (rows * d entries), the sparse products only the columns they touch (rows *
+ * nnz entries). Because
  * an entry depends on (seed, i, j) alone, blocks of rows built separately (threads, MPI
  * ranks) together form exactly the matrix built at once.
  *
@@ -23,20 +24,39 @@ typedef struct {
     int d, row0, rows;
     uint64_t seed;
     double sd;
-    double *row;          /* d: the first half's (or the only) row buffer */
-    double *row2;         /* d: the second half's (split products only) */
-    int split;            /* d >= GSFW_OP_THREADS_MIN_D: products in halves */
+    double *row;          /* d: a row buffer */
+    double *row2;         /* d: the worker's row buffer (with a worker only) */
+    int split;            /* d >= GSFW_OP_THREADS_MIN_D: dense products in halves */
     gsfw_worker *worker;  /* threads >= 2 */
 } ig_ctx;
 
-/* One half of a product: rows [i0, i1) of apply, or columns [j0, j1) of adjoint. */
+/* One half of a product. */
 typedef struct {
     const ig_ctx *c;
-    double *row;
-    const double *in;
+    double *row;        /* its row buffer (dense products) */
+    const double *in;   /* x (apply), r (adjoint products), u's values (apply_sparse) */
     double *out;
-    int from, to;
+    const int *idx;     /* the support (sparse products) */
+    int nnz;
+    double alpha;       /* apply_sparse */
+    int from, to;       /* rows of y (apply products), columns or support entries of out */
 } ig_half;
+
+/* job on entries [0, mid) and [mid, count) of one product: the second half on the worker
+ * when there is one, else after the first (sharing its row buffer). */
+static void run_halves(const ig_ctx *c, void (*job)(void *), ig_half first, int mid,
+                       int count)
+{
+    ig_half second = first;
+    first.from = 0;
+    first.to = second.from = mid;
+    second.to = count;
+    if (c->row2) second.row = c->row2;
+    if (mid == count)
+        job(&first);
+    else
+        gsfw_worker_pair(c->worker, job, &first, job, &second);
+}
 
 static void apply_rows(void *arg)
 {
@@ -60,15 +80,37 @@ static void adjoint_columns(void *arg)
     }
 }
 
+/* The sparse products: each output entry is a sum over the same terms in the same order
+ * whoever computes it, so they are split only when a worker is there to take half. */
+static void apply_sparse_rows(void *arg)
+{
+    const ig_half *h = arg;
+    const ig_ctx *c = h->c;
+    for (int i = h->from; i < h->to; i++) {
+        double s = 0.0;
+        for (int k = 0; k < h->nnz; k++)
+            s += h->in[k] * gsfw_counter_normal(c->seed, c->row0 + i, h->idx[k]);
+        h->out[i] += h->alpha * c->sd * s;
+    }
+}
+
+static void adjoint_sparse_entries(void *arg)
+{
+    const ig_half *h = arg;
+    const ig_ctx *c = h->c;
+    for (int k = h->from; k < h->to; k++) {
+        double s = 0.0;
+        for (int i = 0; i < c->rows; i++)
+            s += h->in[i] * gsfw_counter_normal(c->seed, c->row0 + i, h->idx[k]);
+        h->out[k] = c->sd * s;
+    }
+}
+
 static int ig_apply(void *ctx, const double *x, double *y)
 {
     ig_ctx *c = ctx;
-    const int mid = c->split ? c->rows / 2 : c->rows;
-    ig_half a = {c, c->row, x, y, 0, mid}, b = {c, c->row2, x, y, mid, c->rows};
-    if (c->split)
-        gsfw_worker_pair(c->worker, apply_rows, &a, apply_rows, &b);
-    else
-        apply_rows(&a);
+    run_halves(c, apply_rows, (ig_half){.c = c, .row = c->row, .in = x, .out = y},
+               c->split ? c->rows / 2 : c->rows, c->rows);
     return 0;
 }
 
@@ -76,78 +118,27 @@ static int ig_adjoint(void *ctx, const double *r, double *x)
 {
     ig_ctx *c = ctx;
     /* an even split point, so that each half starts a Box-Muller pair */
-    const int mid = c->split ? (c->d / 2) & ~1 : c->d;
-    ig_half a = {c, c->row, r, x, 0, mid}, b = {c, c->row2, r, x, mid, c->d};
-    if (c->split)
-        gsfw_worker_pair(c->worker, adjoint_columns, &a, adjoint_columns, &b);
-    else
-        adjoint_columns(&a);
+    run_halves(c, adjoint_columns, (ig_half){.c = c, .row = c->row, .in = r, .out = x},
+               c->split ? (c->d / 2) & ~1 : c->d, c->d);
     return 0;
-}
-
-/* The sparse products: each output entry is a sum over the same terms in the same order
- * whoever computes it, so the worker (when there is one) simply takes half the entries. */
-typedef struct {
-    const ig_ctx *c;
-    int nnz;
-    const int *idx;
-    const double *val; /* apply_sparse: u's values; adjoint_sparse: r */
-    double alpha;
-    double *out;
-    int from, to;      /* rows of y, or entries of out */
-} ig_sparse_half;
-
-static void apply_sparse_rows(void *arg)
-{
-    const ig_sparse_half *h = arg;
-    const ig_ctx *c = h->c;
-    for (int i = h->from; i < h->to; i++) {
-        double s = 0.0;
-        for (int k = 0; k < h->nnz; k++)
-            s += h->val[k] * gsfw_counter_normal(c->seed, c->row0 + i, h->idx[k]);
-        h->out[i] += h->alpha * c->sd * s;
-    }
-}
-
-static void adjoint_sparse_entries(void *arg)
-{
-    const ig_sparse_half *h = arg;
-    const ig_ctx *c = h->c;
-    for (int k = h->from; k < h->to; k++) {
-        double s = 0.0;
-        for (int i = 0; i < c->rows; i++)
-            s += h->val[i] * gsfw_counter_normal(c->seed, c->row0 + i, h->idx[k]);
-        h->out[k] = c->sd * s;
-    }
-}
-
-static void sparse_pair(const ig_ctx *c, void (*job)(void *), ig_sparse_half *a, int count)
-{
-    ig_sparse_half b = *a;
-    a->from = 0;
-    a->to = c->worker ? count / 2 : count;
-    b.from = a->to;
-    b.to = count;
-    if (c->worker)
-        gsfw_worker_pair(c->worker, job, a, job, &b);
-    else
-        job(a);
 }
 
 static int ig_apply_sparse(void *ctx, int nnz, const int *idx, const double *val, double alpha,
                            double *y)
 {
     ig_ctx *c = ctx;
-    ig_sparse_half h = {c, nnz, idx, val, alpha, y, 0, 0};
-    sparse_pair(c, apply_sparse_rows, &h, c->rows);
+    run_halves(c, apply_sparse_rows,
+               (ig_half){.c = c, .in = val, .out = y, .idx = idx, .nnz = nnz, .alpha = alpha},
+               c->worker ? c->rows / 2 : c->rows, c->rows);
     return 0;
 }
 
 static int ig_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx, double *out)
 {
     ig_ctx *c = ctx;
-    ig_sparse_half h = {c, nnz, idx, r, 1.0, out, 0, 0};
-    sparse_pair(c, adjoint_sparse_entries, &h, nnz);
+    run_halves(c, adjoint_sparse_entries,
+               (ig_half){.c = c, .in = r, .out = out, .idx = idx, .nnz = nnz},
+               c->worker ? nnz / 2 : nnz, nnz);
     return 0;
 }
 
@@ -195,16 +186,16 @@ gsfw_error gsfw_operator_implicit_gaussian_threads(int n_total, int d, uint64_t 
     if (c) {
         c->split = d >= GSFW_OP_THREADS_MIN_D;
         c->row = gsfw_malloc_array((size_t)d, sizeof(double));
-        if (c->split) c->row2 = gsfw_malloc_array((size_t)d, sizeof(double));
     }
-    if (!op || !c->row || (c->split && !c->row2))
+    if (!op || !c->row)
         rc = gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
-    else
-        rc = gsfw_op_worker(what, threads, d, &c->worker, err);
+    else if (!(rc = gsfw_op_worker(what, threads, d, &c->worker, err)) && c->worker &&
+             !(c->row2 = gsfw_malloc_array((size_t)d, sizeof(double))))
+        rc = gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     if (rc) {
         if (c) {
+            gsfw_worker_free(c->worker);
             free(c->row);
-            free(c->row2);
         }
         free(c);
         free(op);
