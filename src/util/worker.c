@@ -67,7 +67,8 @@ void gsfw_worker_free(gsfw_worker *w)
     free(w);
 }
 
-void gsfw_worker_start(gsfw_worker *w, void (*task)(void *), void *arg)
+/* task(arg) begins on the worker */
+static void start(gsfw_worker *w, void (*task)(void *), void *arg)
 {
     pthread_mutex_lock(&w->lock);
     w->task = task;
@@ -77,7 +78,8 @@ void gsfw_worker_start(gsfw_worker *w, void (*task)(void *), void *arg)
     pthread_mutex_unlock(&w->lock);
 }
 
-void gsfw_worker_wait(gsfw_worker *w)
+/* the task started last has returned */
+static void wait_done(gsfw_worker *w)
 {
     pthread_mutex_lock(&w->lock);
     while (w->pending) pthread_cond_wait(&w->done, &w->lock);
@@ -92,7 +94,7 @@ void gsfw_worker_pair(gsfw_worker *w, void (*a)(void *), void *arg_a, void (*b)(
         b(arg_b);
         return;
     }
-    gsfw_worker_start(w, b, arg_b);
+    start(w, b, arg_b);
     a(arg_a);
-    gsfw_worker_wait(w);
+    wait_done(w);
 }
