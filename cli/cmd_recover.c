@@ -365,7 +365,8 @@ static int write_outputs(const char *cmd, const recover_args *a, const recover_r
     snprintf(title, sizeof title, "%s, %s model, n = %d, d = %d, s = %d, g = %d, seed %d",
              a->method, model_used(a), r->n, d, r->s, r->g,
              a->seed);
-    if ((rc = recover_plot_convergence(cmd, out[4].tmp_path, out[3].tmp_path, r->prob.f_star, title)))
+    if ((rc = recover_plot_convergence(cmd, out[4].tmp_path, out[3].tmp_path, r->prob.f_star,
+                                       title)))
         return rc;
     return recover_plot_panel(cmd, out[5].tmp_path, r->xs, r->img_ret, H, W, title);
 }
