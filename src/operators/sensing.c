@@ -23,7 +23,7 @@ const gsfw_param gsfw_params_sensing[] = {
     {.name = "threads", .type = GSFW_PARAM_INT, .lo = 1, .hi = GSFW_OP_MAX_THREADS, .def = 1,
      .target = GSFW_TARGET_SENSING, .offset = offsetof(gsfw_sensing_spec, threads),
      .unused = "its products run on one thread",
-     .help = "threads of the transforms (dct, hadamard); the answers do not depend on it"},
+     .help = "threads of the transforms and generated rows; the answers do not depend on it"},
     GSFW_PARAM_END,
 };
 
