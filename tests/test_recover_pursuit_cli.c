@@ -27,8 +27,8 @@ static double field(const char *line, const char *key)
     return strtod(p + strlen(key), NULL);
 }
 
-/* Run the recovery into dir/name with extra flags (NULL-terminated, at most 4); returns the
- * summary line (malloc'ed). */
+/* Run the recovery of seed into dir/name with the flag a and its value b (both NULL: none);
+ * returns the summary line (malloc'ed). */
 static char *recover(const char *dir, const char *name, const char *seed, const char *a,
                      const char *b)
 {
