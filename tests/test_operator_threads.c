@@ -148,6 +148,14 @@ static void test_threads_range(void **state)
                      GSFW_ERR_INVALID_ARG);
     assert_non_null(strstr(err.message, "threads = 65"));
     assert_null(op);
+    /* the struct route: 0 is "not set" (one thread), past 64 is refused */
+    gsfw_sensing_spec ss = {.n = 4, .height = 8, .width = 8, .threads = 0};
+    assert_int_equal(gsfw_sensing_operator_spec("dct", &ss, &op, &err), GSFW_OK);
+    gsfw_operator_free(op);
+    ss.threads = 65;
+    assert_int_equal(gsfw_sensing_operator_spec("dct", &ss, &op, &err), GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "threads = 65"));
+    assert_null(op);
     gsfw_spec *spec = NULL;
     assert_int_equal(gsfw_spec_create(GSFW_USES_SENSING, &spec, &err), GSFW_OK);
     assert_int_not_equal(gsfw_spec_set(spec, "threads", "0", &err), GSFW_OK);

@@ -310,8 +310,8 @@ typedef struct {
     int height, width; /* the image: d = height * width unknowns */
     uint64_t seed;
     int float32;       /* explicit matrices: single-precision storage */
-    int threads;       /* threads a product may use (<= 1: one); results do not depend
-                          on it */
+    int threads;       /* threads a product may use, 0..64 (0 and 1: one); results do
+                          not depend on it */
 } gsfw_sensing_spec;
 
 /* A sensing operator. measure (optional): build the operator and measure y = A x + sigma
@@ -339,6 +339,10 @@ typedef struct gsfw_basis_def {
     unsigned structure;
 } gsfw_basis_def;
 
+/* The sensing operator of a kind from every field of s (gsfw_sensing_operator, which
+ * takes the sizes, seed and float32 only, with a thread count as well). */
+GSFW_API gsfw_error gsfw_sensing_operator_spec(const char *kind, const gsfw_sensing_spec *s,
+                                               gsfw_operator **out, gsfw_err *err);
 /* The sensing operator of the spec's kind (gsfw_sensing_operator by name), and with
  * measure, y (n entries) = A x + sigma e. */
 GSFW_API gsfw_error gsfw_spec_sensing(const gsfw_spec *spec, const gsfw_sensing_spec *sizes,

@@ -177,8 +177,6 @@ static PyObject *op_implicit_gaussian(PyTypeObject *type, PyObject *args)
     return wrap(type, e, &err, op, NULL);
 }
 
-/* Through a spec, as gsfw recover builds it, so that every sensing parameter (threads
- * too) is the library's. */
 static PyObject *op_sensing(PyTypeObject *type, PyObject *args)
 {
     const char *kind;
@@ -188,18 +186,9 @@ static PyObject *op_sensing(PyTypeObject *type, PyObject *args)
         return NULL;
     gsfw_err err;
     gsfw_operator *op = NULL;
-    gsfw_spec *spec = NULL;
-    char text[32];
-    gsfw_error e = gsfw_spec_create(GSFW_USES_SENSING, &spec, &err);
-    if (!e) e = gsfw_spec_set(spec, "sensing", kind, &err);
-    if (!e) snprintf(text, sizeof text, "%llu", seed), e = gsfw_spec_set(spec, "seed", text, &err);
-    if (!e) e = gsfw_spec_set(spec, "float32", f32 ? "on" : "off", &err);
-    if (!e) snprintf(text, sizeof text, "%d", threads), e = gsfw_spec_set(spec, "threads", text, &err);
-    if (!e) {
-        const gsfw_sensing_spec sizes = {.n = n, .height = h, .width = w};
-        e = gsfw_spec_sensing(spec, &sizes, &op, &err);
-    }
-    gsfw_spec_free(spec);
+    const gsfw_sensing_spec s = {.n = n, .height = h, .width = w, .seed = (uint64_t)seed,
+                                 .float32 = f32, .threads = threads};
+    gsfw_error e = gsfw_sensing_operator_spec(kind, &s, &op, &err);
     return wrap(type, e, &err, op, NULL);
 }
 

@@ -73,6 +73,9 @@ def test_transform_threads_bit_identical():
         gsfw.Operator.dct2(8, 8, 4, threads=0)
     with pytest.raises(ValueError, match="threads"):
         gsfw.Operator.sensing("dct", 10, 4, 8, threads=65)
+    # seeds are 64-bit here (the registry's seed parameter of gsfw recover stops at 2^31 - 1)
+    big = gsfw.Operator.sensing("dct", 10, 4, 8, seed=2**40, threads=2)
+    assert not np.array_equal(big.toarray(), gsfw.Operator.sensing("dct", 10, 4, 8).toarray())
 
 
 def test_operator_errors():

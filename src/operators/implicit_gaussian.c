@@ -221,7 +221,7 @@ static gsfw_error implicit_sensing(const gsfw_sensing_spec *s, gsfw_operator **o
 {
     return gsfw_operator_implicit_gaussian_threads(s->n, s->height * s->width, s->seed,
                                                    1.0 / sqrt((double)s->n), 0, s->n,
-                                                   s->threads > 1 ? s->threads : 1, out, err);
+                                                   s->threads ? s->threads : 1, out, err);
 }
 
 static gsfw_error implicit_rows(const gsfw_sensing_spec *s, int row0, int rows,

@@ -127,6 +127,10 @@ gsfw_error gsfw_sensing_check(const gsfw_entry *e, const gsfw_sensing_spec *s, g
     if (image_rc) return image_rc;
     if (s->n < 1) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the number of measurements n "
                                    "must be >= 1, got %d", what, s->n);
+    if (s->threads != 0) { /* 0: not set, one thread */
+        gsfw_error rc = gsfw_op_check_threads(what, s->threads, err);
+        if (rc) return rc;
+    }
     if (s->float32 && !gsfw_entry_uses(e, "float32")) {
         const gsfw_entry *k;
         char users[128] = "";
@@ -159,19 +163,27 @@ static gsfw_error find_kind(const char *kind, const gsfw_entry **out, gsfw_err *
                      kind, shown);
 }
 
-gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width, uint64_t seed,
-                                 int float32, gsfw_operator **out, gsfw_err *err)
+gsfw_error gsfw_sensing_operator_spec(const char *kind, const gsfw_sensing_spec *s,
+                                      gsfw_operator **out, gsfw_err *err)
 {
     gsfw_err_clear(err);
-    if (!out) return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "sensing operator: out is NULL");
+    if (!out || !s)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "sensing operator: %s is NULL",
+                         !out ? "out" : "the spec");
     *out = NULL;
     const gsfw_entry *e;
     gsfw_error rc = find_kind(kind, &e, err);
     if (rc) return rc;
+    if ((rc = gsfw_sensing_check(e, s, err))) return rc;
+    return ((const gsfw_sensing_def *)e->def)->build(s, out, err);
+}
+
+gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width, uint64_t seed,
+                                 int float32, gsfw_operator **out, gsfw_err *err)
+{
     const gsfw_sensing_spec s = {.n = n, .height = height, .width = width, .seed = seed,
                                  .float32 = float32};
-    if ((rc = gsfw_sensing_check(e, &s, err))) return rc;
-    return ((const gsfw_sensing_def *)e->def)->build(&s, out, err);
+    return gsfw_sensing_operator_spec(kind, &s, out, err);
 }
 
 gsfw_error gsfw_sensing_measure_entry(const gsfw_entry *e, const gsfw_sensing_spec *s,
