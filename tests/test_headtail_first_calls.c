@@ -2,7 +2,8 @@
  * DMO's refine hook: with first_calls = 1 every projection makes one PCSF run and lands in
  * the size window (by the size repair when the run misses it); after refine the full
  * lambda-search is back (here it needs more runs on some vectors); reset returns to the
- * first mode; refine reports when there is nothing to refine. */
+ * first mode; refine reports when there is nothing to refine; a refined search does not
+ * start from the first mode's lambda. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,6 +92,62 @@ static void test_first_mode_one_run_in_window(void **state)
     gsfw_graph_free(grid);
 }
 
+static const double *sort_key;
+
+static int by_magnitude_desc(const void *a, const void *b)
+{
+    const double x = fabs(sort_key[*(const int *)a]), y = fabs(sort_key[*(const int *)b]);
+    return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
+}
+
+/* vector(k) on its `kept` largest entries only, those after the `strong` largest scaled
+ * by `scale`: as a tail projection's input, a refit on the union of the current support
+ * and a head projection's, large on the coordinates that carry the signal. */
+static void sparse_vector(int k, int kept, int strong, double scale, double *z)
+{
+    static int order[N];
+    vector(k, z);
+    for (int i = 0; i < N; i++) order[i] = i;
+    sort_key = z;
+    qsort(order, N, sizeof order[0], by_magnitude_desc);
+    for (int j = strong; j < kept; j++) z[order[j]] *= scale;
+    for (int j = kept; j < N; j++) z[order[j]] = 0.0;
+}
+
+/* The first tail projection of a pursuit sees a vector on exactly s_high coordinates:
+ * the reference's first lambda, twice the s_high-th largest prize, is the smallest
+ * prize, here 1e-18 of the others, and lands in the window. The first mode keeps that
+ * lambda (relative to the prizes' scale) for the next vectors, on 1.6 S coordinates,
+ * where the single run keeps them all and the size repair trims. A refined search must
+ * not climb from there by factors of 8 (the old start: 10 runs and more per projection)
+ * but start within k(lambda)'s range. */
+static void test_refined_search_starts_in_range(void **state)
+{
+    (void)state;
+    gsfw_graph *grid = NULL;
+    assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
+    gsfw_dmo *dmo = oracle(grid, 1);
+    static double z[N];
+    static int support[N];
+    const int s_high = (int)floor(1.05 * S);
+    int size = 0;
+    sparse_vector(0, s_high, S, 1e-9, z);
+    assert_int_equal(project(dmo, z, support, &size), 1);
+    for (int k = 1; k < 3; k++) {
+        sparse_vector(k, 8 * S / 5, S, 1e-3, z);
+        assert_int_equal(project(dmo, z, support, &size), 1);
+    }
+    assert_int_equal(dmo->refine(dmo->ctx), 0);
+    for (int k = 3; k < VECTORS; k++) {
+        sparse_vector(k, 8 * S / 5, S, 1e-3, z);
+        const long runs = project(dmo, z, support, &size);
+        assert_in_range(runs, 1, 5);
+        assert_true(size >= S && size <= s_high);
+    }
+    gsfw_dmo_free(dmo);
+    gsfw_graph_free(grid);
+}
+
 static void test_first_calls_range(void **state)
 {
     (void)state;
@@ -111,6 +168,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_mode_one_run_in_window),
+        cmocka_unit_test(test_refined_search_starts_in_range),
         cmocka_unit_test(test_first_calls_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,6 +70,7 @@ void gsfw_headtail_reset(gsfw_headtail *ht)
         ht->have_prev = 0;
         ht->prev_missed = 0;
         ht->refined = 0;
+        ht->slope_prev = -1.4;
     }
 }
 
@@ -135,6 +136,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->st = *settings;
     ht->n = graph->n;
     ht->m = graph->m;
+    ht->slope_prev = -1.4;
     ht->prize = gsfw_malloc_array(n, sizeof(double));
     ht->sprize = gsfw_malloc_array(n, sizeof(double));
     ht->cost = gsfw_malloc_array(m, sizeof(double));

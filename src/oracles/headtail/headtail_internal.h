@@ -48,6 +48,9 @@ struct gsfw_headtail {
     int *sel;               /* n: selection scratch */
     int have_prev;
     int prev_missed;        /* the previous result missed its window (a jump in k) */
+    double slope_prev;      /* d log k / d log lambda between the last two runs that
+                             * differed (-1.4 before any; clamped to [-8, -0.5]); used
+                             * by refined searches */
     double ref_now;         /* the current call's reference prize (0: none) */
     /* size repair (practical, repair_size = 1): the forests closest to the window seen by
      * this call's search, below (most nodes < s_low) and above (fewest nodes > s_high) */

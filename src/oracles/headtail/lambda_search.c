@@ -68,14 +68,25 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
     double lam_lo = 0.0, lam_hi = 0.0, lam_prev_pt = 0.0, flat = 1.0;
     int k_prev_pt = -1, have_hi = 0;
     int k_at_lo = 0, k_at_hi = 0, moved = 0, moved_before = 0; /* bracket ends, sides */
-    /* first call: the reference's guess, twice the s_high-th largest prize */
+    /* first call: the reference's guess, twice the s_high-th largest prize. When fewer
+     * than s_high prizes are nonzero (a tail projection's vector lives on about s_high
+     * coordinates) that prize is near zero, lambda too, and the PCSF keeps every prized
+     * node; the first mode's single run is left to the size repair then, but a refined
+     * search starts from at least a quarter of the mean of the s_high largest prizes, in
+     * k(lambda)'s range, instead of stepping up from near zero by factors of 8. */
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
                                                    : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
+    if (!ht->have_prev && ht->refined) lam = fmax(lam, 0.25 * ref);
     if (!(lam > 0)) lam = ref;
     ht->ref_now = ref;
     *hit = 0;
     for (;;) {
         RUN(lam);
+        if (k_prev_pt > 0 && *k > 0 && *k != k_prev_pt && lam != lam_prev_pt) {
+            const double slope = (log((double)*k) - log((double)k_prev_pt)) /
+                                 (log(lam) - log(lam_prev_pt));
+            if (slope < 0) ht->slope_prev = fmin(fmax(slope, -8.0), -0.5);
+        }
         if (IN_WINDOW(*k)) {
             *hit = 1;
             *lam_out = lam;
@@ -101,7 +112,11 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
          * its ends, with a geometric bisection whenever the same end moved twice in a row
          * (the Illinois remedy: k(lambda) jumps, so the secant alone can creep along one
          * end); before a bracket, the secant through the last two points, else the
-         * power-law guess k ~ lambda^-1.4 */
+         * power-law guess k ~ lambda^-1.4 or, in a refined search (after a first mode),
+         * k ~ lambda^slope with the slope the last search measured: there consecutive
+         * projections meet k(lambda) where it is steep (slopes of -3 near the window on
+         * coarse pursuit levels), and the fixed power law overshoots; Frank-Wolfe's head
+         * projections gained nothing from it (angio, ratio 2.5) */
         double next;
         if (bracketed) {
             if (moved == moved_before || k_at_lo <= k_at_hi || k_at_hi < 1) {
@@ -125,7 +140,8 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
              * has most likely barely moved */
             next = kk > hi_k ? lam * (1.0 + rtol) : lam / (1.0 + rtol);
         } else {
-            next = lam * pow((double)(kk > 0 ? kk : 1) / k_mid, 1.0 / 1.4);
+            next = lam * pow((double)(kk > 0 ? kk : 1) / k_mid,
+                             ht->refined ? -1.0 / ht->slope_prev : 1.0 / 1.4);
         }
         if (next > 8.0 * lam) next = 8.0 * lam;
         if (next < lam / 8.0) next = lam / 8.0;
