@@ -93,33 +93,24 @@ static int move_blocked(const char *cmd, gsfw_atomic_file *files, int n)
 
 /* ------------------------------------------------------------ runs and locks */
 
-/* The pid in a name ".gsfw-KIND-PID-..." (KIND tmp or old; *kind its first letter), or 0. */
-static long owner(const char *name, char *kind)
-{
-    char k[8];
-    long pid = 0;
-    int end = 0;
-    if (sscanf(name, ".gsfw-%7[a-z]-%ld-%n", k, &pid, &end) < 2 || !end || pid <= 0 ||
-        (strcmp(k, "tmp") && strcmp(k, "old")))
-        return 0;
-    *kind = k[0];
-    return pid;
-}
-
-/* The pid of another live run writing into dir, or 0. With clean, what dead runs left
- * goes: temporary files, and backups that are a second link to their file; a backup
- * that holds the only copy of an earlier output is kept, and named. */
+/* The pid of another live run writing into dir, or 0: its files are named
+ * .gsfw-tmp-PID-... (temporary files) and .gsfw-old-PID-... (backups of the move). With
+ * clean, what dead runs left goes: temporary files, and backups that are a second link
+ * to their file; a backup that holds the only copy of an earlier output is kept, and
+ * named. */
 static long scan_runs(const char *cmd, const char *dir, int clean)
 {
     DIR *dp = opendir(dir);
     struct dirent *de;
-    long live = 0, dead = 0;
-    int removed = 0;
-    char path[4096], kind = 0;
+    long live = 0, dead = 0, pid;
+    int removed = 0, end;
+    char path[4096], kind[4];
     while (dp && (de = readdir(dp))) {
-        long pid = owner(de->d_name, &kind);
         struct stat st;
-        if (!pid || pid == (long)getpid()) continue;
+        end = 0;
+        if (sscanf(de->d_name, ".gsfw-%3[a-z]-%ld-%n", kind, &pid, &end) < 2 || !end ||
+            pid <= 0 || (strcmp(kind, "tmp") && strcmp(kind, "old")) || pid == (long)getpid())
+            continue;
         if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
             live = pid;
             continue;
@@ -127,14 +118,13 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
         if (!clean || snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path ||
             lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
-        if (kind == 't' || st.st_nlink > 1) {
-            unlink(path);
-        } else {
+        if (kind[0] == 'o' && st.st_nlink == 1) {
             fprintf(stderr, "gsfw %s: note: '%s' holds the earlier contents of an output "
                     "that a run (pid %ld) was replacing when it was killed; it is kept: "
                     "rename it back over that output, or delete it\n", cmd, path, pid);
             continue;
         }
+        unlink(path);
         removed++;
         dead = pid;
     }
@@ -237,14 +227,6 @@ static int make_dirs(cli_outdir *o, const char *path)
     return CLI_OK;
 }
 
-static char *join(const char *dir, const char *name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (p) snprintf(p, a + b + 2, "%s/%s", dir, name);
-    return p;
-}
-
 int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
                     const char *const *names, int count)
 {
@@ -262,8 +244,9 @@ int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
     gsfw_err err;
     for (int k = 0; k < count && k < CLI_GROUP_MAX; k++) {
         struct stat st;
-        char *final = join(path, names[k]);
-        if (!final) return cli_fail(cmd, "out of memory");
+        char final[4096];
+        if (snprintf(final, sizeof final, "%s/%s", path, names[k]) >= (int)sizeof final)
+            return cli_fail(cmd, "--out-dir: the name is too long");
         /* a rename would replace a link, a directory or a special file by a regular file */
         if (lstat(final, &st) == 0 && !S_ISREG(st.st_mode)) {
             rc = cli_fail(cmd, "--out-dir: '%s' is %s; %s writes regular files only (remove "
@@ -276,7 +259,6 @@ int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
                    gsfw_atomic_finish(&o->files[k], &err)) {
             rc = cli_fail(cmd, "--out-dir: %s", err.message);
         }
-        free(final);
         if (rc) return rc;
         o->count = k + 1;
     }
