@@ -344,8 +344,8 @@ static const char *model_used(const recover_args *a)
     return gsfw_spec_model_used(a->params.spec);
 }
 
-/* recovered.npy, recovered.png, truth.png, trace.csv (and the two plots) into the
- * staging directory. */
+/* recovered.npy, recovered.png, truth.png, trace.csv (and the two plots) into their
+ * temporary files. */
 static int write_outputs(const char *cmd, const recover_args *a, const recover_run *r,
                          const gsfw_atomic_file *out)
 {
@@ -460,7 +460,7 @@ int cmd_recover(int argc, char **argv)
 done:
     /* a failure the signal caused (a killed gnuplot, say; its message was held back) */
     if (rc == CLI_FAIL && cli_interrupted()) rc = cli_interrupted_exit(cmd, "no output was changed");
-    /* what is left of the staging directory (everything, after a failure) goes */
+    /* the temporary files left (all of them, after a failure) go */
     cli_outdir_close(&od, rc != CLI_OK);
     run_free(&r);
     recover_args_free(&a);

@@ -93,64 +93,38 @@ static int move_blocked(const char *cmd, gsfw_atomic_file *files, int n)
 
 /* ------------------------------------------------------------ runs and locks */
 
-/* The pid in a name ".gsfw-KIND-PID-..." (KIND staging, tmp or old; *kind its first
- * letter), or 0. */
-static long owner(const char *name, char *kind)
-{
-    char k[8];
-    long pid = 0;
-    int end = 0;
-    if (sscanf(name, ".gsfw-%7[a-z]-%ld-%n", k, &pid, &end) < 2 || !end || pid <= 0 ||
-        (strcmp(k, "staging") && strcmp(k, "tmp") && strcmp(k, "old")))
-        return 0;
-    *kind = k[0];
-    return pid;
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *dp = opendir(dir);
-    struct dirent *de;
-    char path[4096];
-    while (dp && (de = readdir(dp)))
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
-            unlink(path); /* a staging directory holds files only */
-    if (dp) closedir(dp);
-    rmdir(dir);
-}
-
-/* The pid of another live run staging in dir, or 0. With clean, what dead runs left
- * goes: staging directories, temporary files, and backups that are a second link to
- * their file; a backup that holds the only copy of an earlier output is kept, and named. */
+/* The pid of another live run writing into dir, or 0: its files are named
+ * .gsfw-tmp-PID-... (temporary files) and .gsfw-old-PID-... (backups of the move). With
+ * clean, what dead runs left goes: temporary files, and backups that are a second link
+ * to their file; a backup that holds the only copy of an earlier output is kept, and
+ * named. */
 static long scan_runs(const char *cmd, const char *dir, int clean)
 {
     DIR *dp = opendir(dir);
     struct dirent *de;
-    long live = 0, dead = 0;
-    int removed = 0;
-    char path[4096], kind = 0;
+    long live = 0, dead = 0, pid;
+    int removed = 0, end;
+    char path[4096], kind[4];
     while (dp && (de = readdir(dp))) {
-        long pid = owner(de->d_name, &kind);
         struct stat st;
-        if (!pid || pid == (long)getpid()) continue;
+        end = 0;
+        if (sscanf(de->d_name, ".gsfw-%3[a-z]-%ld-%n", kind, &pid, &end) < 2 || !end ||
+            pid <= 0 || (strcmp(kind, "tmp") && strcmp(kind, "old")) || pid == (long)getpid())
+            continue;
         if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
-            if (kind == 's') live = pid;
+            live = pid;
             continue;
         }
         if (!clean || snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path ||
-            lstat(path, &st) != 0)
+            lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
-        if (kind == 's' && S_ISDIR(st.st_mode)) {
-            remove_tree(path);
-        } else if (S_ISREG(st.st_mode) && (kind == 't' || st.st_nlink > 1)) {
-            unlink(path);
-        } else {
-            if (S_ISREG(st.st_mode))
-                fprintf(stderr, "gsfw %s: note: '%s' holds the earlier contents of an output "
-                        "that a run (pid %ld) was replacing when it was killed; it is kept: "
-                        "rename it back over that output, or delete it\n", cmd, path, pid);
+        if (kind[0] == 'o' && st.st_nlink == 1) {
+            fprintf(stderr, "gsfw %s: note: '%s' holds the earlier contents of an output "
+                    "that a run (pid %ld) was replacing when it was killed; it is kept: "
+                    "rename it back over that output, or delete it\n", cmd, path, pid);
             continue;
         }
+        unlink(path);
         removed++;
         dead = pid;
     }
@@ -253,14 +227,6 @@ static int make_dirs(cli_outdir *o, const char *path)
     return CLI_OK;
 }
 
-static char *join(const char *dir, const char *name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (p) snprintf(p, a + b + 2, "%s/%s", dir, name);
-    return p;
-}
-
 int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
                     const char *const *names, int count)
 {
@@ -269,38 +235,32 @@ int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
     o->lock_fd = -1;
     int rc = make_dirs(o, path);
     if (rc) return rc;
-    if (!(o->path = strdup(path))) return cli_fail(cmd, "out of memory");
     /* the lock is on the directory itself: no lock file is left behind */
     if ((o->lock_fd = lock_dir(cmd, path, 0)) < 0)
         return o->lock_fd == -2 ? CLI_FAIL
                                 : cli_fail(cmd, "--out-dir: cannot lock '%s': %s", path,
                                            strerror(errno));
     scan_runs(cmd, path, 1);
-    char name[64];
-    snprintf(name, sizeof name, ".gsfw-staging-%ld-XXXXXX", (long)getpid());
-    if (!(o->staging = join(path, name))) return cli_fail(cmd, "out of memory");
-    if (!mkdtemp(o->staging)) {
-        int e = errno;
-        free(o->staging);
-        o->staging = NULL;
-        return cli_fail(cmd, "--out-dir: cannot create a staging directory in '%s': %s", path,
-                        strerror(e));
-    }
+    gsfw_err err;
     for (int k = 0; k < count && k < CLI_GROUP_MAX; k++) {
         struct stat st;
-        o->count = k + 1;
-        gsfw_atomic_file *f = &o->files[k];
-        f->final_path = join(path, names[k]);
-        f->tmp_path = join(o->staging, names[k]);
-        if (!f->final_path || !f->tmp_path) return cli_fail(cmd, "out of memory");
+        char final[4096];
+        if (snprintf(final, sizeof final, "%s/%s", path, names[k]) >= (int)sizeof final)
+            return cli_fail(cmd, "--out-dir: the name is too long");
         /* a rename would replace a link, a directory or a special file by a regular file */
-        if (lstat(f->final_path, &st) == 0 && !S_ISREG(st.st_mode))
-            return cli_fail(cmd, "--out-dir: '%s' is %s; %s writes regular files only (remove "
-                            "it or choose another directory)", f->final_path,
-                            S_ISLNK(st.st_mode)  ? "a symbolic link"
-                            : S_ISDIR(st.st_mode) ? "a directory"
-                                                  : "a special file",
-                            cmd);
+        if (lstat(final, &st) == 0 && !S_ISREG(st.st_mode)) {
+            rc = cli_fail(cmd, "--out-dir: '%s' is %s; %s writes regular files only (remove "
+                          "it or choose another directory)", final,
+                          S_ISLNK(st.st_mode)  ? "a symbolic link"
+                          : S_ISDIR(st.st_mode) ? "a directory"
+                                                : "a special file",
+                          cmd);
+        } else if (gsfw_atomic_open(&o->files[k], final, &err) ||
+                   gsfw_atomic_finish(&o->files[k], &err)) {
+            rc = cli_fail(cmd, "--out-dir: %s", err.message);
+        }
+        if (rc) return rc;
+        o->count = k + 1;
     }
     return CLI_OK;
 }
@@ -312,15 +272,12 @@ int cli_outdir_commit(cli_outdir *o)
 
 void cli_outdir_close(cli_outdir *o, int failed)
 {
-    for (int k = 0; k < o->count; k++) gsfw_atomic_forget(&o->files[k]);
-    if (o->staging) remove_tree(o->staging); /* whatever is left of it */
+    for (int k = 0; k < o->count; k++) gsfw_atomic_abort(&o->files[k]); /* if not moved */
     for (int i = o->ncreated - 1; i >= 0; i--) {
         if (failed) rmdir(o->created[i]);
         free(o->created[i]);
     }
     if (o->lock_fd >= 0) close(o->lock_fd);
-    free(o->staging);
-    free(o->path);
     memset(o, 0, sizeof *o);
     o->lock_fd = -1;
 }

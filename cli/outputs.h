@@ -48,21 +48,20 @@ int cli_same_file(const char *a, const char *b);
 
 typedef struct {
     const char *cmd;
-    char *path, *staging;  /* the directory, and .gsfw-staging-PID-XXXXXX in it */
     char *created[16];     /* directories this run created (removed if it fails) */
     int ncreated, lock_fd, count;
-    gsfw_atomic_file files[CLI_GROUP_MAX]; /* closed: tmp_path in the staging directory */
+    gsfw_atomic_file files[CLI_GROUP_MAX]; /* closed: written at tmp_path, moved together */
 } cli_outdir;
 
 /* Create the directory (mkdir -p), lock it (refusing a second run), remove dead runs'
- * leftovers, make the staging directory and name the outputs: o->files[k].tmp_path is
- * where names[k] is to be written. A destination that is not a regular file is refused.
+ * leftovers and create the outputs' temporary files beside them: names[k] is to be
+ * written at o->files[k].tmp_path. A destination that is not a regular file is refused.
  * CLI_OK, or a status with the message printed; cli_outdir_close in every case. */
 int cli_outdir_open(cli_outdir *o, const char *cmd, const char *path,
                     const char *const *names, int count);
-/* Move the staged files into place together (as cli_commit_outputs). */
+/* Move the outputs into place together (as cli_commit_outputs). */
 int cli_outdir_commit(cli_outdir *o);
-/* Remove the staging directory and, when failed, the directories the run created;
+/* Remove the temporary files left and, when failed, the directories the run created;
  * release the lock. */
 void cli_outdir_close(cli_outdir *o, int failed);
 

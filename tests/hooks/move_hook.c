@@ -1,7 +1,7 @@
 /* Preloaded into gsfw by tests/reliability.sh (LD_PRELOAD): acts just before a chosen
  * step of an output move, so that a signal, a pause or a failure lands exactly there.
- * A step is a link(2) or rename(2) onto a name outside staging directories and
- * temporary files: the backups and renames of the final move.
+ * A step is a link(2) or rename(2) onto a name outside temporary files (and the staging
+ * directories of earlier builds): the backups and renames of the final move.
  *
  *   GSFW_HOOK_STEP=K     act before step K (1-based)
  *   GSFW_HOOK_ACTION=A   INT, TERM or KILL: raise that signal; sleep:MS: pause; EIO: the
