@@ -64,14 +64,29 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht);
 }
 
+/* The next search starts from the reference's guess, not from the last lambda. */
+static void forget_lambda(gsfw_headtail *ht)
+{
+    ht->have_prev = 0;
+    ht->prev_missed = 0;
+}
+
 void gsfw_headtail_reset(gsfw_headtail *ht)
 {
     if (ht) {
-        ht->have_prev = 0;
-        ht->prev_missed = 0;
+        forget_lambda(ht);
         ht->refined = 0;
-        ht->slope_prev = -1.4;
+        ht->slope_prev = GSFW_HT_SLOPE;
     }
+}
+
+int gsfw_ht_refine(gsfw_headtail *ht)
+{
+    if (ht->st.first_calls <= 0 || ht->refined) return 1;
+    ht->refined = 1;
+    /* a lambda that single runs left where it was tells the search nothing */
+    forget_lambda(ht);
+    return 0;
 }
 
 static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *st,
@@ -136,7 +151,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->st = *settings;
     ht->n = graph->n;
     ht->m = graph->m;
-    ht->slope_prev = -1.4;
+    ht->slope_prev = GSFW_HT_SLOPE;
     ht->prize = gsfw_malloc_array(n, sizeof(double));
     ht->sprize = gsfw_malloc_array(n, sizeof(double));
     ht->cost = gsfw_malloc_array(m, sizeof(double));

@@ -67,12 +67,7 @@ static int ht_select(void *ctx, const double *z, int *support, int *size, gsfw_d
 static int ht_refine(void *ctx)
 {
     ht_dmo_ctx *c = ctx;
-    if (c->ht->st.first_calls <= 0 || c->ht->refined) return 1;
-    c->ht->refined = 1;
-    /* a lambda that single runs left where it was tells the search nothing */
-    c->ht->have_prev = 0;
-    c->ht->prev_missed = 0;
-    return 0;
+    return gsfw_ht_refine(c->ht);
 }
 
 /* Forget the warm start, so that a second solve repeats the first bit for bit. */

@@ -49,8 +49,8 @@ struct gsfw_headtail {
     int have_prev;
     int prev_missed;        /* the previous result missed its window (a jump in k) */
     double slope_prev;      /* d log k / d log lambda between the last two runs that
-                             * differed (-1.4 before any; clamped to [-8, -0.5]); used
-                             * by refined searches */
+                             * differed (GSFW_HT_SLOPE before any; clamped to [-8, -0.5]);
+                             * used by refined searches */
     double ref_now;         /* the current call's reference prize (0: none) */
     /* size repair (practical, repair_size = 1): the forests closest to the window seen by
      * this call's search, below (most nodes < s_low) and above (fewest nodes > s_high) */
@@ -71,6 +71,14 @@ void gsfw_ht_restore_kept(gsfw_headtail *ht);
 double gsfw_ht_kth_largest(gsfw_headtail *ht, int k);
 /* sum of the prizes of nodes[0..nn), in list order */
 double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn);
+
+/* The slope of log k(lambda) against log lambda that the search assumes where it has
+ * measured none: k ~ lambda^-1.4 on grids. */
+#define GSFW_HT_SLOPE (-1.4)
+
+/* Leave the first mode (first_calls) for full searches: 0, or 1 when the projection has
+ * no first mode or has left it already (the DMO's refine hook). */
+int gsfw_ht_refine(gsfw_headtail *ht);
 
 /* The practical projection (lambda_search.c) and the theory versions (theory.c) of the
  * prizes in ht->prize: the support into ht->nodes / ht->nn, its forest into ht->edges. */

@@ -141,7 +141,7 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
             next = kk > hi_k ? lam * (1.0 + rtol) : lam / (1.0 + rtol);
         } else {
             next = lam * pow((double)(kk > 0 ? kk : 1) / k_mid,
-                             ht->refined ? -1.0 / ht->slope_prev : 1.0 / 1.4);
+                             -1.0 / (ht->refined ? ht->slope_prev : GSFW_HT_SLOPE));
         }
         if (next > 8.0 * lam) next = 8.0 * lam;
         if (next < lam / 8.0) next = lam / 8.0;
