@@ -250,7 +250,7 @@ static long allocations_of_pursuit(int two_levels, int max_iter, int *iterations
     st.max_iter = max_iter;
     st.tol_rel = 0.0;
     st.coarse_stall = st.stall = 0.0;
-    st.patience = 1000000;
+    st.patience = st.coarse_patience = 1000000;
     double x_best[D2], x_last[D2];
     gsfw_iterate trace[64];
     gsfw_result res = {.x_best = x_best, .x_last = x_last, .trace = trace, .trace_capacity = 64};

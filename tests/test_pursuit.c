@@ -481,8 +481,9 @@ static void test_errors(void **state)
     static const struct { const char *field; double value; const char *text; } bad[] = {
         {"max_iter", -1, "max_iter must be >= 0, got -1"},
         {"inner_iters", 0, "must be >= 1, got 0 and 10"},
-        {"stall", 1, "stall and coarse_stall must be in [0, 1), got 1 and 0.001"},
-        {"patience", 0, "patience must be >= 1, got 0"},
+        {"stall", 1, "stall and coarse_stall must be in [0, 1), got 1 and 0.01"},
+        {"patience", 0, "patience and coarse_patience must be >= 1, got 0 and 2"},
+        {"coarse_patience", 0, "patience and coarse_patience must be >= 1, got 6 and 0"},
         {"tol_rel", -1, "tol and tol_rel must be finite and >= 0"},
         {"time_limit", NAN, "time_limit is NaN"},
     };
@@ -492,6 +493,7 @@ static void test_errors(void **state)
         if (!strcmp(bad[k].field, "inner_iters")) b.inner_iters = (int)bad[k].value;
         if (!strcmp(bad[k].field, "stall")) b.stall = bad[k].value;
         if (!strcmp(bad[k].field, "patience")) b.patience = (int)bad[k].value;
+        if (!strcmp(bad[k].field, "coarse_patience")) b.coarse_patience = (int)bad[k].value;
         if (!strcmp(bad[k].field, "tol_rel")) b.tol_rel = bad[k].value;
         if (!strcmp(bad[k].field, "time_limit")) b.time_limit = bad[k].value;
         assert_int_equal(gsfw_pursuit_solve(obj, head, tail, &b, &res, NULL, &err),

@@ -18,7 +18,8 @@
  * polished answer: its support is one the tail projection returned, and f is minimised
  * on it. That answer also decides the stop: the run ends when f(x_t) <= tol + tol_rel f(0)
  * (converged), or when f(x_t) has stayed above (1 - stall) times the best value so far
- * for `patience` iterations in a row (stalled: a noise floor, or no further progress),
+ * for `patience` iterations in a row (stalled: a noise floor, or no further progress;
+ * coarse levels use coarse_stall and coarse_patience),
  * at max_iter or the time limit. Before it stalls, a level whose oracles have a cheaper
  * first mode (gsfw_dmo.refine) switches them to their accurate one and goes on. The
  * best iterate is returned (argmin f).
@@ -76,9 +77,14 @@ typedef struct {
     double tol, tol_rel;    /* converged when f(x_t) <= tol + tol_rel f(0) (defaults 0 and
                                1e-12: with exact data, the support is found) */
     double stall;           /* finest level: no progress when f(x_t) > (1 - stall) f_best
-                               (default 0: any decrease is progress) */
-    double coarse_stall;    /* the same on coarser levels (default 1e-3) */
-    int patience;           /* iterations without progress that end a level (default 1) */
+                               (default 1e-3) */
+    double coarse_stall;    /* the same on coarser levels (default 1e-2: a coarse answer is
+                               only a start, small gains there are not worth an iteration) */
+    int patience;           /* iterations without progress in a row that end the finest
+                               level (default 6: near the fewest measurements the pursuit
+                               can wander above its best for a few iterations before it
+                               finds the support) */
+    int coarse_patience;    /* the same on coarser levels (default 2) */
     double time_limit;      /* seconds for the whole run, <= 0 for none */
     const double *x0;       /* start of the first level (its d entries), NULL for 0 */
     const double *x_true;   /* the finest level's truth, for est_err (NULL: none) */

@@ -15,9 +15,10 @@ void gsfw_pursuit_settings_default(gsfw_pursuit_settings *s)
     s->inner_tol = 1e-10;
     s->tol = 0.0;
     s->tol_rel = 1e-12;
-    s->stall = 0.0;
-    s->coarse_stall = 1e-3;
-    s->patience = 1;
+    s->stall = 1e-3;
+    s->coarse_stall = 1e-2;
+    s->patience = 6;
+    s->coarse_patience = 2;
 }
 
 static gsfw_error check_settings(const gsfw_pursuit_settings *s, gsfw_err *err)
@@ -38,9 +39,9 @@ static gsfw_error check_settings(const gsfw_pursuit_settings *s, gsfw_err *err)
     if (!(s->stall >= 0 && s->stall < 1) || !(s->coarse_stall >= 0 && s->coarse_stall < 1))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pursuit: stall and coarse_stall must be "
                          "in [0, 1), got %g and %g", s->stall, s->coarse_stall);
-    if (s->patience < 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pursuit: patience must be >= 1, got %d",
-                         s->patience);
+    if (s->patience < 1 || s->coarse_patience < 1)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pursuit: patience and coarse_patience "
+                         "must be >= 1, got %d and %d", s->patience, s->coarse_patience);
     if (isnan(s->time_limit))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "pursuit: time_limit is NaN (use <= 0 for "
                          "no limit)");
@@ -173,6 +174,8 @@ gsfw_error gsfw_multilevel_solve(const gsfw_level *levels, int n_levels,
                                   .inner_iters = k == fine ? settings->inner_iters
                                                            : settings->coarse_inner_iters,
                                   .stall = k == fine ? settings->stall : settings->coarse_stall,
+                                  .patience = k == fine ? settings->patience
+                                                        : settings->coarse_patience,
                                   .x_true = k == fine ? settings->x_true : NULL,
                                   .start = k == 0 ? settings->x0 : xv[k - 1]};
         if (settings->time_limit > 0) {

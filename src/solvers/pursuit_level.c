@@ -152,7 +152,11 @@ static gsfw_error iterate(pursuit_work *w, gsfw_dmo *head, const gsfw_pursuit_pl
             break;
         }
         misses = t > 0 && !(f < (1.0 - plan->stall) * best_before) ? misses + 1 : 0;
-        if (misses >= set->patience) {
+        /* `patience` misses switch cheap oracles to their accurate mode, and as many more
+         * end the level: near the fewest measurements the pursuit can stay above its best
+         * for a few iterations before it finds the support, and the cheap mode's inexact
+         * projections are what most often lead it there */
+        if (misses >= plan->patience) {
             if (!refine_oracles(w, head)) {
                 status = GSFW_STATUS_STALLED;
                 break;

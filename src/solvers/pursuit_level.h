@@ -10,6 +10,7 @@ typedef struct {
     int level;              /* passed to the callback */
     int inner_iters;        /* minimize_on iterations per refit */
     double stall;           /* progress threshold of this level */
+    int patience;           /* iterations without progress that end this level */
     double time_limit;      /* seconds left for this level (<= 0: none) */
     const double *x_true;   /* NULL on coarse levels */
     const double *start;    /* d entries or NULL (0) */
