@@ -220,6 +220,65 @@ static void test_deterministic(void **state)
     gsfw_graph_free(grid);
 }
 
+/* The stop rule on noisy data, with oracles that have no cheaper first mode and
+ * stall = 0: the level ends at the patience-th iteration in a row whose f is not below
+ * the best before it, right after one that was (or x_0); a larger patience follows the
+ * same iterates, bit for bit, as far as the smaller one went, and ends no worse. */
+static void test_patience(void **state)
+{
+    (void)state;
+    gsfw_graph *grid = NULL;
+    assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
+    gsfw_iterate trace[4][128];
+    gsfw_info info[4];
+    int stalled = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        planted_problem p = blobs_problem(seed, 0.05);
+        for (int k = 0; k < 4; k++) {
+            gsfw_objective *obj = NULL;
+            assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y,
+                                                          &obj, NULL), GSFW_OK);
+            gsfw_dmo *head = projection(grid, S, G), *tail = projection(grid, S, G);
+            gsfw_pursuit_settings set;
+            gsfw_pursuit_settings_default(&set);
+            set.stall = 0.0;
+            set.patience = k + 1;
+            set.max_iter = 120;
+            double x[D];
+            gsfw_result res = {.x_best = x, .trace = trace[k], .trace_capacity = 128};
+            assert_int_equal(gsfw_pursuit_solve(obj, head, tail, &set, &res, &info[k], NULL),
+                             GSFW_OK);
+            const int T = info[k].iterations;
+            assert_int_equal(res.trace_len, T + 1);
+            if (info[k].status == GSFW_STATUS_STALLED) {
+                stalled++;
+                const int first_miss = T - set.patience + 1;
+                assert_true(first_miss >= 1);
+                double best = INFINITY;
+                for (int t = 0; t < first_miss; t++) best = fmin(best, trace[k][t].f);
+                for (int t = first_miss; t <= T; t++) assert_true(trace[k][t].f >= best);
+                double before = INFINITY;
+                for (int t = 0; t < first_miss - 1; t++) before = fmin(before, trace[k][t].f);
+                assert_true(first_miss == 1 || trace[k][first_miss - 1].f < before);
+                assert_true(info[k].f_best == best);
+            }
+            if (k > 0) {
+                const int common = info[k - 1].iterations + 1;
+                assert_true(info[k].iterations + 1 >= common);
+                for (int t = 0; t < common; t++)
+                    assert_true(trace[k][t].f == trace[k - 1][t].f);
+                assert_true(info[k].f_best <= info[k - 1].f_best);
+            }
+            gsfw_dmo_free(head);
+            gsfw_dmo_free(tail);
+            gsfw_objective_free(obj);
+        }
+        planted_free(&p);
+    }
+    assert_true(stalled >= 12); /* the rule was exercised, not only max_iter */
+    gsfw_graph_free(grid);
+}
+
 /* A start at the answer: one projection (the start's prune), and x_0 is x* already. */
 static void test_start_at_answer(void **state)
 {
@@ -568,6 +627,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recovers_planted_blobs),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_patience),
         cmocka_unit_test(test_start_at_answer),
         cmocka_unit_test(test_pyramid_recovers_strokes),
         cmocka_unit_test(test_stop_on_coarse_level),
