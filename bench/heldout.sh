@@ -42,10 +42,14 @@ rows=$tmp/rows
 : >"$rows"
 for name in $images; do
     for seed in $seeds; do
-        # shellcheck disable=SC2086 # EXTRA is a list of options
-        /usr/bin/time -v "$build/gsfw" recover --image "$out/images/$name.npy" \
+        # shellcheck disable=SC2086 # $extra is a list of options
+        if ! /usr/bin/time -v "$build/gsfw" recover --image "$out/images/$name.npy" \
             --sensing "$sensing" --ratio "$ratio" --seed "$seed" --no-plot $extra \
-            --out-dir "$tmp/rec" >"$tmp/s" 2>"$tmp/t" || true
+            --out-dir "$tmp/rec" >"$tmp/s" 2>"$tmp/t"; then
+            # the row stays (a run that cannot finish is a result); say why on stderr
+            echo "$0: $name seed $seed: $(grep -v -e '^[[:space:]]' -e '^Command ' "$tmp/t" | head -n 1)" >&2
+            echo "status=error" >"$tmp/s"
+        fi
         s=$tmp/s
         mb=$(awk '/Maximum resident set size/ {printf "%.0f", $NF / 1024}' "$tmp/t")
         echo "| $name | $seed | $(field d "$s") | $(field s "$s") | $(field g "$s") | $(field method "$s") | $(field oracle_calls "$s") | $(field pcsf_calls "$s") | $(field time_s "$s") | $mb | $(field rel_err "$s") | $(field status "$s") |" | tee -a "$rows" >&2

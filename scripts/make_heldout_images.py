@@ -19,9 +19,11 @@ seeds, Debian's python3-skimage data):
   coins_1024.npy    the Sobel edge magnitude of skimage's coins image resized to
                     1024 x 1024, its top 8 %: fragmented edges, about 2000 components
 
-Values are 1.0 on the support and 0.0 elsewhere (float64 .npy).
+Values are 1.0 on the support and 0.0 elsewhere (float64 .npy). With --stroke-sides,
+also the MNIST stroke at those sides (mnist3_256.npy, ...: the same recipe), for quick
+runs at the same phase transition.
 
-    /usr/bin/python3 scripts/make_heldout_images.py OUT_DIR
+    /usr/bin/python3 scripts/make_heldout_images.py OUT_DIR [--stroke-sides 256,512]
 """
 import os
 import sys
@@ -47,10 +49,24 @@ def random_curves(side, walks, seed):
     return morphology.binary_dilation(img, morphology.disk(2))
 
 
+def stroke(mnist, side):
+    return transform.resize(mnist / mnist.max(), (side, side), order=1) > 0.5
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: make_heldout_images.py OUT_DIR")
-    out = sys.argv[1]
+    args = sys.argv[1:]
+    sides = []
+    if len(args) == 3 and args[1] == "--stroke-sides":
+        try:
+            sides = [int(v) for v in args[2].split(",")]
+        except ValueError:
+            sides = [0]
+        if any(v < 28 for v in sides):
+            sys.exit(f"make_heldout_images.py: --stroke-sides wants sides >= 28 separated by "
+                     f"commas, got '{args[2]}'")
+    elif len(args) != 1:
+        sys.exit("usage: make_heldout_images.py OUT_DIR [--stroke-sides 256,512]")
+    out = args[0]
     os.makedirs(out, exist_ok=True)
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
     angio = np.load(os.path.join(here, "angio.npy"))
@@ -61,11 +77,13 @@ def main():
     edges = filters.sobel(transform.resize(data.coins().astype(float), (1024, 1024), order=1))
     images = {
         "angio_1000": np.kron(angio != 0, np.ones((10, 10))),
-        "mnist3_1024": transform.resize(mnist / mnist.max(), (1024, 1024), order=1) > 0.5,
+        "mnist3_1024": stroke(mnist, 1024),
         "curves_1024": random_curves(1024, 12, 7),
         "text_1024": text < 0.8 * filters.threshold_otsu(text),
         "coins_1024": edges > np.quantile(edges, 0.92),
     }
+    for side in sides:
+        images[f"mnist3_{side}"] = stroke(mnist, side)
     for name, img in images.items():
         path = os.path.join(out, name + ".npy")
         np.save(path + ".tmp.npy", img.astype(np.float64))
