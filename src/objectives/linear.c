@@ -19,12 +19,12 @@
 #include "core/registry.h"
 #include "operators/op_internal.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "objectives/linear_ctx.h"
+#include "util/vec.h"
 
 
 /* z = A x - y (residual losses) or A x */
@@ -190,7 +190,7 @@ static int lin_along(void *ctx, double gamma, double *f, double *slope)
 static int lin_step(void *ctx, double gamma)
 {
     lin_ctx *c = ctx;
-    if (gamma != 0.0) cblas_daxpy(c->n, gamma, c->az, 1, c->z, 1);
+    if (gamma != 0.0) gsfw_vec_axpy(c->n, gamma, c->az, c->z);
     if (c->intercept) c->b_c = c->b_line;
     return 0;
 }
@@ -202,14 +202,14 @@ static int power_iteration(lin_ctx *c, double *out)
     int n = c->n, d = c->d;
     double *u = c->pn, *v = c->pn + n, *w = c->pn + n + d;
     for (int j = 0; j < d; j++) v[j] = 1.0 + 0.5 * sin(1.0 + 0.7 * j);
-    double nv = cblas_dnrm2(d, v, 1);
-    cblas_dscal(d, 1.0 / nv, v, 1);
+    double nv = gsfw_vec_nrm2(d, v);
+    gsfw_vec_scal(d, 1.0 / nv, v);
     double lambda = 0.0;
     for (int it = 0; it < POWER_MAX_ITER; it++) {
         if (c->A->apply(c->A->ctx, v, u) || c->A->adjoint(c->A->ctx, u, w)) return OP_FAILED;
         if (gsfw_lin_reduce(c, w, d)) return REDUCER_FAILED;
-        double rq = cblas_ddot(d, v, 1, w, 1);
-        double nw = cblas_dnrm2(d, w, 1);
+        double rq = gsfw_vec_dot(d, v, w);
+        double nw = gsfw_vec_nrm2(d, w);
         if (nw == 0.0) {
             lambda = 0.0;
             break;

@@ -1,9 +1,9 @@
 /* The squared loss l(t) = t^2 / 2 of the residual t = (A x - y)_i. The value is
- * 0.5 * dnrm2(r)^2 (a scaled norm, safe from overflow of the squares); along the
- * direction the sums are one fused loop. */
+ * 0.5 ||r||^2 with the norm of gsfw_vec_nrm2 (scaled where the squares would overflow);
+ * along the direction the sums are one fused loop. */
 #include "objectives/linear.h"
+#include "util/vec.h"
 
-#include <cblas.h>
 
 static double squared_sum(const gsfw_loss_params *p, int n, const double *z, const double *dz,
                           double gamma, double shift, double *slope)
@@ -11,7 +11,7 @@ static double squared_sum(const gsfw_loss_params *p, int n, const double *z, con
     (void)p;
     (void)shift; /* no intercept */
     if (!dz) {
-        double nr = cblas_dnrm2(n, z, 1);
+        double nr = gsfw_vec_nrm2(n, z);
         return 0.5 * nr * nr;
     }
     double ff = 0.0, sl = 0.0;

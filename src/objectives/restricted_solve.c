@@ -5,6 +5,7 @@
  * Newton-CG with Armijo backtracking (and a gradient step where Newton steps crawl). Every
  * sum over rows goes through the reducer, as in linear.c. */
 #include "objectives/linear_ctx.h"
+#include "util/vec.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -51,24 +52,24 @@ static int cgls(lin_ctx *c, int k, const int *S, double *w, int max_iter, double
     if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
     if (gsfw_lin_reduce(c, s, k)) return REDUCER_FAILED;
     memcpy(p, s, (size_t)k * sizeof(double));
-    double gam = cblas_ddot(k, s, 1, s, 1), rr = cblas_ddot(n, r, 1, r, 1);
+    double gam = gsfw_vec_dot(k, s, s), rr = gsfw_vec_dot(n, r, r);
     if (gsfw_lin_reduce(c, &rr, 1)) return REDUCER_FAILED;
     const double stop = tol * sqrt(gam), rr_noise = DBL_EPSILON * rr;
     double a2 = 0.0; /* the largest ||A_S p||^2 / ||p||^2 seen, a lower bound on ||A_S||^2 */
     for (int it = 0; it < max_iter && sqrt(gam) > stop && gam > 0; it++) {
         memset(q, 0, (size_t)n * sizeof(double));
         if ((rc = sub_apply(c, k, S, p, 1.0, q))) return rc;
-        double qq = cblas_ddot(n, q, 1, q, 1), pp = cblas_ddot(k, p, 1, p, 1);
+        double qq = gsfw_vec_dot(n, q, q), pp = gsfw_vec_dot(k, p, p);
         if (gsfw_lin_reduce(c, &qq, 1)) return REDUCER_FAILED;
         if (!(qq > 0)) break;
         if (qq > a2 * pp) a2 = qq / pp;
         double alpha = gam / qq;
-        cblas_daxpy(k, alpha, p, 1, w, 1);
-        cblas_daxpy(n, -alpha, q, 1, r, 1);
+        gsfw_vec_axpy(k, alpha, p, w);
+        gsfw_vec_axpy(n, -alpha, q, r);
         rr -= alpha * gam; /* ||r||^2 falls by alpha gam per step */
         if ((rc = sub_adjoint(c, r, k, S, s))) return rc;
         if (gsfw_lin_reduce(c, s, k)) return REDUCER_FAILED;
-        double gnew = cblas_ddot(k, s, 1, s, 1);
+        double gnew = gsfw_vec_dot(k, s, s);
         /* A_S^T r is computed to about eps ||A_S|| ||r||: below a few times that it is
          * rounding noise, and steps on it lose conjugacy and can grow without bound */
         if (gnew <= NOISE_FLOOR * NOISE_FLOOR * a2 * fmax(rr, rr_noise)) break;
@@ -96,14 +97,14 @@ static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, doubl
     int rc;
     double *r = c->wn[0], *tmp = c->wn[1], *qd = c->wn[2], *u = c->dual;
     double *p = c->wd[1];
-    double yy = cblas_ddot(n, c->y, 1, c->y, 1);
+    double yy = gsfw_vec_dot(n, c->y, c->y);
     if (gsfw_lin_reduce(c, &yy, 1)) return REDUCER_FAILED;
     memcpy(r, c->y, (size_t)n * sizeof(double));
     if (c->have_dual) {
         if ((rc = sub_adjoint(c, u, k, S, w))) return rc;
         if (gsfw_lin_reduce(c, w, k)) return REDUCER_FAILED;
         if ((rc = sub_apply(c, k, S, w, -1.0, r))) return rc;
-        double rr0 = cblas_ddot(n, r, 1, r, 1);
+        double rr0 = gsfw_vec_dot(n, r, r);
         if (gsfw_lin_reduce(c, &rr0, 1)) return REDUCER_FAILED;
         if (rr0 >= yy) { /* the old dual is no help */
             memcpy(r, c->y, (size_t)n * sizeof(double));
@@ -117,19 +118,19 @@ static int craig(lin_ctx *c, int k, const int *S, double *w, int max_iter, doubl
     memcpy(qd, r, (size_t)n * sizeof(double));
     if ((rc = sub_adjoint(c, r, k, S, p))) return rc;
     if (gsfw_lin_reduce(c, p, k)) return REDUCER_FAILED;
-    double rr = cblas_ddot(n, r, 1, r, 1);
+    double rr = gsfw_vec_dot(n, r, r);
     if (gsfw_lin_reduce(c, &rr, 1)) return REDUCER_FAILED;
     const double stop = tol * sqrt(yy);
     for (int it = 0; it < max_iter && sqrt(rr) > stop; it++) {
-        double pp = cblas_ddot(k, p, 1, p, 1);
+        double pp = gsfw_vec_dot(k, p, p);
         if (!(pp > 0)) break;
         double alpha = rr / pp;
-        cblas_daxpy(n, alpha, qd, 1, u, 1);
-        cblas_daxpy(k, alpha, p, 1, w, 1);
+        gsfw_vec_axpy(n, alpha, qd, u);
+        gsfw_vec_axpy(k, alpha, p, w);
         memset(tmp, 0, (size_t)n * sizeof(double));
         if ((rc = sub_apply(c, k, S, p, 1.0, tmp))) return rc;
-        cblas_daxpy(n, -alpha, tmp, 1, r, 1);
-        double rnew = cblas_ddot(n, r, 1, r, 1);
+        gsfw_vec_axpy(n, -alpha, tmp, r);
+        double rnew = gsfw_vec_dot(n, r, r);
         if (gsfw_lin_reduce(c, &rnew, 1)) return REDUCER_FAILED;
         double beta = rnew / rr;
         rr = rnew;
@@ -153,7 +154,7 @@ static int hessian_times(lin_ctx *c, int k, const int *S, const double *h, doubl
     memset(q, 0, (size_t)n * sizeof(double));
     if (c->A->apply_sparse(c->A->ctx, k, S, cv, 1.0, q)) return OP_FAILED;
     if (c->intercept) {
-        double hq = cblas_ddot(n, h, 1, q, 1);
+        double hq = gsfw_vec_dot(n, h, q);
         if (gsfw_lin_reduce(c, &hq, 1)) return REDUCER_FAILED;
         double mean = hsum > 0 ? hq / hsum : 0.0;
         for (int i = 0; i < n; i++) q[i] = h[i] * (q[i] - mean);
@@ -239,7 +240,7 @@ static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, d
         c->loss->deriv(&c->par, n, zs, shift, gi, hi);
         if (A->adjoint_sparse(A->ctx, gi, k, S, g)) return OP_FAILED;
         if (gsfw_lin_reduce(c, g, k)) return REDUCER_FAILED;
-        double gn = cblas_dnrm2(k, g, 1);
+        double gn = gsfw_vec_nrm2(k, g);
         if (it == 0) gn0 = gn;
         if (gn == 0.0 || gn <= tol * gn0 || it >= max_iter) break;
 
@@ -254,13 +255,13 @@ static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, d
         int steps = 0;
         for (int j = 0; j < CG_MAX_ITER && j < 2 * k + 10; j++) {
             if ((rc = hessian_times(c, k, S, hi, hsum, cv, q, hc))) return rc;
-            double curv = cblas_ddot(k, cv, 1, hc, 1);
-            if (!(curv > 1e-12 * cblas_dnrm2(k, cv, 1) * cblas_dnrm2(k, hc, 1))) break;
+            double curv = gsfw_vec_dot(k, cv, hc);
+            if (!(curv > 1e-12 * gsfw_vec_nrm2(k, cv) * gsfw_vec_nrm2(k, hc))) break;
             double alpha = rr / curv;
-            cblas_daxpy(k, alpha, cv, 1, p, 1);
-            cblas_daxpy(k, -alpha, hc, 1, res, 1);
+            gsfw_vec_axpy(k, alpha, cv, p);
+            gsfw_vec_axpy(k, -alpha, hc, res);
             steps++;
-            double rrn = cblas_ddot(k, res, 1, res, 1);
+            double rrn = gsfw_vec_dot(k, res, res);
             if (sqrt(rrn) <= eta * gn) break;
             double beta = rrn / rr;
             rr = rrn;
@@ -269,7 +270,7 @@ static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, d
         int newton = steps > 0, accepted = 0;
         double a = 0.0, fa = fcur, ba = b;
         if (newton) {
-            double slope0 = cblas_ddot(k, g, 1, p, 1);
+            double slope0 = gsfw_vec_dot(k, g, p);
             if (slope0 < 0) {
                 memset(q, 0, (size_t)n * sizeof(double));
                 if (A->apply_sparse(A->ctx, k, S, p, 1.0, q)) return OP_FAILED;
@@ -303,8 +304,8 @@ static int newton_cg(lin_ctx *c, int k, const int *S, double *w, int max_iter, d
         }
         if (!accepted) break; /* no decrease left above rounding */
         b = ba;
-        cblas_daxpy(k, a, p, 1, w, 1);
-        cblas_daxpy(n, a, q, 1, zs, 1);
+        gsfw_vec_axpy(k, a, p, w);
+        gsfw_vec_axpy(n, a, q, zs);
     }
     if (c->intercept) c->b_other = b;
     if (f) *f = fcur;

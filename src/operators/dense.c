@@ -12,6 +12,7 @@
  * each) grown by float accumulation over d terms (bench/bench_operators.c measures 6e-7
  * for apply at d = 10000; tests/test_operators.c checks 1e-6 at small sizes). */
 #include "operators/op_internal.h"
+#include "util/vec.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -98,14 +99,14 @@ double gsfw_power_iteration_col_major(int n, int d, const double *A, int iters, 
     /* Deterministic, generic start vector (not orthogonal to the top singular vector
      * except on a measure-zero set of matrices). */
     for (int j = 0; j < d; j++) v[j] = 1.0 + 0.5 * sin(1.0 + 0.7 * j);
-    double nv = cblas_dnrm2(d, v, 1);
-    cblas_dscal(d, 1.0 / nv, v, 1);
+    double nv = gsfw_vec_nrm2(d, v);
+    gsfw_vec_scal(d, 1.0 / nv, v);
     double lambda = 0.0;
     for (int it = 0; it < iters; it++) {
         cblas_dgemv(CblasColMajor, CblasNoTrans, n, d, 1.0, A, n, v, 1, 0.0, u, 1);
         cblas_dgemv(CblasColMajor, CblasTrans, n, d, 1.0, A, n, u, 1, 0.0, w, 1);
-        double rq = cblas_ddot(d, v, 1, w, 1); /* Rayleigh quotient v^T A^T A v */
-        double nw = cblas_dnrm2(d, w, 1);
+        double rq = gsfw_vec_dot(d, v, w); /* Rayleigh quotient v^T A^T A v */
+        double nw = gsfw_vec_nrm2(d, w);
         if (nw == 0.0) return 0.0;
         for (int j = 0; j < d; j++) v[j] = w[j] / nw;
         double prev = lambda;

@@ -14,8 +14,8 @@
  * thread count. */
 #include "operators/op_internal.h"
 #include "util/counter_rng.h"
+#include "util/vec.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +64,7 @@ static void apply_rows(void *arg)
     const ig_ctx *c = h->c;
     for (int i = h->from; i < h->to; i++) {
         gsfw_counter_normal_row(c->seed, c->row0 + i, c->d, h->row);
-        h->out[i] = c->sd * cblas_ddot(c->d, h->row, 1, h->in, 1);
+        h->out[i] = c->sd * gsfw_vec_dot(c->d, h->row, h->in);
     }
 }
 
@@ -76,7 +76,7 @@ static void adjoint_columns(void *arg)
     memset(h->out + h->from, 0, (size_t)len * sizeof(double));
     for (int i = 0; i < c->rows; i++) {
         gsfw_counter_normal_row_part(c->seed, c->row0 + i, h->from, h->to, h->row);
-        cblas_daxpy(len, c->sd * h->in[i], h->row, 1, h->out + h->from, 1);
+        gsfw_vec_axpy(len, c->sd * h->in[i], h->row, h->out + h->from);
     }
 }
 
