@@ -2,6 +2,7 @@
  * itself on its grid, and coarse copies of it made of block-constant images measured
  * through A U (U the block upsampling), each on its own coarser grid. */
 #include "core/internal.h"
+#include "operators/op_internal.h"
 #include "oracles/headtail/headtail_internal.h"
 
 #include <math.h>
@@ -13,7 +14,8 @@ struct gsfw_pyramid {
     int n_levels;
     gsfw_level levels[MAX_LEVELS];
     int sparsity[MAX_LEVELS];
-    gsfw_operator *up[MAX_LEVELS];      /* U_k into the full image (coarse levels) */
+    gsfw_operator *up[MAX_LEVELS];      /* U_k into the full image (coarse levels whose A U
+                                           is composed) */
     gsfw_operator *sensing[MAX_LEVELS]; /* A U_k (coarse levels) */
     gsfw_operator *prolong[MAX_LEVELS]; /* level k-1 -> level k */
     gsfw_graph *grid[MAX_LEVELS];
@@ -113,8 +115,11 @@ static gsfw_error coarse_level(gsfw_pyramid *p, int k, const gsfw_operator *A, c
 {
     const int hk = (height + b - 1) / b, wk = (width + b - 1) / b;
     const int dk = hk * wk;
-    gsfw_error rc = gsfw_operator_upsample(height, width, b, &p->up[k], err);
-    if (!rc) rc = gsfw_operator_compose(A, p->up[k], &p->sensing[k], err);
+    /* rows of a 2-D DCT: A U straight from the coarse image's DCT (block^2 times smaller
+     * transforms); any other A: through the full image */
+    gsfw_error rc = gsfw_op_dct2_block_constant(A, b, &p->sensing[k], err);
+    if (!rc && !p->sensing[k]) rc = gsfw_operator_upsample(height, width, b, &p->up[k], err);
+    if (!rc && !p->sensing[k]) rc = gsfw_operator_compose(A, p->up[k], &p->sensing[k], err);
     if (!rc) rc = gsfw_objective_linear(p->sensing[k], A->n, y, loss, &p->levels[k].obj, err);
     if (!rc) rc = gsfw_graph_grid(hk, wk, &p->grid[k], err);
     if (rc) return rc;

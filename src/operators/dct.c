@@ -41,9 +41,10 @@ typedef struct {
     double *in, *out;    /* d each (fftw_malloc: the alignment the plans were made for) */
     fftw_plan fwd, adj;      /* 1-D: the transforms */
     fftw_plan half[2][2][2]; /* 2-D: [fwd/adj][rows/columns][first/second half] */
-    int two_d;
+    int two_d, height, width; /* height 0: 1-D of length width */
+    int threads;
     gsfw_worker *worker;     /* threads >= 2: runs the second halves */
-    double norm2;
+    double scale, norm2;
 } dct_ctx;
 
 enum { FWD = 0, ADJ = 1 };
@@ -81,11 +82,18 @@ static int dct_apply(void *ctx, const double *x, double *y)
     return 0;
 }
 
+/* The adjoint's input: each measurement's scaled value at its frequency (summed where
+ * several measurements share one, as in gsfw_op_dct2_block_constant). */
+static void scatter_rows(dct_ctx *c, const double *r)
+{
+    memset(c->in, 0, (size_t)c->d * sizeof(double));
+    for (int i = 0; i < c->n; i++) c->in[c->rows[i]] += c->adj_scale[i] * r[i];
+}
+
 static int dct_adjoint(void *ctx, const double *r, double *x)
 {
     dct_ctx *c = ctx;
-    memset(c->in, 0, (size_t)c->d * sizeof(double));
-    for (int i = 0; i < c->n; i++) c->in[c->rows[i]] = c->adj_scale[i] * r[i];
+    scatter_rows(c, r);
     transform(c, ADJ);
     memcpy(x, c->out, (size_t)c->d * sizeof(double));
     return 0;
@@ -106,8 +114,7 @@ static int dct_apply_sparse(void *ctx, int nnz, const int *idx, const double *va
 static int dct_adjoint_sparse(void *ctx, const double *r, int nnz, const int *idx, double *out)
 {
     dct_ctx *c = ctx;
-    memset(c->in, 0, (size_t)c->d * sizeof(double));
-    for (int i = 0; i < c->n; i++) c->in[c->rows[i]] = c->adj_scale[i] * r[i];
+    scatter_rows(c, r);
     transform(c, ADJ);
     for (int k = 0; k < nnz; k++) out[k] = c->out[idx[k]];
     return 0;
@@ -175,17 +182,22 @@ static int plan_halves(dct_ctx *c, int height, int width)
     return 0;
 }
 
-/* height == 0: the 1-D transform of length width. */
-static gsfw_error build(const char *what, const char *name, int height, int width, int n,
-                        uint64_t seed, double scale, int threads, gsfw_operator **out,
-                        gsfw_err *err)
+/* A context for n measurements of a height x width image (height 0: 1-D of length
+ * width) with its buffers, and its operator; rows and scales are the caller's to fill. */
+static gsfw_error new_ctx(const char *what, const char *name, int height, int width, int n,
+                          double scale, int threads, dct_ctx **ctx, gsfw_operator **op,
+                          gsfw_err *err)
 {
     int d = height ? height * width : width;
     dct_ctx *c = calloc(1, sizeof *c);
-    gsfw_operator *op = c ? gsfw_op_new(n, d, name, c) : NULL;
+    *op = c ? gsfw_op_new(n, d, name, c) : NULL;
     if (c) {
         c->n = n;
         c->d = d;
+        c->height = height;
+        c->width = width;
+        c->threads = threads;
+        c->scale = scale;
         c->norm2 = scale * scale;
         c->rows = gsfw_malloc_array((size_t)n, sizeof(int));
         c->fwd_scale = gsfw_malloc_array((size_t)n, sizeof(double));
@@ -193,39 +205,34 @@ static gsfw_error build(const char *what, const char *name, int height, int widt
         c->in = fftw_malloc((size_t)d * sizeof(double));
         c->out = fftw_malloc((size_t)d * sizeof(double));
     }
-    if (!op || !c->rows || !c->fwd_scale || !c->adj_scale || !c->in || !c->out ||
-        gsfw_op_choose_rows(d, n, seed, c->rows) != 0) {
-        free(op);
+    if (!*op || !c->rows || !c->fwd_scale || !c->adj_scale || !c->in || !c->out) {
+        free(*op);
+        *op = NULL;
         dct_ctx_free(c);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
-    for (int i = 0; i < n; i++) {
-        int k1 = height ? c->rows[i] / width : 0, k2 = height ? c->rows[i] % width : c->rows[i];
-        double f = fwd_factor(k2, width), a = adj_factor(k2, width);
-        if (height) {
-            f *= fwd_factor(k1, height);
-            a *= adj_factor(k1, height);
-        }
-        c->fwd_scale[i] = scale * f;
-        c->adj_scale[i] = scale * a;
-    }
+    *ctx = c;
+    return GSFW_OK;
+}
+
+/* Plans, the worker and the hooks of a filled context; frees both on failure. */
+static gsfw_error finish(const char *what, dct_ctx *c, gsfw_operator *op, gsfw_operator **out,
+                         gsfw_err *err)
+{
     pthread_once(&planner_once, make_planner_thread_safe);
     int planned;
-    if (height) {
+    if (c->height) {
         c->two_d = 1;
-        planned = plan_halves(c, height, width) == 0;
+        planned = plan_halves(c, c->height, c->width) == 0;
     } else {
-        c->fwd = fftw_plan_r2r_1d(width, c->in, c->out, FFTW_REDFT10, FFTW_ESTIMATE);
-        c->adj = fftw_plan_r2r_1d(width, c->in, c->out, FFTW_REDFT01, FFTW_ESTIMATE);
+        c->fwd = fftw_plan_r2r_1d(c->width, c->in, c->out, FFTW_REDFT10, FFTW_ESTIMATE);
+        c->adj = fftw_plan_r2r_1d(c->width, c->in, c->out, FFTW_REDFT01, FFTW_ESTIMATE);
         planned = c->fwd && c->adj;
     }
-    if (!planned) {
-        free(op);
-        dct_ctx_free(c);
-        return gsfw_fail(err, GSFW_ERR_INTERNAL, "%s: FFTW could not plan a DCT of size %d",
-                         what, d);
-    }
-    gsfw_error rc = height ? gsfw_op_worker(what, threads, d, &c->worker, err) : GSFW_OK;
+    gsfw_error rc = planned ? GSFW_OK
+                            : gsfw_fail(err, GSFW_ERR_INTERNAL, "%s: FFTW could not plan a "
+                                        "DCT of size %d", what, c->d);
+    if (!rc && c->height) rc = gsfw_op_worker(what, c->threads, c->d, &c->worker, err);
     if (rc) {
         free(op);
         dct_ctx_free(c);
@@ -239,6 +246,33 @@ static gsfw_error build(const char *what, const char *name, int height, int widt
     op->destroy = dct_destroy;
     *out = op;
     return GSFW_OK;
+}
+
+/* n seeded rows of the DCT of a height x width image (height 0: 1-D of length width). */
+static gsfw_error build(const char *what, const char *name, int height, int width, int n,
+                        uint64_t seed, double scale, int threads, gsfw_operator **out,
+                        gsfw_err *err)
+{
+    dct_ctx *c = NULL;
+    gsfw_operator *op = NULL;
+    gsfw_error rc = new_ctx(what, name, height, width, n, scale, threads, &c, &op, err);
+    if (rc) return rc;
+    if (gsfw_op_choose_rows(c->d, n, seed, c->rows) != 0) {
+        free(op);
+        dct_ctx_free(c);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, c->d);
+    }
+    for (int i = 0; i < n; i++) {
+        int k1 = height ? c->rows[i] / width : 0, k2 = height ? c->rows[i] % width : c->rows[i];
+        double f = fwd_factor(k2, width), a = adj_factor(k2, width);
+        if (height) {
+            f *= fwd_factor(k1, height);
+            a *= adj_factor(k1, height);
+        }
+        c->fwd_scale[i] = scale * f;
+        c->adj_scale[i] = scale * a;
+    }
+    return finish(what, c, op, out, err);
 }
 
 gsfw_error gsfw_operator_dct(int d, int n, uint64_t seed, gsfw_operator **out, gsfw_err *err)
@@ -278,6 +312,69 @@ gsfw_error gsfw_operator_dct2_threads(int height, int width, int n, uint64_t see
     gsfw_err_clear(err);
     gsfw_error rc = gsfw_op_check_threads("dct2 operator", threads, err);
     return rc ? rc : gsfw_op_dct2_scaled(height, width, n, seed, 1.0, threads, out, err);
+}
+
+/* Frequency k of a length-L = b N DCT-II of a vector constant on blocks of b entries,
+ * u repeated b times: sum_j u_j sum_t cos(pi k (2 (b j + t) + 1) / (2 L)) =
+ * D(k) Y(k), D(k) = sin(pi k / (2 N)) / sin(pi k / (2 L)) (D(0) = b) and
+ * Y(k) = sum_j u_j cos(pi k (2 j + 1) / (2 N)), whose period 4N and symmetries
+ * (Y(2N - k) = -Y(k), Y(N) = 0) bring every k back to a frequency *m < N of u's own
+ * DCT: the measurement is *gain times Y(*m) (0 where D or Y vanishes, with *m = 0). */
+static void block_frequency(int k, int N, int b, int *m, double *gain)
+{
+    const double pi = 3.14159265358979323846;
+    *m = 0;
+    if (k == 0) {
+        *gain = b;
+        return;
+    }
+    double D = sin(pi * k / (2.0 * N)) / sin(pi * k / (2.0 * b * N));
+    int q = k % (4 * N), sign = 1;
+    if (q % (2 * N) == N) D = 0.0;  /* Y(N) = Y(3N) = 0 */
+    if (k % (2 * N) == 0) D = 0.0;  /* sin(pi j) = 0, which sin() rounds to about 1e-16 */
+    if (q >= 2 * N) {               /* Y(k + 2N) = -Y(k) */
+        q -= 2 * N;
+        sign = -sign;
+    }
+    if (q > N) {                    /* Y(2N - k) = -Y(k) */
+        q = 2 * N - q;
+        sign = -sign;
+    }
+    if (D == 0.0) q = 0;
+    *m = q;
+    *gain = sign * D;
+}
+
+gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int block, gsfw_operator **out,
+                                       gsfw_err *err)
+{
+    static const char what[] = "block-constant dct2 operator";
+    *out = NULL;
+    if (!A || A->destroy != dct_destroy || block < 2) return GSFW_OK;
+    const dct_ctx *a = A->ctx;
+    if (!a->height || a->height % block || a->width % block) return GSFW_OK;
+    const int H = a->height / block, W = a->width / block;
+    dct_ctx *c = NULL;
+    gsfw_operator *op = NULL;
+    gsfw_error rc = new_ctx(what, "dct2-blocks", H, W, a->n, a->scale, a->threads, &c, &op,
+                            err);
+    if (rc) return rc;
+    c->norm2 = a->norm2 * block * block; /* ||A U|| <= ||A|| ||U||, ||U||^2 = block^2 */
+    for (int i = 0; i < a->n; i++) {
+        const int k1 = a->rows[i] / a->width, k2 = a->rows[i] % a->width;
+        int m1, m2;
+        double g1, g2;
+        block_frequency(k1, H, block, &m1, &g1);
+        block_frequency(k2, W, block, &m2, &g2);
+        /* the fine transform's orthonormal factors (2 sqrt(.) / 2 = the REDFT10 scale times
+         * 2) times the gains; REDFT10 returns 2 Y per dimension, REDFT01 takes Y's
+         * transpose with frequency 0 whole and the others halved */
+        const double f = 2.0 * fwd_factor(k1, a->height) * g1 * 2.0 * fwd_factor(k2, a->width) * g2;
+        c->rows[i] = m1 * W + m2;
+        c->fwd_scale[i] = a->scale * f / 4.0;
+        c->adj_scale[i] = a->scale * f * (m1 ? 0.5 : 1.0) * (m2 ? 0.5 : 1.0);
+    }
+    return finish(what, c, op, out, err);
 }
 
 /* n rows of the 2-D DCT scaled to the column norms of N(0, 1/n) matrices (sensing). */
