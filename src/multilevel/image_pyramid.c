@@ -115,9 +115,11 @@ static gsfw_error coarse_level(gsfw_pyramid *p, int k, const gsfw_operator *A, c
 {
     const int hk = (height + b - 1) / b, wk = (width + b - 1) / b;
     const int dk = hk * wk;
-    /* rows of a 2-D DCT: A U straight from the coarse image's DCT (block^2 times smaller
-     * transforms); any other A: through the full image */
+    /* rows of a 2-D DCT or of the Walsh-Hadamard transform: A U straight from the coarse
+     * image's transform (block^2 times smaller); any other A: through the full image */
     gsfw_error rc = gsfw_op_dct2_block_constant(A, b, &p->sensing[k], err);
+    if (!rc && !p->sensing[k])
+        rc = gsfw_op_hadamard_block_constant(A, height, width, b, &p->sensing[k], err);
     if (!rc && !p->sensing[k]) rc = gsfw_operator_upsample(height, width, b, &p->up[k], err);
     if (!rc && !p->sensing[k]) rc = gsfw_operator_compose(A, p->up[k], &p->sensing[k], err);
     if (!rc) rc = gsfw_objective_linear(p->sensing[k], A->n, y, loss, &p->levels[k].obj, err);

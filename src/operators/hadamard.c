@@ -16,9 +16,11 @@ typedef struct {
     int n, d;
     int *rows;
     double scale;   /* s / sqrt(d) */
+    double *row_scale; /* n scales instead of scale (gsfw_op_hadamard_block_constant), or NULL */
     double norm2;
     double *buf;    /* d */
     gsfw_worker *worker; /* threads >= 2 */
+    int threads;
 } wht_ctx;
 
 /* y = H y in place (unnormalised), d a power of two. */
@@ -70,19 +72,26 @@ static void transform(wht_ctx *c)
     gsfw_worker_pair(c->worker, last_stage, &a, last_stage, &b);
 }
 
+static double row_scale(const wht_ctx *c, int i)
+{
+    return c->row_scale ? c->row_scale[i] : c->scale;
+}
+
 static int wht_apply(void *ctx, const double *x, double *y)
 {
     wht_ctx *c = ctx;
     memcpy(c->buf, x, (size_t)c->d * sizeof(double));
     transform(c);
-    for (int i = 0; i < c->n; i++) y[i] = c->scale * c->buf[c->rows[i]];
+    for (int i = 0; i < c->n; i++) y[i] = row_scale(c, i) * c->buf[c->rows[i]];
     return 0;
 }
 
+/* the rows' scaled values at their frequencies (summed where rows share one: the
+ * vanishing rows of a block-constant operator all point at frequency 0) */
 static void adjoint_into_buf(wht_ctx *c, const double *r)
 {
     memset(c->buf, 0, (size_t)c->d * sizeof(double));
-    for (int i = 0; i < c->n; i++) c->buf[c->rows[i]] = c->scale * r[i];
+    for (int i = 0; i < c->n; i++) c->buf[c->rows[i]] += row_scale(c, i) * r[i];
     transform(c);
 }
 
@@ -101,7 +110,7 @@ static int wht_apply_sparse(void *ctx, int nnz, const int *idx, const double *va
     memset(c->buf, 0, (size_t)c->d * sizeof(double));
     for (int k = 0; k < nnz; k++) c->buf[idx[k]] = alpha * val[k];
     transform(c);
-    for (int i = 0; i < c->n; i++) y[i] += c->scale * c->buf[c->rows[i]];
+    for (int i = 0; i < c->n; i++) y[i] += row_scale(c, i) * c->buf[c->rows[i]];
     return 0;
 }
 
@@ -125,10 +134,54 @@ static void wht_destroy(gsfw_operator *self)
     if (c) {
         gsfw_worker_free(c->worker);
         free(c->rows);
+        free(c->row_scale);
         free(c->buf);
         free(c);
     }
     free(self);
+}
+
+/* A context for n rows of the size-d transform (d a power of two) and its operator. */
+static gsfw_error new_ctx(const char *what, const char *name, int d, int n, double scale,
+                          wht_ctx **ctx, gsfw_operator **op, gsfw_err *err)
+{
+    wht_ctx *c = calloc(1, sizeof *c);
+    *op = c ? gsfw_op_new(n, d, name, c) : NULL;
+    if (c) {
+        c->n = n;
+        c->d = d;
+        c->scale = scale / sqrt((double)d);
+        c->norm2 = scale * scale;
+        c->rows = gsfw_malloc_array((size_t)n, sizeof(int));
+        c->buf = gsfw_malloc_array((size_t)d, sizeof(double));
+    }
+    if (*op) (*op)->destroy = wht_destroy;
+    if (!*op || !c->rows || !c->buf) {
+        if (*op) gsfw_operator_free(*op);
+        else free(c);
+        *op = NULL;
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
+    }
+    *ctx = c;
+    return GSFW_OK;
+}
+
+/* The worker and the hooks of a filled context; frees the operator on failure. */
+static gsfw_error finish(const char *what, wht_ctx *c, int threads, gsfw_operator *op,
+                         gsfw_operator **out, gsfw_err *err)
+{
+    gsfw_error rc = gsfw_op_worker(what, threads, c->d, &c->worker, err);
+    if (rc) {
+        gsfw_operator_free(op);
+        return rc;
+    }
+    op->apply = wht_apply;
+    op->adjoint = wht_adjoint;
+    op->apply_sparse = wht_apply_sparse;
+    op->adjoint_sparse = wht_adjoint_sparse;
+    op->norm2 = wht_norm2;
+    *out = op;
+    return GSFW_OK;
 }
 
 gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, int threads,
@@ -146,38 +199,60 @@ gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, in
     }
     gsfw_error rc = gsfw_op_check_rows(what, d, n, err);
     if (rc) return rc;
-    wht_ctx *c = calloc(1, sizeof *c);
-    gsfw_operator *op = c ? gsfw_op_new(n, d, "hadamard", c) : NULL;
-    if (c) {
-        c->n = n;
-        c->d = d;
-        c->scale = scale / sqrt((double)d);
-        c->norm2 = scale * scale;
-        c->rows = gsfw_malloc_array((size_t)n, sizeof(int));
-        c->buf = gsfw_malloc_array((size_t)d, sizeof(double));
-    }
-    if (!op || !c->rows || !c->buf || gsfw_op_choose_rows(d, n, seed, c->rows) != 0) {
-        if (op) {
-            op->destroy = wht_destroy;
-            gsfw_operator_free(op);
-        } else {
-            free(c);
-        }
+    wht_ctx *c = NULL;
+    gsfw_operator *op = NULL;
+    if ((rc = new_ctx(what, "hadamard", d, n, scale, &c, &op, err))) return rc;
+    c->threads = threads;
+    if (gsfw_op_choose_rows(d, n, seed, c->rows) != 0) {
+        gsfw_operator_free(op);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
-    if ((rc = gsfw_op_worker(what, threads, d, &c->worker, err))) {
-        op->destroy = wht_destroy;
+    return finish(what, c, threads, op, out, err);
+}
+
+/* Sylvester's H is the Kronecker product of 2 x 2 blocks over the bits of the index, and
+ * a block-constant image repeats each coarse pixel over the low t = log2(block) bits of
+ * its row and of its column: on those bits the transform of a constant is 2 at frequency
+ * bit 0 and 0 at bit 1. So frequency f of the fine image vanishes when f has one of
+ * those bits set, and is block^2 times frequency g(f) of the coarse image otherwise (g
+ * drops the bits); with the orthonormal scales, s / sqrt(d) block^2 = block s /
+ * sqrt(d / block^2). */
+gsfw_error gsfw_op_hadamard_block_constant(const gsfw_operator *A, int height, int width,
+                                           int block, gsfw_operator **out, gsfw_err *err)
+{
+    static const char what[] = "block-constant hadamard operator";
+    *out = NULL;
+    if (!A || A->destroy != wht_destroy || block < 2 || (block & (block - 1))) return GSFW_OK;
+    const wht_ctx *a = A->ctx;
+    if (a->row_scale || height < 1 || width < 1 || (long)height * width != a->d ||
+        height % block || width % block)
+        return GSFW_OK;
+    int t = 0, q = 0;
+    while ((1 << t) < block) t++;
+    while ((1 << q) < width) q++;
+    const int dropped = (block - 1) | ((block - 1) << q), cw = width / block;
+    wht_ctx *c = NULL;
+    gsfw_operator *op = NULL;
+    gsfw_error rc = new_ctx(what, "hadamard-blocks", a->d / (block * block), a->n,
+                            sqrt(a->norm2), &c, &op, err);
+    if (rc) return rc;
+    c->norm2 = a->norm2 * block * block; /* ||A U|| <= ||A|| ||U|| */
+    c->row_scale = gsfw_malloc_array((size_t)a->n, sizeof(double));
+    if (!c->row_scale) {
         gsfw_operator_free(op);
-        return rc;
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory", what);
     }
-    op->apply = wht_apply;
-    op->adjoint = wht_adjoint;
-    op->apply_sparse = wht_apply_sparse;
-    op->adjoint_sparse = wht_adjoint_sparse;
-    op->norm2 = wht_norm2;
-    op->destroy = wht_destroy;
-    *out = op;
-    return GSFW_OK;
+    for (int i = 0; i < a->n; i++) {
+        const int f = a->rows[i];
+        if (f & dropped) {
+            c->rows[i] = 0;
+            c->row_scale[i] = 0.0;
+        } else {
+            c->rows[i] = ((f >> q) >> t) * cw + ((f & (width - 1)) >> t);
+            c->row_scale[i] = c->scale * block;
+        }
+    }
+    return finish(what, c, a->threads, op, out, err);
 }
 
 gsfw_error gsfw_operator_hadamard(int d, int n, uint64_t seed, gsfw_operator **out, gsfw_err *err)

@@ -57,6 +57,12 @@ gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int block, gsfw_o
                                        gsfw_err *err);
 gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, int threads,
                                    gsfw_operator **out, gsfw_err *err);
+/* A U for A an operator of gsfw_op_hadamard_scaled (or the public hadamard constructors)
+ * measuring a height x width image flattened row by row, U the upsampling by block (a
+ * power of two dividing both sides): the same rows from the transform of the coarse
+ * image. *out = NULL (and GSFW_OK) when that does not apply: compose them then. */
+gsfw_error gsfw_op_hadamard_block_constant(const gsfw_operator *A, int height, int width,
+                                           int block, gsfw_operator **out, gsfw_err *err);
 /* gsfw_sensing_operator("gaussian", ...) that also returns, in *rng_after, the generator
  * state after the n d draws: gsfw recover draws its measurement noise from that same
  * stream, so continuing from it keeps earlier results bit-identical. */

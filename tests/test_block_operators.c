@@ -1,8 +1,8 @@
-/* The DCT rows of a block-constant image from the coarse image's DCT
- * (gsfw_op_dct2_block_constant) against the composition A U they replace: the same linear
- * map, product by product, on images with even and odd coarse sides, blocks 2 to 8, rows
- * of every kind (frequencies that fold, vanish or stay), and the same bits for every
- * thread count. */
+/* The rows of a block-constant image from the coarse image's own transform
+ * (gsfw_op_dct2_block_constant, gsfw_op_hadamard_block_constant) against the composition
+ * A U they replace: the same linear map, product by product, on images with even and odd
+ * coarse sides, blocks 2 to 8, rows of every kind (frequencies that fold, vanish or
+ * stay), and the same bits for every thread count. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,7 +51,7 @@ static void check_same_map(const gsfw_operator *fast, const gsfw_operator *slow)
     assert_int_equal(fast->adjoint(fast->ctx, r, y1), 0);
     assert_int_equal(slow->adjoint(slow->ctx, r, y2), 0);
     assert_true(rel_diff(d, y1, y2) < tol);
-    const int idx[4] = {0, d / 3, d / 2 + 1, d - 1};
+    const int idx[4] = {0, d / 3, d / 2 + 1, d - 1}; /* distinct from d = 5 on */
     const double val[4] = {1.5, -2.0, 0.25, 3.0};
     for (int i = 0; i < n; i++) y1[i] = y2[i] = 0.5 * r[i];
     assert_int_equal(fast->apply_sparse(fast->ctx, 4, idx, val, -0.5, y1), 0);
@@ -85,6 +85,33 @@ static void check_case(int height, int width, int n, int block, double scale)
     gsfw_operator_free(A);
 }
 
+static void check_hadamard_case(int height, int width, int n, int block, double scale)
+{
+    gsfw_operator *A = NULL, *U = NULL, *AU = NULL, *fast = NULL;
+    assert_int_equal(gsfw_op_hadamard_scaled(height * width, n, 4, scale, 1, &A, NULL),
+                     GSFW_OK);
+    assert_int_equal(gsfw_operator_upsample(height, width, block, &U, NULL), GSFW_OK);
+    assert_int_equal(gsfw_operator_compose(A, U, &AU, NULL), GSFW_OK);
+    assert_int_equal(gsfw_op_hadamard_block_constant(A, height, width, block, &fast, NULL),
+                     GSFW_OK);
+    assert_non_null(fast);
+    check_same_map(fast, AU);
+    gsfw_operator_free(fast);
+    gsfw_operator_free(AU);
+    gsfw_operator_free(U);
+    gsfw_operator_free(A);
+}
+
+static void test_hadamard_same_map_as_composition(void **state)
+{
+    (void)state;
+    check_hadamard_case(8, 16, 128, 2, 1.0); /* every row */
+    check_hadamard_case(16, 8, 128, 4, 1.0);
+    check_hadamard_case(32, 32, 1024, 8, 1.0);
+    check_hadamard_case(128, 64, 3000, 2, 1.7);
+    check_hadamard_case(64, 256, 5000, 4, 0.6);
+}
+
 static void test_same_map_as_composition(void **state)
 {
     (void)state;
@@ -111,6 +138,17 @@ static void test_other_operators_are_composed(void **state)
     assert_int_equal(gsfw_operator_hadamard(64, 20, 1, &A, NULL), GSFW_OK);
     assert_int_equal(gsfw_op_dct2_block_constant(A, 2, &fast, NULL), GSFW_OK);
     assert_null(fast);
+    /* blocks that are not powers of two or do not divide the sides; a wrong shape */
+    assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 8, 3, &fast, NULL), GSFW_OK);
+    assert_null(fast);
+    assert_int_equal(gsfw_op_hadamard_block_constant(A, 2, 32, 4, &fast, NULL), GSFW_OK);
+    assert_null(fast);
+    assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 16, 2, &fast, NULL), GSFW_OK);
+    assert_null(fast);
+    gsfw_operator_free(A);
+    assert_int_equal(gsfw_op_dct2_scaled(8, 8, 20, 1, 1.0, 1, &A, NULL), GSFW_OK);
+    assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 8, 2, &fast, NULL), GSFW_OK);
+    assert_null(fast);
     gsfw_operator_free(A);
     assert_int_equal(gsfw_operator_dct(64, 20, 1, &A, NULL), GSFW_OK); /* 1-D */
     assert_int_equal(gsfw_op_dct2_block_constant(A, 2, &fast, NULL), GSFW_OK);
@@ -118,39 +156,55 @@ static void test_other_operators_are_composed(void **state)
     gsfw_operator_free(A);
 }
 
+/* the block operator of a 256 x 256 DCT (hadamard = 0) or Walsh-Hadamard operator */
+static void make_block_operator(int hadamard, int threads, gsfw_operator **A,
+                                gsfw_operator **fast)
+{
+    const int h = 256, w = 256, n = 9000, b = 2;
+    if (!hadamard) {
+        assert_int_equal(gsfw_op_dct2_scaled(h, w, n, 9, 1.0, threads, A, NULL), GSFW_OK);
+        assert_int_equal(gsfw_op_dct2_block_constant(*A, b, fast, NULL), GSFW_OK);
+    } else {
+        assert_int_equal(gsfw_op_hadamard_scaled(h * w, n, 9, 1.0, threads, A, NULL), GSFW_OK);
+        assert_int_equal(gsfw_op_hadamard_block_constant(*A, h, w, b, fast, NULL), GSFW_OK);
+    }
+    assert_non_null(*fast);
+}
+
 static void test_same_bits_for_threads(void **state)
 {
     (void)state;
-    const int h = 256, w = 256, n = 9000, b = 2, dc = (h / b) * (w / b);
-    gsfw_operator *A1 = NULL, *A2 = NULL, *f1 = NULL, *f2 = NULL;
-    assert_int_equal(gsfw_op_dct2_scaled(h, w, n, 9, 1.0, 1, &A1, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_dct2_scaled(h, w, n, 9, 1.0, 2, &A2, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_dct2_block_constant(A1, b, &f1, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_dct2_block_constant(A2, b, &f2, NULL), GSFW_OK);
-    double *x = malloc(dc * sizeof(double)), *r = malloc(n * sizeof(double));
-    double *o1 = malloc((n + dc) * sizeof(double)), *o2 = malloc((n + dc) * sizeof(double));
-    assert_true(x && r && o1 && o2);
-    fill(dc, x, 0.1);
-    fill(n, r, 0.2);
-    assert_int_equal(f1->apply(f1->ctx, x, o1), 0);
-    assert_int_equal(f2->apply(f2->ctx, x, o2), 0);
-    assert_int_equal(f1->adjoint(f1->ctx, r, o1 + n), 0);
-    assert_int_equal(f2->adjoint(f2->ctx, r, o2 + n), 0);
-    assert_memory_equal(o1, o2, (size_t)(n + dc) * sizeof(double));
-    free(x);
-    free(r);
-    free(o1);
-    free(o2);
-    gsfw_operator_free(f1);
-    gsfw_operator_free(f2);
-    gsfw_operator_free(A1);
-    gsfw_operator_free(A2);
+    for (int hadamard = 0; hadamard < 2; hadamard++) {
+        gsfw_operator *A1 = NULL, *A2 = NULL, *f1 = NULL, *f2 = NULL;
+        make_block_operator(hadamard, 1, &A1, &f1);
+        make_block_operator(hadamard, 2, &A2, &f2);
+        const int n = f1->n, dc = f1->d;
+        double *x = malloc(dc * sizeof(double)), *r = malloc(n * sizeof(double));
+        double *o1 = malloc((n + dc) * sizeof(double)), *o2 = malloc((n + dc) * sizeof(double));
+        assert_true(x && r && o1 && o2);
+        fill(dc, x, 0.1);
+        fill(n, r, 0.2);
+        assert_int_equal(f1->apply(f1->ctx, x, o1), 0);
+        assert_int_equal(f2->apply(f2->ctx, x, o2), 0);
+        assert_int_equal(f1->adjoint(f1->ctx, r, o1 + n), 0);
+        assert_int_equal(f2->adjoint(f2->ctx, r, o2 + n), 0);
+        assert_memory_equal(o1, o2, (size_t)(n + dc) * sizeof(double));
+        free(x);
+        free(r);
+        free(o1);
+        free(o2);
+        gsfw_operator_free(f1);
+        gsfw_operator_free(f2);
+        gsfw_operator_free(A1);
+        gsfw_operator_free(A2);
+    }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_map_as_composition),
+        cmocka_unit_test(test_hadamard_same_map_as_composition),
         cmocka_unit_test(test_other_operators_are_composed),
         cmocka_unit_test(test_same_bits_for_threads),
     };
