@@ -150,6 +150,19 @@ static void test_other_operators_are_composed(void **state)
     assert_int_equal(gsfw_op_dct2_block_constant(A, 2, &fast, NULL), GSFW_OK);
     assert_null(fast);
     gsfw_operator_free(A);
+    /* a block operator is not folded again (its rows are no longer the transform's) */
+    for (int hadamard = 0; hadamard < 2; hadamard++) {
+        gsfw_operator *again = NULL;
+        make_pair(hadamard, 16, 16, 100, 2, 1.0, 1, &A, &fast);
+        if (!hadamard)
+            assert_int_equal(gsfw_op_dct2_block_constant(fast, 2, &again, NULL), GSFW_OK);
+        else
+            assert_int_equal(gsfw_op_hadamard_block_constant(fast, 8, 8, 2, &again, NULL),
+                             GSFW_OK);
+        assert_null(again);
+        gsfw_operator_free(fast);
+        gsfw_operator_free(A);
+    }
 }
 
 static void test_same_bits_for_threads(void **state)

@@ -43,6 +43,7 @@ typedef struct {
     fftw_plan half[2][2][2]; /* 2-D: [fwd/adj][rows/columns][first/second half] */
     int two_d, height, width; /* height 0: 1-D of length width */
     int threads;
+    int folded;              /* rows mapped by gsfw_op_dct2_block_constant */
     gsfw_worker *worker;     /* threads >= 2: runs the second halves */
     double scale, norm2;
 } dct_ctx;
@@ -352,7 +353,7 @@ gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int block, gsfw_o
     *out = NULL;
     if (!A || A->destroy != dct_destroy || block < 2) return GSFW_OK;
     const dct_ctx *a = A->ctx;
-    if (!a->height || a->height % block || a->width % block) return GSFW_OK;
+    if (a->folded || !a->height || a->height % block || a->width % block) return GSFW_OK;
     const int H = a->height / block, W = a->width / block;
     dct_ctx *c = NULL;
     gsfw_operator *op = NULL;
@@ -360,6 +361,7 @@ gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int block, gsfw_o
                             err);
     if (rc) return rc;
     c->norm2 = a->norm2 * block * block; /* ||A U|| <= ||A|| ||U||, ||U||^2 = block^2 */
+    c->folded = 1;
     for (int i = 0; i < a->n; i++) {
         const int k1 = a->rows[i] / a->width, k2 = a->rows[i] % a->width;
         int m1, m2;

@@ -157,8 +157,13 @@ static gsfw_error new_ctx(const char *what, const char *name, int d, int n, doub
     }
     if (*op) (*op)->destroy = wht_destroy;
     if (!*op || !c->rows || !c->buf) {
-        if (*op) gsfw_operator_free(*op);
-        else free(c);
+        if (*op) {
+            gsfw_operator_free(*op);
+        } else if (c) {
+            free(c->rows);
+            free(c->buf);
+            free(c);
+        }
         *op = NULL;
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
@@ -237,6 +242,7 @@ gsfw_error gsfw_op_hadamard_block_constant(const gsfw_operator *A, int height, i
                             sqrt(a->norm2), &c, &op, err);
     if (rc) return rc;
     c->norm2 = a->norm2 * block * block; /* ||A U|| <= ||A|| ||U|| */
+    c->threads = a->threads;
     c->row_scale = gsfw_malloc_array((size_t)a->n, sizeof(double));
     if (!c->row_scale) {
         gsfw_operator_free(op);
