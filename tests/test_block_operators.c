@@ -78,7 +78,7 @@ static void make_pair(int hadamard, int height, int width, int n, int block, dou
     if (!hadamard) {
         assert_int_equal(gsfw_op_dct2_scaled(height, width, n, 3, scale, threads, A, NULL),
                          GSFW_OK);
-        assert_int_equal(gsfw_op_dct2_block_constant(*A, block, fast, NULL), GSFW_OK);
+        assert_int_equal(gsfw_op_dct2_block_constant(*A, height, width, block, fast, NULL), GSFW_OK);
     } else {
         assert_int_equal(gsfw_op_hadamard_scaled(height * width, n, 4, scale, threads, A, NULL),
                          GSFW_OK);
@@ -110,8 +110,9 @@ static const struct {
 } cases[] = {
     {0, 8, 12, 96, 2, 1.0},      {0, 12, 6, 72, 3, 1.0},      {0, 16, 16, 256, 4, 1.0},
     {0, 24, 40, 960, 8, 1.0},    {0, 14, 10, 140, 2, 1.0},    {0, 64, 96, 1500, 2, 2.5},
-    {0, 128, 128, 4000, 4, 0.7}, {1, 8, 16, 128, 2, 1.0},     {1, 16, 8, 128, 4, 1.0},
-    {1, 32, 32, 1024, 8, 1.0},   {1, 128, 64, 3000, 2, 1.7},  {1, 64, 256, 5000, 4, 0.6},
+    {0, 128, 128, 4000, 4, 0.7}, {0, 32, 48, 700, 4, -1.3},   {1, 8, 16, 128, 2, 1.0},
+    {1, 16, 8, 128, 4, 1.0},     {1, 32, 32, 1024, 8, 1.0},   {1, 128, 64, 3000, 2, 1.7},
+    {1, 64, 256, 5000, 4, 0.6},  {1, 32, 64, 900, 2, -1.3},
 };
 
 static void test_same_map_as_composition(void **state)
@@ -127,12 +128,21 @@ static void test_other_operators_are_composed(void **state)
     (void)state;
     gsfw_operator *A = NULL, *fast = NULL;
     assert_int_equal(gsfw_op_dct2_scaled(10, 12, 30, 1, 1.0, 1, &A, NULL), GSFW_OK);
+    /* A transforms an 8 x 16 image: a 16 x 8 one has as many pixels, flattened otherwise */
+    assert_int_equal(gsfw_op_dct2_scaled(8, 16, 30, 1, 1.0, 1, &A, NULL), GSFW_OK);
+    assert_int_equal(gsfw_op_dct2_block_constant(A, 16, 8, 2, &fast, NULL), GSFW_OK);
+    assert_null(fast);
+    assert_int_equal(gsfw_op_dct2_block_constant(A, 8, 16, 2, &fast, NULL), GSFW_OK);
+    assert_non_null(fast);
+    gsfw_operator_free(fast);
+    gsfw_operator_free(A);
+    assert_int_equal(gsfw_op_dct2_scaled(10, 12, 30, 1, 1.0, 1, &A, NULL), GSFW_OK);
     /* sides not multiples of the block: no shortcut */
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 4, &fast, NULL), GSFW_OK);
+    assert_int_equal(gsfw_op_dct2_block_constant(A, 10, 12, 4, &fast, NULL), GSFW_OK);
     assert_null(fast);
     gsfw_operator_free(A);
     assert_int_equal(gsfw_operator_hadamard(64, 20, 1, &A, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 2, &fast, NULL), GSFW_OK);
+    assert_int_equal(gsfw_op_dct2_block_constant(A, 8, 8, 2, &fast, NULL), GSFW_OK);
     assert_null(fast);
     /* blocks that are not powers of two or do not divide the sides; a wrong shape */
     assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 8, 3, &fast, NULL), GSFW_OK);
@@ -147,7 +157,7 @@ static void test_other_operators_are_composed(void **state)
     assert_null(fast);
     gsfw_operator_free(A);
     assert_int_equal(gsfw_operator_dct(64, 20, 1, &A, NULL), GSFW_OK); /* 1-D */
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 2, &fast, NULL), GSFW_OK);
+    assert_int_equal(gsfw_op_dct2_block_constant(A, 8, 8, 2, &fast, NULL), GSFW_OK);
     assert_null(fast);
     gsfw_operator_free(A);
     /* a block operator is not folded again (its rows are no longer the transform's) */
@@ -155,7 +165,7 @@ static void test_other_operators_are_composed(void **state)
         gsfw_operator *again = NULL;
         make_pair(hadamard, 16, 16, 100, 2, 1.0, 1, &A, &fast);
         if (!hadamard)
-            assert_int_equal(gsfw_op_dct2_block_constant(fast, 2, &again, NULL), GSFW_OK);
+            assert_int_equal(gsfw_op_dct2_block_constant(fast, 8, 8, 2, &again, NULL), GSFW_OK);
         else
             assert_int_equal(gsfw_op_hadamard_block_constant(fast, 8, 8, 2, &again, NULL),
                              GSFW_OK);
@@ -170,9 +180,11 @@ static void test_same_bits_for_threads(void **state)
     (void)state;
     for (int hadamard = 0; hadamard < 2; hadamard++) {
         gsfw_operator *A1 = NULL, *A2 = NULL, *f1 = NULL, *f2 = NULL;
-        make_pair(hadamard, 256, 256, 9000, 2, 1.0, 1, &A1, &f1);
-        make_pair(hadamard, 256, 256, 9000, 2, 1.0, 2, &A2, &f2);
+        /* the coarse image (256 x 256) is above the size from which the worker runs */
+        make_pair(hadamard, 512, 512, 30000, 2, 1.0, 1, &A1, &f1);
+        make_pair(hadamard, 512, 512, 30000, 2, 1.0, 2, &A2, &f2);
         const int n = f1->n, dc = f1->d;
+        assert_true(dc >= GSFW_OP_THREADS_MIN_D); /* else both runs are single-threaded */
         double *x = malloc(dc * sizeof(double)), *r = malloc(n * sizeof(double));
         double *o1 = malloc((n + dc) * sizeof(double)), *o2 = malloc((n + dc) * sizeof(double));
         assert_true(x && r && o1 && o2);

@@ -117,7 +117,7 @@ static gsfw_error coarse_level(gsfw_pyramid *p, int k, const gsfw_operator *A, c
     const int dk = hk * wk;
     /* rows of a 2-D DCT or of the Walsh-Hadamard transform: A U straight from the coarse
      * image's transform (block^2 times smaller); any other A: through the full image */
-    gsfw_error rc = gsfw_op_dct2_block_constant(A, b, &p->sensing[k], err);
+    gsfw_error rc = gsfw_op_dct2_block_constant(A, height, width, b, &p->sensing[k], err);
     if (!rc && !p->sensing[k])
         rc = gsfw_op_hadamard_block_constant(A, height, width, b, &p->sensing[k], err);
     if (!rc && !p->sensing[k]) rc = gsfw_operator_upsample(height, width, b, &p->up[k], err);

@@ -329,8 +329,10 @@ static void block_frequency(int k, int N, int b, int *m, double *gain)
         *gain = b;
         return;
     }
-    double D = sin(pi * k / (2.0 * N)) / sin(pi * k / (2.0 * b * N));
     int q = k % (4 * N), sign = 1;
+    /* sin(pi k / 2N) has period 4N in k: reduced first, it stays accurate to the last
+     * bits for large k (the denominator's argument is below pi / 2) */
+    double D = sin(pi * q / (2.0 * N)) / sin(pi * k / (2.0 * b * N));
     if (q % (2 * N) == N) D = 0.0;  /* Y(N) = Y(3N) = 0 */
     if (k % (2 * N) == 0) D = 0.0;  /* sin(pi j) = 0, which sin() rounds to about 1e-16 */
     if (q >= 2 * N) {               /* Y(k + 2N) = -Y(k) */
@@ -346,14 +348,18 @@ static void block_frequency(int k, int N, int b, int *m, double *gain)
     *gain = sign * D;
 }
 
-gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int block, gsfw_operator **out,
-                                       gsfw_err *err)
+gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int height, int width,
+                                       int block, gsfw_operator **out, gsfw_err *err)
 {
     static const char what[] = "block-constant dct2 operator";
     *out = NULL;
     if (!A || A->destroy != dct_destroy || block < 2) return GSFW_OK;
     const dct_ctx *a = A->ctx;
-    if (a->folded || !a->height || a->height % block || a->width % block) return GSFW_OK;
+    /* the image must be the one A transforms: an image of the same pixel count in
+     * another shape is flattened differently */
+    if (a->folded || !a->height || a->height != height || a->width != width ||
+        height % block || width % block)
+        return GSFW_OK;
     const int H = a->height / block, W = a->width / block;
     dct_ctx *c = NULL;
     gsfw_operator *op = NULL;

@@ -238,8 +238,9 @@ gsfw_error gsfw_op_hadamard_block_constant(const gsfw_operator *A, int height, i
     const int dropped = (block - 1) | ((block - 1) << q), cw = width / block;
     wht_ctx *c = NULL;
     gsfw_operator *op = NULL;
+    /* a->scale is s / sqrt(d): s with its sign */
     gsfw_error rc = new_ctx(what, "hadamard-blocks", a->d / (block * block), a->n,
-                            sqrt(a->norm2), &c, &op, err);
+                            a->scale * sqrt((double)a->d), &c, &op, err);
     if (rc) return rc;
     c->norm2 = a->norm2 * block * block; /* ||A U|| <= ||A|| ||U|| */
     c->threads = a->threads;

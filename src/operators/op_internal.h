@@ -48,13 +48,14 @@ gsfw_error gsfw_op_worker(const char *what, int threads, int d, gsfw_worker **ou
  * on failure). */
 gsfw_error gsfw_op_dct2_scaled(int height, int width, int n, uint64_t seed, double scale,
                                int threads, gsfw_operator **out, gsfw_err *err);
-/* A U for A an operator of gsfw_op_dct2_scaled (or the public dct2 constructors) on an
- * image whose sides are multiples of block, U the block upsampling of
- * gsfw_operator_upsample: the same rows computed from the DCT of the coarse image (block^2
- * times fewer pixels per transform, no upsampling pass). *out = NULL (and GSFW_OK) when A
- * is another operator or the sides are not multiples of block: compose them then. */
-gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int block, gsfw_operator **out,
-                                       gsfw_err *err);
+/* A U for A an operator of gsfw_op_dct2_scaled (or the public dct2 constructors) of a
+ * height x width image whose sides are multiples of block, U the block upsampling of
+ * gsfw_operator_upsample(height, width, block): the same rows computed from the DCT of
+ * the coarse image (block^2 times fewer pixels per transform, no upsampling pass).
+ * *out = NULL (and GSFW_OK) when A is another operator, transforms an image of another
+ * shape, or the sides are not multiples of block: compose them then. */
+gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int height, int width,
+                                       int block, gsfw_operator **out, gsfw_err *err);
 gsfw_error gsfw_op_hadamard_scaled(int d, int n, uint64_t seed, double scale, int threads,
                                    gsfw_operator **out, gsfw_err *err);
 /* A U for A an operator of gsfw_op_hadamard_scaled (or the public hadamard constructors)

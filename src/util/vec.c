@@ -15,7 +15,7 @@ double gsfw_vec_dot(int n, const double *x, const double *y)
 {
     double acc[LANES] = {0};
     int i = 0;
-    for (; i + LANES <= n; i += LANES)
+    for (; i <= n - LANES; i += LANES)
         for (int j = 0; j < LANES; j++) acc[j] += x[i + j] * y[i + j];
     for (int j = 0; i < n; i++, j++) acc[j] += x[i] * y[i];
     return combine(acc);
@@ -26,7 +26,7 @@ static double scaled_squares(int n, const double *x, double scale)
 {
     double acc[LANES] = {0};
     int i = 0;
-    for (; i + LANES <= n; i += LANES)
+    for (; i <= n - LANES; i += LANES)
         for (int j = 0; j < LANES; j++) {
             double v = x[i + j] / scale;
             acc[j] += v * v;

@@ -5,9 +5,9 @@
  * all cores), so the same solve gave different last bits on different machines, and
  * its threads spun on the other core while the solver ran. These loops fix the order
  * in C: eight interleaved partial sums, combined pairwise in a fixed tree. A compiler
- * may vectorise them but not reorder them (no -ffast-math, no FMA contraction in ISO
- * C mode), so the results are the same bits for every CPU, compiler flag set and thread
- * count. They are memory-bound at the sizes where it matters; dense matrix products
+ * may vectorise them but not reorder them (no -ffast-math; CMakeLists.txt compiles
+ * vec.c with -ffp-contract=off, so no product is fused into an FMA either), so the
+ * results are the same bits for every CPU and thread count. They are memory-bound at the sizes where it matters; dense matrix products
  * stay OpenBLAS's. */
 #ifndef GSFW_VEC_H
 #define GSFW_VEC_H
