@@ -123,52 +123,47 @@ static void test_same_map_as_composition(void **state)
                    cases[k].block, cases[k].scale);
 }
 
+/* the shortcut declines A for this image and block: the caller composes A U */
+static void assert_declined(const gsfw_operator *A, int hadamard, int height, int width,
+                            int block)
+{
+    gsfw_operator *fast = NULL;
+    gsfw_error rc = hadamard
+                        ? gsfw_op_hadamard_block_constant(A, height, width, block, &fast, NULL)
+                        : gsfw_op_dct2_block_constant(A, height, width, block, &fast, NULL);
+    assert_int_equal(rc, GSFW_OK);
+    assert_null(fast);
+}
+
 static void test_other_operators_are_composed(void **state)
 {
     (void)state;
     gsfw_operator *A = NULL, *fast = NULL;
-    /* A transforms an 8 x 16 image: a 16 x 8 one has as many pixels, flattened otherwise */
+    /* A transforms an 8 x 16 image: a 16 x 8 one has as many pixels, flattened otherwise;
+     * sides not multiples of the block */
     assert_int_equal(gsfw_op_dct2_scaled(8, 16, 30, 1, 1.0, 1, &A, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 16, 8, 2, &fast, NULL), GSFW_OK);
-    assert_null(fast);
+    assert_declined(A, 0, 16, 8, 2);
+    assert_declined(A, 0, 8, 16, 3);
+    assert_declined(A, 1, 8, 16, 2); /* not a Walsh-Hadamard operator */
     assert_int_equal(gsfw_op_dct2_block_constant(A, 8, 16, 2, &fast, NULL), GSFW_OK);
     assert_non_null(fast);
     gsfw_operator_free(fast);
     gsfw_operator_free(A);
-    assert_int_equal(gsfw_op_dct2_scaled(10, 12, 30, 1, 1.0, 1, &A, NULL), GSFW_OK);
-    /* sides not multiples of the block: no shortcut */
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 10, 12, 4, &fast, NULL), GSFW_OK);
-    assert_null(fast);
-    gsfw_operator_free(A);
+    /* blocks that are not powers of two or do not divide the sides, a shape of another
+     * pixel count, not a DCT */
     assert_int_equal(gsfw_operator_hadamard(64, 20, 1, &A, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 8, 8, 2, &fast, NULL), GSFW_OK);
-    assert_null(fast);
-    /* blocks that are not powers of two or do not divide the sides; a wrong shape */
-    assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 8, 3, &fast, NULL), GSFW_OK);
-    assert_null(fast);
-    assert_int_equal(gsfw_op_hadamard_block_constant(A, 2, 32, 4, &fast, NULL), GSFW_OK);
-    assert_null(fast);
-    assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 16, 2, &fast, NULL), GSFW_OK);
-    assert_null(fast);
-    gsfw_operator_free(A);
-    assert_int_equal(gsfw_op_dct2_scaled(8, 8, 20, 1, 1.0, 1, &A, NULL), GSFW_OK);
-    assert_int_equal(gsfw_op_hadamard_block_constant(A, 8, 8, 2, &fast, NULL), GSFW_OK);
-    assert_null(fast);
+    assert_declined(A, 1, 8, 8, 3);
+    assert_declined(A, 1, 2, 32, 4);
+    assert_declined(A, 1, 8, 16, 2);
+    assert_declined(A, 0, 8, 8, 2);
     gsfw_operator_free(A);
     assert_int_equal(gsfw_operator_dct(64, 20, 1, &A, NULL), GSFW_OK); /* 1-D */
-    assert_int_equal(gsfw_op_dct2_block_constant(A, 8, 8, 2, &fast, NULL), GSFW_OK);
-    assert_null(fast);
+    assert_declined(A, 0, 8, 8, 2);
     gsfw_operator_free(A);
     /* a block operator is not folded again (its rows are no longer the transform's) */
     for (int hadamard = 0; hadamard < 2; hadamard++) {
-        gsfw_operator *again = NULL;
         make_pair(hadamard, 16, 16, 100, 2, 1.0, 1, &A, &fast);
-        if (!hadamard)
-            assert_int_equal(gsfw_op_dct2_block_constant(fast, 8, 8, 2, &again, NULL), GSFW_OK);
-        else
-            assert_int_equal(gsfw_op_hadamard_block_constant(fast, 8, 8, 2, &again, NULL),
-                             GSFW_OK);
-        assert_null(again);
+        assert_declined(fast, hadamard, 8, 8, 2);
         gsfw_operator_free(fast);
         gsfw_operator_free(A);
     }
