@@ -41,7 +41,7 @@ typedef struct {
     double *in, *out;    /* d each (fftw_malloc: the alignment the plans were made for) */
     fftw_plan fwd, adj;      /* 1-D: the transforms */
     fftw_plan half[2][2][2]; /* 2-D: [fwd/adj][rows/columns][first/second half] */
-    int two_d, height, width; /* height 0: 1-D of length width */
+    int height, width;       /* height 0: 1-D of length width */
     int threads;
     int folded;              /* rows mapped by gsfw_op_dct2_block_constant */
     gsfw_worker *worker;     /* threads >= 2: runs the second halves */
@@ -58,7 +58,7 @@ static void run_plan(void *plan)
 /* in -> out by the 1-D plan or the 2-D passes (dir FWD or ADJ). */
 static void transform(dct_ctx *c, int dir)
 {
-    if (!c->two_d) {
+    if (!c->height) {
         fftw_execute_r2r(dir == FWD ? c->fwd : c->adj, c->in, c->out);
         return;
     }
@@ -223,7 +223,6 @@ static gsfw_error finish(const char *what, dct_ctx *c, gsfw_operator *op, gsfw_o
     pthread_once(&planner_once, make_planner_thread_safe);
     int planned;
     if (c->height) {
-        c->two_d = 1;
         planned = plan_halves(c, c->height, c->width) == 0;
     } else {
         c->fwd = fftw_plan_r2r_1d(c->width, c->in, c->out, FFTW_REDFT10, FFTW_ESTIMATE);
@@ -374,13 +373,14 @@ gsfw_error gsfw_op_dct2_block_constant(const gsfw_operator *A, int height, int w
         double g1, g2;
         block_frequency(k1, H, block, &m1, &g1);
         block_frequency(k2, W, block, &m2, &g2);
-        /* the fine transform's orthonormal factors (2 sqrt(.) / 2 = the REDFT10 scale times
-         * 2) times the gains; REDFT10 returns 2 Y per dimension, REDFT01 takes Y's
-         * transpose with frequency 0 whole and the others halved */
-        const double f = 2.0 * fwd_factor(k1, a->height) * g1 * 2.0 * fwd_factor(k2, a->width) * g2;
+        /* per dimension the fine row's REDFT10 scale times the gain (REDFT10 of the coarse
+         * image returns 2 Y, as it did for the fine one); the adjoint's REDFT01 takes Y's
+         * transpose with the coarse frequency 0 whole and the others halved, i.e. that
+         * scale at m > 0 and twice it at m = 0 (as adj_factor is to fwd_factor) */
+        const double f = fwd_factor(k1, a->height) * g1 * fwd_factor(k2, a->width) * g2;
         c->rows[i] = m1 * W + m2;
-        c->fwd_scale[i] = a->scale * f / 4.0;
-        c->adj_scale[i] = a->scale * f * (m1 ? 0.5 : 1.0) * (m2 ? 0.5 : 1.0);
+        c->fwd_scale[i] = a->scale * f;
+        c->adj_scale[i] = a->scale * f * (m1 ? 1.0 : 2.0) * (m2 ? 1.0 : 2.0);
     }
     return finish(what, c, op, out, err);
 }
