@@ -17,8 +17,9 @@ Per seed:
   2. if its answer does not fit y exactly: best-swap descent from its support, then up to
      --starts random connected starts, each followed by the descent, until one fits.
 The descent replaces one node of the support S by a neighbour outside it, keeping |S|
-and at most g connected pieces, taking the swap that lowers the least-squares residual
-f(S) = min_w ||y - A_S w||^2 the most, until no swap lowers it. All swaps are scored
+and at most g connected pieces (or no more than the start's, when it has more), taking
+the swap that lowers the least-squares residual f(S) = min_w ||y - A_S w||^2 the most,
+until no swap lowers it. All swaps are scored
 exactly at once: with w and r the fit and residual on S, G = A_S^T A_S and
 u_j = A_S G^-1 e_j / sqrt(G^-1_jj) (the part of column j outside the other columns'
 span, normalised), f(S - j + k) = f + a_j^2 - (c_k + b_jk a_j)^2 / (e_k + b_jk^2) with
@@ -105,11 +106,19 @@ def check_swap_values():
             T = S[:j] + S[j + 1:] + [K[k]]
             r = fit(A, T, y)[3]
             worst = max(worst, abs(F[j, k] - r @ r) / (r @ r))
-    print(f"swap values against refits: largest relative difference {worst:.2e}")
-    return worst < 1e-9
+    # and a swap that fits exactly: y from the support S - S[3] + K[5]
+    T = S[:3] + S[4:] + [K[5]]
+    y = A[:, T] @ rng.standard_normal(len(T))
+    f, F = swap_values(A, y, S, K)
+    exact = abs(F[3, 5]) <= 1e-12 * (y @ y) and int(np.argmin(F)) == 3 * len(K) + 5
+    print(f"swap values against refits: largest relative difference {worst:.2e}; the "
+          f"exact swap scores {F[3, 5] / (y @ y):.1e} of ||y||^2"
+          + ("" if exact else " (not the smallest)"))
+    return worst < 1e-9 and exact
 
 
-def swap_descent(A, y, S, grid, g, max_swaps=1000):
+def swap_descent(A, y, S, grid, g, max_swaps=1000, trace=None):
+    """The descent from S; trace (a list) receives every support it moves to."""
     S, yy = list(S), float(y @ y)
     for _ in range(max_swaps):
         inside = set(S)
@@ -125,6 +134,8 @@ def swap_descent(A, y, S, grid, g, max_swaps=1000):
             T = S[:j] + S[j + 1:] + [K[k]]
             if grid.pieces(T) <= max(g, pieces):
                 S = T
+                if trace is not None:
+                    trace.append(S)
                 break
         else:
             return S, f
@@ -133,7 +144,8 @@ def swap_descent(A, y, S, grid, g, max_swaps=1000):
 
 def grow(z, S, size, grid):
     """S extended to size nodes, always by the neighbour of largest z."""
-    S, inside = list(S), set(S)
+    S = list(S) or [int(np.argmax(z))]
+    inside = set(S)
     frontier = [(-z[v], v) for u in S for v in grid.neighbours(u) if v not in inside]
     heapq.heapify(frontier)
     while len(S) < size and frontier:
@@ -149,7 +161,7 @@ def grow(z, S, size, grid):
 
 
 def random_start(z, size, grid):
-    return grow(z, [int(np.argmax(z))], size, grid)
+    return grow(z, [], size, grid)
 
 
 def main():
@@ -176,7 +188,11 @@ def main():
     s, g = len(support), grid.pieces(support.tolist())
     n = int(np.floor(o.ratio * s))
     size = n - o.slack if o.slack > 0 else s
-    lo, hi = (int(v) for v in o.seeds.split(":"))
+    if not s <= size < n:
+        ap.error(f"supports of {size} nodes with n = {n} measurements and s = {s}: the "
+                 "ratio must exceed 1 and --slack stay below n - s")
+    lo, _, hi = o.seeds.partition(":")
+    lo, hi = int(lo), int(hi or lo)
     graph = gsfw.Graph.grid(h, w)
     print("seed,rel_err_default,rel_err,starts,cpu_s,ok")
     ok = 0
@@ -196,6 +212,8 @@ def main():
             z = np.abs(A.T @ y)
             if size > len(best_S):
                 best_S = grow(z, best_S, size, grid)
+            elif len(best_S) >= n:  # a fit needs fewer columns than rows
+                best_S = [int(v) for v in np.argsort(-np.abs(x1))[:size]]
             best_S, best_f = swap_descent(A, y, best_S, grid, g)
             while best_f > 1e-20 * yy and starts < o.starts:
                 starts += 1
