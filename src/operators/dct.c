@@ -192,6 +192,7 @@ static gsfw_error new_ctx(const char *what, const char *name, int height, int wi
     int d = height ? height * width : width;
     dct_ctx *c = calloc(1, sizeof *c);
     *op = c ? gsfw_op_new(n, d, name, c) : NULL;
+    if (*op) (*op)->destroy = dct_destroy; /* from here on, freeing op frees c */
     if (c) {
         c->n = n;
         c->d = d;
@@ -207,16 +208,18 @@ static gsfw_error new_ctx(const char *what, const char *name, int height, int wi
         c->out = fftw_malloc((size_t)d * sizeof(double));
     }
     if (!*op || !c->rows || !c->fwd_scale || !c->adj_scale || !c->in || !c->out) {
-        free(*op);
+        if (*op)
+            gsfw_operator_free(*op);
+        else
+            dct_ctx_free(c);
         *op = NULL;
-        dct_ctx_free(c);
         return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
     *ctx = c;
     return GSFW_OK;
 }
 
-/* Plans, the worker and the hooks of a filled context; frees both on failure. */
+/* Plans, the worker and the hooks of a filled context; frees the operator on failure. */
 static gsfw_error finish(const char *what, dct_ctx *c, gsfw_operator *op, gsfw_operator **out,
                          gsfw_err *err)
 {
@@ -234,8 +237,7 @@ static gsfw_error finish(const char *what, dct_ctx *c, gsfw_operator *op, gsfw_o
                                         "DCT of size %d", what, c->d);
     if (!rc && c->height) rc = gsfw_op_worker(what, c->threads, c->d, &c->worker, err);
     if (rc) {
-        free(op);
-        dct_ctx_free(c);
+        gsfw_operator_free(op);
         return rc;
     }
     op->apply = dct_apply;
@@ -243,7 +245,6 @@ static gsfw_error finish(const char *what, dct_ctx *c, gsfw_operator *op, gsfw_o
     op->apply_sparse = dct_apply_sparse;
     op->adjoint_sparse = dct_adjoint_sparse;
     op->norm2 = dct_norm2;
-    op->destroy = dct_destroy;
     *out = op;
     return GSFW_OK;
 }
@@ -257,10 +258,10 @@ static gsfw_error build(const char *what, const char *name, int height, int widt
     gsfw_operator *op = NULL;
     gsfw_error rc = new_ctx(what, name, height, width, n, scale, threads, &c, &op, err);
     if (rc) return rc;
-    if (gsfw_op_choose_rows(c->d, n, seed, c->rows) != 0) {
-        free(op);
-        dct_ctx_free(c);
-        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, c->d);
+    const int d = c->d;
+    if (gsfw_op_choose_rows(d, n, seed, c->rows) != 0) {
+        gsfw_operator_free(op);
+        return gsfw_fail(err, GSFW_ERR_NOMEM, "%s: out of memory (d = %d)", what, d);
     }
     for (int i = 0; i < n; i++) {
         int k1 = height ? c->rows[i] / width : 0, k2 = height ? c->rows[i] % width : c->rows[i];

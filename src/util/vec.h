@@ -7,8 +7,8 @@
  * in C: eight interleaved partial sums, combined pairwise in a fixed tree. A compiler
  * may vectorise them but not reorder them (no -ffast-math; CMakeLists.txt compiles
  * vec.c with -ffp-contract=off, so no product is fused into an FMA either), so the
- * results are the same bits for every CPU and thread count. They are memory-bound at the sizes where it matters; dense matrix products
- * stay OpenBLAS's. */
+ * results are the same bits for every CPU and thread count. They are memory-bound at
+ * the sizes where it matters; dense matrix products stay OpenBLAS's. */
 #ifndef GSFW_VEC_H
 #define GSFW_VEC_H
 
