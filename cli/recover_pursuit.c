@@ -11,14 +11,21 @@
 #define RECOVER_PURSUIT_ITERS 50
 
 /* the flags of the Frank-Wolfe methods' path, as given on the command line (the spec
- * also holds recover's own defaults): with one of them, the user asked for that path */
-static int fw_path_asked(const cli_params *cp)
+ * also holds recover's own defaults): with one of them, the user asked for that path;
+ * --method naming the pursuit's own method asks for the pursuit */
+static int fw_path_asked(const cli_params *cp, int pursuit_method)
 {
     static const char *const asked[] = {"method", "model", "step", "polish", "L", "restarts",
                                         NULL};
-    for (int k = 0; asked[k]; k++)
+    for (int k = pursuit_method ? 1 : 0; asked[k]; k++)
         if (cli_params_text(cp, asked[k])) return 1;
     return 0;
+}
+
+/* the method of the pursuit path (the registry's one-level graph-sp row) */
+static const gsfw_entry *pursuit_method(void)
+{
+    return gsfw_registry_find(GSFW_KIND_METHOD, gsfw_method_name(GSFW_METHOD_GRAPH_SP));
 }
 
 int recover_pursuit_choose(const char *cmd, recover_args *a, int height, int width)
@@ -27,23 +34,28 @@ int recover_pursuit_choose(const char *cmd, recover_args *a, int height, int wid
     const char *mode = a->pursuit_text; /* NULL: chosen by the image's size */
     const int graph_model =
         (gsfw_spec_entry(spec, GSFW_KIND_MODEL)->needs & GSFW_NEEDS_GRAPH) != 0;
+    const int sp = cli_params_text(&a->params, "method") &&
+                   gsfw_spec_entry(spec, GSFW_KIND_METHOD) == pursuit_method();
     if (mode && !strcmp(mode, "off")) return CLI_OK;
     if (mode && !strcmp(mode, "on")) {
         if (a->wavelet || !graph_model || cli_params_text(&a->params, "model"))
             return cli_usage_error(cmd, "--pursuit on works on pixels with the grid's projections "
                                    "of its default model: drop --basis and --model");
-        if (fw_path_asked(&a->params))
-            return cli_usage_error(cmd, "--pursuit on takes no --method, --step, --polish, "
-                                   "--L or --restarts (it always polishes and needs no L)");
+        if (fw_path_asked(&a->params, sp))
+            return cli_usage_error(cmd, "--pursuit on takes no --method other than %s, no "
+                                   "--step, --polish, --L or --restarts (it always polishes "
+                                   "and needs no L)", pursuit_method()->name);
     } else if (!mode) {
-        if (a->wavelet || !graph_model || fw_path_asked(&a->params) ||
-            (double)height * width < (double)GSFW_PYRAMID_MIN_PIXELS)
+        /* --method graph-sp alone takes the pursuit at every size: the coarse levels come
+           by the image's size, none below GSFW_PYRAMID_MIN_PIXELS */
+        if (a->wavelet || !graph_model || fw_path_asked(&a->params, sp) ||
+            (!sp && (double)height * width < (double)GSFW_PYRAMID_MIN_PIXELS))
             return CLI_OK;
     } else {
         return cli_usage_error(cmd, "--pursuit must be on or off, got '%s'", mode);
     }
     a->pursuit = 1;
-    a->method = RECOVER_PURSUIT_NAME;
+    a->method = pursuit_method()->name;
     a->baseline = 0;
     a->polish = 1;
     a->iters = gsfw_spec_given(spec, "max_iter") ? (int)gsfw_spec_number(spec, "max_iter")
@@ -88,7 +100,7 @@ int recover_pursuit_setup(const char *cmd, const recover_args *a, const gsfw_ope
     if (rc) return rc;
     gsfw_err err;
     if (gsfw_pyramid_image(A, y, height, width, s, g, NULL, &st, out, &err))
-        return cli_fail(cmd, "%s: %s", RECOVER_PURSUIT_NAME, err.message);
+        return cli_fail(cmd, "%s: %s", pursuit_method()->name, err.message);
     return CLI_OK;
 }
 

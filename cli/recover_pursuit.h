@@ -7,12 +7,10 @@
 #include "gsfw.h"
 #include "recover_args.h"
 
-/* The name the summary gives the path. */
-#define RECOVER_PURSUIT_NAME "graph-sp"
-
-/* Decide whether the run takes the pursuit (--pursuit on, or without --pursuit: a pixel image of at
- * least GSFW_PYRAMID_MIN_PIXELS pixels with the default model, and none of the
- * Frank-Wolfe methods' flags given), and if so set a up for it: method name, --iters
+/* Decide whether the run takes the pursuit (--pursuit on; --method graph-sp on pixels
+ * with the default model; or without --pursuit: a pixel image of at least
+ * GSFW_PYRAMID_MIN_PIXELS pixels with the default model, and none of the Frank-Wolfe
+ * methods' flags given), and if so set a up for it: method name, --iters
  * per level (default RECOVER_PURSUIT_ITERS), always polished. Returns CLI_OK, or
  * CLI_USAGE with the message printed (--pursuit on where it cannot run). */
 int recover_pursuit_choose(const char *cmd, recover_args *a, int height, int width);

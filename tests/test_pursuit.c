@@ -174,6 +174,79 @@ static void test_recovers_planted_blobs(void **state)
     gsfw_graph_free(grid);
 }
 
+/* graph-sp, the registry's row of the pursuit: gsfw_baseline_solve with the oracles of
+ * gsfw_baseline_oracles runs gsfw_pursuit_solve with the baseline settings mapped onto
+ * the pursuit's (max_iter, inner_iters, x_true, the callback), bit for bit. */
+typedef struct {
+    int calls, stop_at;
+} count_stop;
+
+static int count_and_stop(const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)x;
+    count_stop *c = user;
+    c->calls++;
+    return it->iter == c->stop_at;
+}
+
+static void test_graph_sp_method_row(void **state)
+{
+    (void)state;
+    assert_string_equal(gsfw_method_name(GSFW_METHOD_GRAPH_SP), "graph-sp");
+    assert_int_equal(gsfw_method_parse("graph-sp"), GSFW_METHOD_GRAPH_SP);
+    assert_true(gsfw_method_is_baseline(GSFW_METHOD_GRAPH_SP));
+    gsfw_graph *grid = NULL;
+    assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        planted_problem p = blobs_problem(seed, 0.0);
+        gsfw_objective *obj = NULL;
+        assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y, &obj,
+                                                      NULL), GSFW_OK);
+        gsfw_model_spec spec = {.model = "head", .d = D, .s = S, .g = G, .graph = grid};
+        gsfw_dmo *head = NULL, *tail = NULL;
+        assert_int_equal(gsfw_baseline_oracles(GSFW_METHOD_GRAPH_SP, &spec, 0, &head, &tail,
+                                               NULL), GSFW_OK);
+        assert_non_null(tail);
+        gsfw_baseline_settings bset;
+        gsfw_baseline_settings_default(&bset);
+        bset.method = GSFW_METHOD_GRAPH_SP;
+        bset.x_true = p.x_star;
+        count_stop cs = {0, -1};
+        bset.callback = count_and_stop;
+        bset.callback_data = &cs;
+        double xb[D], xp[D];
+        gsfw_result rb = {.x_best = xb}, rp = {.x_best = xp};
+        gsfw_info ib, ip;
+        gsfw_err err;
+        if (gsfw_baseline_solve(obj, head, tail, &bset, &rb, &ib, &err))
+            fail_msg("seed %d: %s", (int)seed, err.message);
+        assert_int_equal(ib.status, GSFW_STATUS_CONVERGED);
+        if (!(dist(xb, p.x_star, D) < 1e-8))
+            fail_msg("seed %d: error %g", (int)seed, dist(xb, p.x_star, D));
+        assert_int_equal(cs.calls, ib.iterations + 1);
+        gsfw_pursuit_settings pset;
+        gsfw_pursuit_settings_default(&pset);
+        pset.max_iter = bset.max_iter;
+        pset.inner_iters = bset.inner_iters;
+        pset.x_true = p.x_star;
+        assert_int_equal(gsfw_pursuit_solve(obj, head, tail, &pset, &rp, &ip, NULL), GSFW_OK);
+        assert_memory_equal(xb, xp, sizeof xb);
+        assert_int_equal(ib.iterations, ip.iterations);
+        assert_int_equal(ib.oracle_calls, ip.oracle_calls);
+        /* the baseline's callback stops the run */
+        cs.calls = 0;
+        cs.stop_at = 1;
+        assert_int_equal(gsfw_baseline_solve(obj, head, tail, &bset, &rb, &ib, NULL), GSFW_OK);
+        assert_int_equal(ib.status, GSFW_STATUS_CALLBACK_STOP);
+        assert_int_equal(cs.calls, 2);
+        gsfw_dmo_free(head);
+        gsfw_dmo_free(tail);
+        gsfw_objective_free(obj);
+        planted_free(&p);
+    }
+    gsfw_graph_free(grid);
+}
+
 /* Repeats with the same objects and with fresh ones are identical bit for bit. */
 static void test_deterministic(void **state)
 {
@@ -626,6 +699,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recovers_planted_blobs),
+        cmocka_unit_test(test_graph_sp_method_row),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_patience),
         cmocka_unit_test(test_start_at_answer),

@@ -25,11 +25,13 @@ typedef enum {
     /* active-set Frank-Wolfe variants over the DMO's atoms (gsfw_solve) */
     GSFW_METHOD_AFW,        /* away-step FW (Lacoste-Julien & Jaggi 2015) */
     GSFW_METHOD_PFW,        /* pairwise FW */
-    GSFW_METHOD_BPCG        /* blended pairwise conditional gradients (Tsuji et al. 2022) */
+    GSFW_METHOD_BPCG,       /* blended pairwise conditional gradients (Tsuji et al. 2022) */
+    /* a baseline added later (gsfw_baseline_solve) */
+    GSFW_METHOD_GRAPH_SP    /* graph subspace pursuit: gsfw_pursuit_solve (gsfw/pursuit.h) */
 } gsfw_method;
 
 /* "fw", "accfw", "iht", "cosamp", "graph-iht", "graph-cosamp", "gen-mp", "afw", "pfw",
- * "bpcg"; -1 if unknown. */
+ * "bpcg", "graph-sp"; -1 if unknown. */
 GSFW_API int gsfw_method_parse(const char *name);
 GSFW_API const char *gsfw_method_name(gsfw_method method);
 /* 1 for the baselines (gsfw_baseline_solve), 0 for the Frank-Wolfe family (gsfw_solve). */
@@ -251,7 +253,7 @@ GSFW_API gsfw_error gsfw_solve(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_se
 /* ---- the baselines: gsfw_baseline_solve */
 
 typedef struct {
-    gsfw_method method;  /* iht, cosamp, graph-iht, graph-cosamp or gen-mp */
+    gsfw_method method;  /* iht, cosamp, graph-iht, graph-cosamp, gen-mp or graph-sp */
     double L;            /* step 1/L; <= 0: the objective's estimate (L_rule spectral) */
     double C;            /* gen-mp with reference_compat: atom norm */
     int max_iter;        /* default 100 */

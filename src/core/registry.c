@@ -19,6 +19,7 @@
     X(method_graph_iht)                                        \
     X(method_graph_cosamp)                                     \
     X(method_gen_mp)                                           \
+    X(method_graph_sp)                                         \
     /* support models */                                       \
     X(model_topk)                                              \
     X(model_topk_approx)                                       \

@@ -24,6 +24,11 @@ typedef struct {
     gsfw_error (*fw_loop)(struct gsfw_run *run, struct gsfw_fw_plan *plan, double *x);
     gsfw_error (*baseline_loop)(struct gsfw_run *run, const gsfw_baseline_settings *settings,
                                 gsfw_dmo *head, gsfw_dmo *tail);
+    /* a baseline with a driver of its own (graph-sp: gsfw_pursuit_solve), called by
+     * gsfw_baseline_solve after its checks instead of baseline_loop */
+    gsfw_error (*own_solve)(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
+                            const gsfw_baseline_settings *settings, gsfw_result *result,
+                            gsfw_info *info, gsfw_err *err);
     /* the head and tail oracles of a baseline over a model (gsfw_baseline_oracles) */
     gsfw_error (*recipe)(const gsfw_model_spec *spec, int reference_compat, gsfw_dmo **head,
                          gsfw_dmo **tail, gsfw_err *err);

@@ -303,6 +303,8 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     if (settings->inner_iters < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: inner_iters must be >= 1, "
                          "got %d", settings->inner_iters);
+    if (method->own_solve)
+        return method->own_solve(obj, head, tail ? tail : head, settings, result, info, err);
     gsfw_run_limits lim = {settings->max_iter, settings->time_limit, 0.0, 0.0,
                            settings->x_true, settings->callback, settings->callback_data};
     gsfw_run run;
