@@ -9,7 +9,8 @@
  * power-iteration inner products) goes through the reducer, so a process holding a block
  * of rows runs this same code. Sums over the d (replicated) coordinates do not. The
  * minimisation on a support (minimize_on: CGLS, Craig, QR, Newton-CG) is in
- * restricted_solve.c.
+ * restricted_solve.c; the intercept's solve and the Lipschitz constant, which both
+ * need, in linear_common.c (so that restricted_solve.c calls nothing in this file).
  *
  * Callbacks return 0 or: -1 an operator product failed, -2 the reducer failed, -3 the
  * intercept has no minimiser (every label of one sign), -4 bad arguments to minimize_on
@@ -23,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "objectives/linear_ctx.h"
+#include "objectives/linear_common.h"
 #include "util/vec.h"
 
 
@@ -35,64 +36,6 @@ static int compute_z(lin_ctx *c, const double *x, double *z)
     if (c->loss->residual)
         for (int i = 0; i < c->n; i++) z[i] -= c->y[i];
     return 0;
-}
-
-/* b* = argmin_b sum_i l(z_i + gamma dz_i + b) (dz may be NULL), from the warm start *b.
- * phi(b) is convex: Newton steps, kept inside the bracket [lo, hi] that the signs of
- * phi' give (bisection when a step leaves it, doubling while one side is still open).
- * With labels of one sign phi' never changes sign and the search fails. */
-/* sum_i l'(t_i) and sum_i l''(t_i), t = z + gamma dz + b: the loss's fused sums, or its
- * derivatives row by row */
-static void intercept_sums(const lin_ctx *c, const double *z, const double *dz, double gamma,
-                           double b, double s[2])
-{
-    if (c->loss->intercept_sums) {
-        c->loss->intercept_sums(&c->par, c->n, z, dz, gamma, b, s);
-        return;
-    }
-    gsfw_loss_params row = c->par;
-    double g = 0.0, h = 0.0;
-    for (int i = 0; i < c->n; i++) {
-        double t = dz ? z[i] + gamma * dz[i] : z[i], gi, hi;
-        row.y = c->par.y + i;
-        c->loss->deriv(&row, 1, &t, b, &gi, &hi);
-        g += gi;
-        h += hi;
-    }
-    s[0] = g;
-    s[1] = h;
-}
-
-int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz, double gamma,
-                           double *b)
-{
-    double lo = -INFINITY, hi = INFINITY, x = isfinite(*b) ? *b : 0.0;
-    for (int it = 0; it < NEWTON_MAX_ITER; it++) {
-        double s[2];
-        intercept_sums(c, z, dz, gamma, x, s);
-        if (gsfw_lin_reduce(c, s, 2)) return REDUCER_FAILED;
-        if (s[0] == 0.0) {
-            *b = x;
-            return 0;
-        }
-        if (s[0] > 0)
-            hi = x;
-        else
-            lo = x;
-        double next = s[1] > 0 ? x - s[0] / s[1] : NAN;
-        if (!(next > lo && next < hi)) {
-            if (isfinite(lo) && isfinite(hi))
-                next = 0.5 * (lo + hi);
-            else
-                next = s[0] > 0 ? x - fmax(1.0, fabs(x)) : x + fmax(1.0, fabs(x));
-        }
-        if (fabs(next - x) <= NEWTON_TOL * (1.0 + fabs(x))) {
-            *b = next;
-            return 0;
-        }
-        x = next;
-    }
-    return NO_INTERCEPT;
 }
 
 /* f and/or A^T l'(z + b) at a point whose z is given; gbuf: n scratch. */
@@ -192,54 +135,6 @@ static int lin_step(void *ctx, double gamma)
     lin_ctx *c = ctx;
     if (gamma != 0.0) gsfw_vec_axpy(c->n, gamma, c->az, c->z);
     if (c->intercept) c->b_c = c->b_line;
-    return 0;
-}
-
-/* Deterministic power iteration on A^T A through apply / adjoint (the start vector is
- * generic: orthogonal to the top singular vector only on a measure-zero set). */
-static int power_iteration(lin_ctx *c, double *out)
-{
-    int n = c->n, d = c->d;
-    double *u = c->pn, *v = c->pn + n, *w = c->pn + n + d;
-    for (int j = 0; j < d; j++) v[j] = 1.0 + 0.5 * sin(1.0 + 0.7 * j);
-    double nv = gsfw_vec_nrm2(d, v);
-    gsfw_vec_scal(d, 1.0 / nv, v);
-    double lambda = 0.0;
-    for (int it = 0; it < POWER_MAX_ITER; it++) {
-        if (c->A->apply(c->A->ctx, v, u) || c->A->adjoint(c->A->ctx, u, w)) return OP_FAILED;
-        if (gsfw_lin_reduce(c, w, d)) return REDUCER_FAILED;
-        double rq = gsfw_vec_dot(d, v, w);
-        double nw = gsfw_vec_nrm2(d, w);
-        if (nw == 0.0) {
-            lambda = 0.0;
-            break;
-        }
-        for (int j = 0; j < d; j++) v[j] = w[j] / nw;
-        double prev = lambda;
-        lambda = rq;
-        if (it > 0 && fabs(lambda - prev) <= POWER_TOL * fabs(lambda)) break;
-    }
-    *out = lambda * POWER_MARGIN;
-    return 0;
-}
-
-/* curvature * ||A||_2^2. A norm2 hook bounds this process's block; the blocks' sum bounds
- * the whole (||A v||^2 = sum_p ||A_p v||^2). */
-int gsfw_lin_lipschitz(void *ctx, double *L)
-{
-    lin_ctx *c = ctx;
-    if (c->lipschitz < 0) {
-        double a2;
-        int rc;
-        if (c->A->norm2) {
-            if (c->A->norm2(c->A->ctx, &a2)) return OP_FAILED;
-            if (gsfw_lin_reduce(c, &a2, 1)) return REDUCER_FAILED;
-        } else if ((rc = power_iteration(c, &a2))) {
-            return rc;
-        }
-        c->lipschitz = c->loss->curvature * a2;
-    }
-    *L = c->lipschitz;
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* The state of a linear objective (linear.c), shared with its restricted-solve toolbox
- * (restricted_solve.c). Not part of the public API. */
+ * (restricted_solve.c) and with what both of them call (linear_common.c). Not part of
+ * the public API. */
 #ifndef GSFW_OBJECTIVES_LINEAR_CTX_H
 #define GSFW_OBJECTIVES_LINEAR_CTX_H
 
@@ -14,18 +15,6 @@ enum {
     BAD_ARGUMENT = -4,
     LAPACK_FAILED = -5
 };
-
-/* Power iteration (no norm2 hook): the Rayleigh quotient approaches ||A||_2^2 from below
- * at the rate (sigma_2/sigma_1)^2 per step; stopped at a 1e-6 relative change, the
- * remaining error is below 1% unless sigma_2/sigma_1 > 0.9999, hence the 1.01 margin. */
-#define POWER_MAX_ITER 1000
-#define POWER_TOL 1e-6
-#define POWER_MARGIN 1.01
-#define NEWTON_MAX_ITER 200  /* intercept: Newton/bisection steps */
-#define NEWTON_TOL 1e-12     /* relative step size at convergence */
-#define LINE_SEARCH_MAX 60   /* Armijo halvings */
-#define ARMIJO_C 1e-4
-#define CG_MAX_ITER 200      /* inner CG steps per Newton step of minimize_on */
 
 typedef struct {
     const gsfw_operator *A;
@@ -59,12 +48,6 @@ static inline int gsfw_lin_reduce(const lin_ctx *c, double *buf, int count)
     if (!c->red.sum) return 0;
     return c->red.sum(c->red.ctx, buf, count) ? REDUCER_FAILED : 0;
 }
-
-/* b* = argmin_b sum_i l(z_i + gamma dz_i + b) (dz may be NULL), from the warm start *b. */
-int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz, double gamma,
-                             double *b);
-/* The objective's lipschitz hook: curvature * ||A||_2^2. */
-int gsfw_lin_lipschitz(void *ctx, double *L);
 
 /* The restricted-solve toolbox (restricted_solve.c): the objective's reserve and
  * minimize_on hooks. */

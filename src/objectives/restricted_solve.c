@@ -3,8 +3,9 @@
  * Craig's method when S is wider than the rows, or exactly by a rank-revealing QR of a
  * gathered copy of A_S (restricted_ls.c) after reserve; the other losses by a restricted
  * Newton-CG with Armijo backtracking (and a gradient step where Newton steps crawl). Every
- * sum over rows goes through the reducer, as in linear.c. */
-#include "objectives/linear_ctx.h"
+ * sum over rows goes through the reducer, as in linear.c. The intercept and the Lipschitz
+ * constant come from linear_common.c: nothing here calls into linear.c. */
+#include "objectives/linear_common.h"
 #include "util/vec.h"
 
 #include <cblas.h>

@@ -1,7 +1,8 @@
 /* The head / tail projection object: settings, checks, buffers and the projection's entry
- * point, with the helpers the practical (lambda_search.c) and theory (theory.c) versions
- * share (headtail_internal.h). */
-#include "oracles/headtail/headtail_internal.h"
+ * point, which dispatches to the practical (lambda_search.c) and theory (theory.c)
+ * versions. The helpers those share sit below them in headtail_util.c, so that they call
+ * nothing in this file. */
+#include "oracles/headtail/headtail_util.h"
 #include "util/select.h"
 
 #include <math.h>
@@ -212,48 +213,6 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     *out = ht;
     gsfw_err_clear(err);
     return GSFW_OK;
-}
-
-gsfw_error gsfw_ht_pcsf_call(gsfw_headtail *ht, const double *prizes, const double *costs,
-                             gsfw_err *err)
-{
-    ht->calls++;
-    return gsfw_pcsf_run(ht->ws, ht->n, ht->m, ht->g->edge_u, ht->g->edge_v, prizes, costs, -1,
-                         ht->st.g, ht->st.pruning, ht->nodes, &ht->nn, ht->edges, &ht->ne, err);
-}
-
-void gsfw_ht_keep_current(gsfw_headtail *ht)
-{
-    memcpy(ht->keep_nodes, ht->nodes, (size_t)ht->nn * sizeof(int));
-    memcpy(ht->keep_edges, ht->edges, (size_t)ht->ne * sizeof(int));
-    ht->keep_nn = ht->nn;
-    ht->keep_ne = ht->ne;
-}
-
-void gsfw_ht_restore_kept(gsfw_headtail *ht)
-{
-    memcpy(ht->nodes, ht->keep_nodes, (size_t)ht->keep_nn * sizeof(int));
-    memcpy(ht->edges, ht->keep_edges, (size_t)ht->keep_ne * sizeof(int));
-    ht->nn = ht->keep_nn;
-    ht->ne = ht->keep_ne;
-}
-
-/* The k-th largest prize by selection (O(n), no allocation) into rank_work. */
-double gsfw_ht_kth_largest(gsfw_headtail *ht, int k)
-{
-    if (k < 1) k = 1;
-    if (k > ht->n) k = ht->n;
-    gsfw_select_top_abs(ht->prize, ht->n, k, ht->rank_work, ht->rank_work);
-    double kth = ht->prize[ht->rank_work[0]];
-    for (int i = 1; i < k; i++) kth = fmin(kth, ht->prize[ht->rank_work[i]]);
-    return kth;
-}
-
-double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn)
-{
-    double s = 0.0;
-    for (int i = 0; i < nn; i++) s += ht->prize[nodes[i]];
-    return s;
 }
 
 gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,

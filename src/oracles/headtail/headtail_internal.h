@@ -1,6 +1,8 @@
 /* The head / tail projection object, shared by the files of src/oracles/headtail/ (not
  * public API; docs/pcsf.md section 4):
  *  - headtail.c      the object: settings, checks, buffers, the projection's entry point;
+ *  - headtail_util.c the helpers the files below share (headtail_util.h): a PCSF run,
+ *                    the stored solution, order statistics, prize sums;
  *  - lambda_search.c the practical projection: the lambda-search for a size window;
  *  - size_repair.c   the practical projection's fallback when k(lambda) jumps over the
  *                    window: grow or prune the closest forests into it;
@@ -59,18 +61,6 @@ struct gsfw_headtail {
     int below_nn, above_nn, above_ne; /* -1: none seen */
     int *cand;              /* n: a repair candidate */
 };
-
-/* One PCSF run on the graph with these prizes and costs into ht->nodes / ht->edges
- * (counted in ht->calls). */
-gsfw_error gsfw_ht_pcsf_call(gsfw_headtail *ht, const double *prizes, const double *costs,
-                             gsfw_err *err);
-/* Store the current forest in keep_*, and bring it back. */
-void gsfw_ht_keep_current(gsfw_headtail *ht);
-void gsfw_ht_restore_kept(gsfw_headtail *ht);
-/* k-th largest prize (1-based, clamped to 1..n), by selection: O(n), no allocation. */
-double gsfw_ht_kth_largest(gsfw_headtail *ht, int k);
-/* sum of the prizes of nodes[0..nn), in list order */
-double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn);
 
 /* The slope of log k(lambda) against log lambda that the search assumes where it has
  * measured none: k ~ lambda^-1.4 on grids. */

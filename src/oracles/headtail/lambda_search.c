@@ -1,7 +1,7 @@
 /* The practical projection: the lambda-search for a PCSF forest whose size lies in the
  * window [s_low, s_high] (warm-started across calls, or the reference's cold search),
  * with the size repair (size_repair.c) when k(lambda) jumps over the window. */
-#include "oracles/headtail/headtail_internal.h"
+#include "oracles/headtail/headtail_util.h"
 #include "util/select.h"
 
 #include <math.h>

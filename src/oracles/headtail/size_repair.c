@@ -2,7 +2,7 @@
  * size window (size_repair.h), and the projection's use of it (the closest forests the
  * lambda-search saw, the best candidate). Greedy and deterministic: ties in the prize go
  * to the smallest node id. */
-#include "oracles/headtail/headtail_internal.h"
+#include "oracles/headtail/headtail_util.h"
 
 #include <string.h>
 

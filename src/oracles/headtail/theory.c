@@ -1,6 +1,6 @@
 /* The theory head and tail projections of Hegde, Indyk & Schmidt (2015): the head by prize
  * scaling and PRUNE_FOREST, the tail by cost scaling (docs/pcsf.md section 4). */
-#include "oracles/headtail/headtail_internal.h"
+#include "oracles/headtail/headtail_util.h"
 
 #include <math.h>
 #include <string.h>
