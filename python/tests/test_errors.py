@@ -36,7 +36,9 @@ GRID = gsfw.Graph.grid(5, 6)
     (dict(A=A, y=y, callback=3), TypeError, "callback must be callable"),
     (dict(A=A, y=y, method="iht", polish=True), ValueError, "polish belongs to the Frank-Wolfe methods, not to iht"),
     (dict(A=A, y=y, method="iht", L_rule="atom"), ValueError, "L_rule atom is a rule of the Frank-Wolfe family"),
-    (dict(A=A, y=y, model="topk-approx", delta=1.5), ValueError, "delta must be in"),
+    # the whole message, to its end: a literal %g (or any other wrong value) fails
+    (dict(A=A, y=y, model="topk-approx", delta=1.5), ValueError,
+     r"delta must be in \(0, 1\], got 1\.5$"),
 ])
 def test_solve_rejects(kwargs, exc, match):
     kwargs.setdefault("s", 3)
@@ -92,6 +94,8 @@ def test_dmo_rejects():
         gsfw.head(np.r_[1e200, np.zeros(29)], GRID, 3)
     with pytest.raises(TypeError):
         gsfw.head(z, "grid", 3)
+    with pytest.raises(ValueError, match=r"delta must be in \(0, 1\], got 2$"):
+        gsfw.dmo(z, "topk-approx", 3, delta=2.0)
 
 
 def test_objective_rejects():
