@@ -150,6 +150,30 @@ def test_seed_does_not_wrap():
             gsfw.solve(A, y, s=3, seed=seed, max_iter=5)
 
 
+# An out-of-range integer is quoted exactly (not "4.29497e+09"), and one beyond a double
+# (10**400) is a ValueError naming the argument and its range, not numpy's OverflowError.
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(seed=2**32), r"seed must be between 0 and 2147483647, got 4294967296$"),
+    (dict(seed=2**64), r"seed must be between 0 and 2147483647, got 18446744073709551616$"),
+    (dict(seed=2**53 + 1), r"seed must be between 0 and 2147483647, got 9007199254740993$"),
+    (dict(seed=np.uint64(2**64 - 1)),
+     r"seed must be between 0 and 2147483647, got 18446744073709551615$"),
+    (dict(seed=-1), r"seed must be between 0 and 2147483647, got -1$"),
+    (dict(s=2**31), r"s must be between 1 and 2147483647, got 2147483648$"),
+    (dict(seed=10**400),
+     r"seed must be between 0 and 2147483647, got 10{19}\.\.\.0000 \(401 digits\)$"),
+    (dict(max_iter=10**400),
+     r"max_iter must be between 0 and 100000000, got 10{19}\.\.\.0000 \(401 digits\)$"),
+    (dict(max_iter=-10**400),
+     r"max_iter must be between 0 and 100000000, got -10{18}\.\.\.0000 \(401 digits\)$"),
+    (dict(C=10**400), r"C: '10{19}\.\.\.0000 \(401 digits\)' is too large for a double$"),
+])
+def test_out_of_range_integers_are_quoted_exactly(kwargs, match):
+    kwargs.setdefault("s", 3)
+    with pytest.raises(ValueError, match=match):
+        gsfw.solve(A, y, max_iter=kwargs.pop("max_iter", 5), **kwargs)
+
+
 def test_complex_adjacency_is_refused():
     sp = pytest.importorskip("scipy.sparse")
     M = sp.coo_matrix((np.array([1 + 1j, 2.0]), (np.array([0, 1]), np.array([1, 2]))),
