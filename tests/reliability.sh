@@ -111,6 +111,11 @@ capped() { # under a 2 GB address space (not under the sanitizers, which reserve
 capped "$G" $WIDE --y y30.npy --max-memory 1G 2>err; rc=$?
 refused $rc && grep -q '30 x 2000000000 with 1 entries' err && ok ||
     fail "30 x 2e9 .mtx, --max-memory 1G: $rc $(cat err)"
+printf '%%%%MatrixMarket matrix coordinate real general\n30 30 900000000000\n1 1 1.0\n' >absurd.mtx
+capped "$G" solve --A absurd.mtx --model topk --s 3 --C 3 --method fw --iters 5 --y y30.npy \
+    --max-memory 1G 2>err; rc=$?
+refused $rc && grep -q '30 x 30 with 900000000000 entries' err && ok ||
+    fail "30 x 30 .mtx promising 9e11 entries: the count as declared: $rc $(cat err)"
 capped "$G" $WIDE --y y30.npy 2>err; rc=$?
 refused $rc && ok || fail "30 x 2e9 .mtx, the available memory: $rc $(cat err)"
 capped "$G" $WIDE --y y29.npy --max-memory 1G 2>err; rc=$?

@@ -616,6 +616,15 @@ static void test_mtx_bom_size_and_stop(void **state)
     assert_int_equal(n, 2000000000);
     assert_int_equal(d, 2000000000);
     assert_int_equal(entries, 14); /* a mirrored triangle: up to twice the stored entries */
+    /* an absurd count is reported as declared, not clamped to INT_MAX */
+    write_file(dir, "absurd.mtx", "%%MatrixMarket matrix coordinate real general\n"
+               "30 30 900000000000\n", path, sizeof path);
+    assert_int_equal(gsfw_mtx_read_size(path, &n, &d, &entries, &err), GSFW_OK);
+    assert_true(n == 30 && d == 30 && entries == 900000000000L);
+    write_file(dir, "absurd-sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+               "30 30 900000000000\n", path, sizeof path);
+    assert_int_equal(gsfw_mtx_read_size(path, &n, &d, &entries, &err), GSFW_OK);
+    assert_true(entries == 1800000000000L);
     write_file(dir, "nosize.mtx", "%%MatrixMarket matrix coordinate real general\n",
                path, sizeof path);
     assert_int_equal(gsfw_mtx_read_size(path, &n, &d, &entries, &err), GSFW_ERR_FORMAT);

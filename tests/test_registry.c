@@ -269,6 +269,47 @@ static const gsfw_entry first_model = {GSFW_KIND_MODEL, "first", "the first s co
                                        "s", 0, 0,
                                        &(const gsfw_model_def){.build = first_build}, NULL};
 
+/* An out-of-range integer is quoted as given (the text) or as its exact value (a number),
+ * not rounded by %g ("4.29497e+09"); a long text is abbreviated with its digit count. */
+static void expect_exact_error(gsfw_spec *spec, const char *name, const char *text,
+                               double value, const char *message)
+{
+    gsfw_err err;
+    gsfw_error e = text ? gsfw_spec_set(spec, name, text, &err)
+                        : gsfw_spec_set_number(spec, name, value, &err);
+    assert_int_equal(e, GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, message);
+}
+
+static void test_spec_quotes_out_of_range_integers_exactly(void **state)
+{
+    (void)state;
+    gsfw_spec *spec = new_spec(GSFW_USES_SOLVE);
+    const char *seed = "seed must be between 0 and 2147483647, got ";
+    char want[256], digits[402];
+    snprintf(want, sizeof want, "%s4294967296", seed);
+    expect_exact_error(spec, "seed", NULL, 4294967296.0, want);
+    snprintf(want, sizeof want, "%s18446744073709551616", seed);
+    expect_exact_error(spec, "seed", NULL, 18446744073709551616.0, want);
+    snprintf(want, sizeof want, "%s1e+300", seed); /* beyond 21 digits: the shortest form */
+    expect_exact_error(spec, "seed", NULL, 1e300, want);
+    expect_exact_error(spec, "s", NULL, 2147483648.0,
+                       "s must be between 1 and 2147483647, got 2147483648");
+    expect_exact_error(spec, "max_iter", NULL, -1.0,
+                       "max_iter must be between 0 and 100000000, got -1");
+    /* texts: beyond a double's exact integers and beyond a long long, as given */
+    snprintf(want, sizeof want, "%s9007199254740993", seed);
+    expect_exact_error(spec, "seed", "9007199254740993", 0, want);
+    snprintf(want, sizeof want, "%s18446744073709551617", seed);
+    expect_exact_error(spec, "seed", "18446744073709551617", 0, want);
+    memset(digits, '0', sizeof digits - 1);
+    digits[0] = '1';
+    digits[sizeof digits - 1] = '\0'; /* 10^400 */
+    snprintf(want, sizeof want, "%s10000000000000000000...0000 (401 digits)", seed);
+    expect_exact_error(spec, "seed", digits, 0, want);
+    gsfw_spec_free(spec);
+}
+
 static void test_own_entries_stay_in_their_spec(void **state)
 {
     (void)state;
@@ -730,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_rows_are_consistent),
         cmocka_unit_test(test_settings_defaults_from_rows),
         cmocka_unit_test(test_spec_parses_and_checks),
+        cmocka_unit_test(test_spec_quotes_out_of_range_integers_exactly),
         cmocka_unit_test(test_own_entries_stay_in_their_spec),
         cmocka_unit_test(test_every_loss_matches_differences),
         cmocka_unit_test(test_every_step_rule_decreases_f),

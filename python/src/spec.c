@@ -51,6 +51,41 @@ static int check_kind(const char *name, gsfw_param_type type, PyObject *value)
     return -1;
 }
 
+/* The largest integer below which every integer is a double (2^53). */
+#define EXACT_IN_DOUBLE 9007199254740992LL
+
+/* A Python int (or a numpy integer, as one): as a number while the double holds it
+ * exactly, else as its decimal text, which the library parses, range-checks and quotes as
+ * given: seed=2**53 + 1 says "got 9007199254740993", and seed=10**400 is a ValueError
+ * naming seed and its range rather than float()'s OverflowError without a name. */
+static gsfw_error set_integer(gsfw_spec *spec, const char *name, PyObject *value,
+                              gsfw_err *err, int *raised)
+{
+    int overflow = 0;
+    long long k = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (k == -1 && PyErr_Occurred()) goto raised;
+    if (!overflow && k >= -EXACT_IN_DOUBLE && k <= EXACT_IN_DOUBLE)
+        return gsfw_spec_set_number(spec, name, (double)k, err);
+    PyObject *digits = PyObject_Str(value);
+    if (!digits) { /* beyond sys.get_int_max_str_digits(): its size instead */
+        PyErr_Clear();
+        PyObject *bits = PyObject_CallMethod(value, "bit_length", NULL);
+        if (bits) {
+            PyErr_Format(PyExc_ValueError, "%s is out of range: an integer of %S bits", name,
+                         bits);
+            Py_DECREF(bits);
+        }
+        goto raised;
+    }
+    const char *text = PyUnicode_AsUTF8(digits);
+    gsfw_error e = text ? gsfw_spec_set(spec, name, text, err) : GSFW_OK;
+    Py_DECREF(digits);
+    if (text) return e;
+raised:
+    *raised = 1;
+    return GSFW_ERR_INVALID_ARG;
+}
+
 int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const char *fn)
 {
     if (value == Py_None) return 0; /* not given: the library's default */
@@ -62,7 +97,19 @@ int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const ch
     if (param && check_kind(name, param->type, value) < 0) return -1;
     gsfw_err err;
     gsfw_error e;
-    if (PyArray_IsScalar(value, Number) || PyArray_IsScalar(value, Bool)) {
+    int raised = 0;
+    const int numeric = param && param->type != GSFW_PARAM_ENTRY &&
+                        param->type != GSFW_PARAM_VECTOR; /* those take no numbers */
+    if (numeric && PyArray_IsScalar(value, Integer)) { /* np.uint64(2**64 - 1) exactly */
+        PyObject *index = PyNumber_Index(value);
+        if (!index) return -1;
+        e = set_integer(spec, name, index, &err, &raised);
+        Py_DECREF(index);
+        if (raised) return -1;
+    } else if (numeric && PyLong_Check(value) && !PyBool_Check(value)) {
+        e = set_integer(spec, name, value, &err, &raised);
+        if (raised) return -1;
+    } else if (PyArray_IsScalar(value, Number) || PyArray_IsScalar(value, Bool)) {
         double number = PyFloat_AsDouble(value); /* numpy scalars: as numbers */
         if (number == -1.0 && PyErr_Occurred()) return -1;
         e = gsfw_spec_set_number(spec, name, number, &err);

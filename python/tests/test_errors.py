@@ -36,7 +36,9 @@ GRID = gsfw.Graph.grid(5, 6)
     (dict(A=A, y=y, callback=3), TypeError, "callback must be callable"),
     (dict(A=A, y=y, method="iht", polish=True), ValueError, "polish belongs to the Frank-Wolfe methods, not to iht"),
     (dict(A=A, y=y, method="iht", L_rule="atom"), ValueError, "L_rule atom is a rule of the Frank-Wolfe family"),
-    (dict(A=A, y=y, model="topk-approx", delta=1.5), ValueError, "delta must be in"),
+    # the whole message, to its end: a literal %g (or any other wrong value) fails
+    (dict(A=A, y=y, model="topk-approx", delta=1.5), ValueError,
+     r"delta must be in \(0, 1\], got 1\.5$"),
 ])
 def test_solve_rejects(kwargs, exc, match):
     kwargs.setdefault("s", 3)
@@ -92,6 +94,8 @@ def test_dmo_rejects():
         gsfw.head(np.r_[1e200, np.zeros(29)], GRID, 3)
     with pytest.raises(TypeError):
         gsfw.head(z, "grid", 3)
+    with pytest.raises(ValueError, match=r"delta must be in \(0, 1\], got 2$"):
+        gsfw.dmo(z, "topk-approx", 3, delta=2.0)
 
 
 def test_objective_rejects():
@@ -144,6 +148,30 @@ def test_seed_does_not_wrap():
     for seed in (2**64, 2**32, -1):
         with pytest.raises(ValueError, match="seed must be between 0 and"):
             gsfw.solve(A, y, s=3, seed=seed, max_iter=5)
+
+
+# An out-of-range integer is quoted exactly (not "4.29497e+09"), and one beyond a double
+# (10**400) is a ValueError naming the argument and its range, not numpy's OverflowError.
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(seed=2**32), r"seed must be between 0 and 2147483647, got 4294967296$"),
+    (dict(seed=2**64), r"seed must be between 0 and 2147483647, got 18446744073709551616$"),
+    (dict(seed=2**53 + 1), r"seed must be between 0 and 2147483647, got 9007199254740993$"),
+    (dict(seed=np.uint64(2**64 - 1)),
+     r"seed must be between 0 and 2147483647, got 18446744073709551615$"),
+    (dict(seed=-1), r"seed must be between 0 and 2147483647, got -1$"),
+    (dict(s=2**31), r"s must be between 1 and 2147483647, got 2147483648$"),
+    (dict(seed=10**400),
+     r"seed must be between 0 and 2147483647, got 10{19}\.\.\.0000 \(401 digits\)$"),
+    (dict(max_iter=10**400),
+     r"max_iter must be between 0 and 100000000, got 10{19}\.\.\.0000 \(401 digits\)$"),
+    (dict(max_iter=-10**400),
+     r"max_iter must be between 0 and 100000000, got -10{18}\.\.\.0000 \(401 digits\)$"),
+    (dict(C=10**400), r"C: '10{19}\.\.\.0000 \(401 digits\)' is too large for a double$"),
+])
+def test_out_of_range_integers_are_quoted_exactly(kwargs, match):
+    kwargs.setdefault("s", 3)
+    with pytest.raises(ValueError, match=match):
+        gsfw.solve(A, y, max_iter=kwargs.pop("max_iter", 5), **kwargs)
 
 
 def test_complex_adjacency_is_refused():

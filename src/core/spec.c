@@ -191,13 +191,40 @@ static int choice_code(const char *choices, const char *text)
     return -1;
 }
 
+/* A value's text as a message quotes it: whole up to 40 characters, else its first 20
+ * and last 4 with the count ("10000000000000000000...0000 (401 digits)" for 10^400). */
+static const char *abbreviate(const char *text, char *buf, size_t cap)
+{
+    const size_t len = strlen(text);
+    if (len <= 40) return text;
+    const size_t sign = text[0] == '-' || text[0] == '+';
+    const int digits = strspn(text + sign, "0123456789") == len - sign;
+    snprintf(buf, cap, "%.20s...%s (%zu %s)", text, text + len - 4, len - sign * digits,
+             digits ? "digits" : "characters");
+    return buf;
+}
+
+/* An integral double exactly: every digit up to 21 of them (2^64 is 18446744073709551616),
+ * beyond that the shortest form that reads back as the same double (1e+300). */
+static void exact_integer(double value, char *buf, size_t cap)
+{
+    if (fabs(value) < 1e21) {
+        snprintf(buf, cap, "%.0f", value);
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, cap, "%.*g", digits, value);
+        if (strtod(buf, NULL) == value) return;
+    }
+}
+
 static gsfw_error out_of_range(const gsfw_spec *spec, const gsfw_param *p, const char *shown,
                                gsfw_err *err)
 {
-    char range[96];
+    char range[96], brief[64];
     gsfw_param_range_text(p, range, sizeof range);
     return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s %s, got %s", gsfw_spec_spell(spec, p->name),
-                     range, shown);
+                     range, abbreviate(shown, brief, sizeof brief));
 }
 
 /* A number of text for an INT, UINT64 or DOUBLE parameter; the messages of a strict
@@ -222,8 +249,10 @@ static gsfw_error parse_number(const gsfw_spec *spec, const gsfw_param *p, const
         (errno != ERANGE && !isfinite(v)))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s expects a finite number, got '%s'", name,
                          text);
+    char brief[64];
     if (errno == ERANGE)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: '%s' is %s", name, text,
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: '%s' is %s", name,
+                         abbreviate(text, brief, sizeof brief),
                          fabs(v) > 1.0 ? "too large for a double"
                                        : "too small for a double (it underflows)");
     *out = v;
@@ -276,9 +305,12 @@ gsfw_error gsfw_spec_set(gsfw_spec *spec, const char *name, const char *text, gs
     default:
         if ((e = parse_number(spec, p, text, &num, err))) return e;
         if (!gsfw_param_in_range(p, num)) {
+            /* an integer as a canonical %.0f while the double holds it exactly (+007 is 7),
+             * else as given: 9007199254740993 reads as ...992 */
             char shown[64];
             if (p->type == GSFW_PARAM_DOUBLE) snprintf(shown, sizeof shown, "%.48s", text);
-            else snprintf(shown, sizeof shown, "%.0f", num);
+            else if (fabs(num) < 9007199254740992.0) snprintf(shown, sizeof shown, "%.0f", num);
+            else return out_of_range(spec, p, text, err);
             return out_of_range(spec, p, shown, err);
         }
         break;
@@ -330,7 +362,10 @@ gsfw_error gsfw_spec_set_number(gsfw_spec *spec, const char *name, double value,
         if (p->type != GSFW_PARAM_DOUBLE && value != floor(value))
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s expects an integer, got %s", shown,
                              text);
-        if (!gsfw_param_in_range(p, value)) return out_of_range(spec, p, text, err);
+        if (!gsfw_param_in_range(p, value)) {
+            if (p->type != GSFW_PARAM_DOUBLE) exact_integer(value, text, sizeof text);
+            return out_of_range(spec, p, text, err);
+        }
         break;
     }
     v->num = value;

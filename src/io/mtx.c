@@ -174,14 +174,15 @@ static gsfw_error parse_entry(const char *path, char *text, long entry, long lin
 
 /* What read_stream does besides parsing: the rows to keep (range: every row when NULL),
  * a stop callback polled every STOP_POLL_LINES lines (NULL: none), or the size line alone
- * (size_only: *count is then the entries the header declares, doubled for a mirrored
- * triangle). */
+ * (size_only: *declared is then the entries the header declares, doubled for a mirrored
+ * triangle, as a long: 900000000000 is reported as such, not clamped to an int). */
 typedef struct {
     gsfw_mtx_row_range range;
     void *ctx;
     gsfw_callback stop;
     void *stop_data;
     int size_only;
+    long *declared;
 } read_opts;
 
 /* Reads the file, keeping the entries whose row (after mirroring) lies in the range that
@@ -248,7 +249,9 @@ static gsfw_error read_stream(const char *path, FILE *fp, const read_opts *o, in
                 *n = (int)nrows;
                 *d = (int)ncols;
                 *row0 = 0;
-                *count = (int)fmin((double)promised * (sym == SYM_GENERAL ? 1 : 2), INT_MAX);
+                *count = 0;
+                *o->declared = sym == SYM_GENERAL ? promised
+                               : promised > LONG_MAX / 2 ? LONG_MAX : 2 * promised;
                 goto done;
             }
             lo = 0;
@@ -347,12 +350,13 @@ gsfw_error gsfw_mtx_read_stoppable(const char *path, gsfw_callback stop, void *s
 
 gsfw_error gsfw_mtx_read_size(const char *path, int *n, int *d, long *entries, gsfw_err *err)
 {
-    const read_opts o = {.size_only = 1};
+    long declared = 0;
+    const read_opts o = {.size_only = 1, .declared = &declared};
     int row0, count = 0, *rows, *cols;
     double *vals;
     long nnz;
     gsfw_error rc = read_file(path, &o, n, d, &row0, &count, &nnz, &rows, &cols, &vals, err);
-    *entries = count;
+    *entries = declared;
     return rc;
 }
 

@@ -23,7 +23,8 @@ gsfw_error gsfw_mtx_read_stoppable(const char *path, gsfw_callback stop, void *s
 
 /* The banner and size line alone: n x d, and *entries, the entries the matrix will hold
  * as the header declares them (twice the stored ones for a mirrored triangle, at most
- * INT_MAX), so that a reader can check and budget before reading them. */
+ * LONG_MAX; not clamped to an int, so a message can quote an absurd count as declared), so
+ * that a reader can check and budget before reading them. */
 gsfw_error gsfw_mtx_read_size(const char *path, int *n, int *d, long *entries, gsfw_err *err);
 
 #endif
