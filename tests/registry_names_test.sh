@@ -10,12 +10,20 @@
 # keeps its name in the two files that define it, and Python's tree= keyword and the
 # "needs" of its registry() rows (a graph or a tree) their word.
 #
+# The Python package (python/gsfw/*.py) is scanned by tests/registry_names_python.py with
+# Python's tokenizer: its code literals by the same rule, with a few allowed defaults (the
+# classifier's loss and its refit's model, the head()/tail() helpers and their names in
+# __all__, the tree= keyword and the "tree" of the registry's needs); its docstrings may name a library name in passing but list none by
+# hand (two or more quoted names of one kind): they show lists with a `{registry:KIND}`
+# line that python/gsfw/_registry.py fills from the library at import.
+#
 # usage: registry_names_test.sh GSFW_BIN SOURCE_DIR
 set -eu
 gsfw=$1 src=$2
-names=$(for kind in methods models steps losses sensing bases; do
-            "$gsfw" help "$kind" | awk '{ print $1 }'
-        done | sort -u)
+kinds=$(for kind in methods models steps losses sensing bases; do
+            "$gsfw" help "$kind" | awk -v kind="$kind" 'NF { print kind, $1 }'
+        done)
+names=$(echo "$kinds" | awk '{ print $2 }' | sort -u)
 [ -n "$names" ] || { echo "FAIL: $gsfw help lists no names" >&2; exit 1; }
 words_ok="tail line tree pixel"
 literal_ok="cli/main.c:tail cli/cmd_tail.c:tail"
@@ -49,5 +57,18 @@ for f in $files; do
         fi
     done
 done
-[ "$status" = 0 ] && echo "registry names: $(echo "$names" | wc -l) names, none spelled in cli/, mpi/ or python/src/"
+python=${PYTHON:-python3}
+where="cli/, mpi/ or python/src/"
+if command -v "$python" >/dev/null 2>&1; then
+    py_ok="python/gsfw/_estimator.py:logistic python/gsfw/_estimator.py:topk"
+    py_ok="$py_ok python/gsfw/_oracles.py:head python/gsfw/_oracles.py:tail"
+    py_ok="$py_ok python/gsfw/__init__.py:head python/gsfw/__init__.py:tail"
+    py_ok="$py_ok python/gsfw/_registry.py:tree python/gsfw/_estimator.py:tree"
+    echo "$kinds" | "$python" "$(dirname "$0")/registry_names_python.py" "$src" "$py_ok" \
+        "$words_ok" || status=1
+    where="cli/, mpi/, python/src/ or python/gsfw/"
+else
+    echo "registry names: no $python, python/gsfw/ not scanned" >&2
+fi
+[ "$status" = 0 ] && echo "registry names: $(echo "$names" | wc -l) names, none spelled in $where"
 exit $status

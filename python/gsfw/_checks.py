@@ -4,12 +4,21 @@ Registry parameters are checked by the extension, per their type (python/src/spe
 import numbers
 
 
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
+
+
 def integer(name, value):
-    """value as an int. Python and numpy integers pass; bool, float and str raise TypeError
-    (True is not a count and 4.5 or '4' are not silently rounded or parsed)."""
+    """value as an int. Python and numpy integers in the int32 range pass; bool, float
+    and str raise TypeError (True is not a count and 4.5 or '4' are not silently rounded
+    or parsed), and so does an integer outside the int32 range, which the library's int
+    cannot hold (the TypeError pcst_fast's binding raises there, not an OverflowError)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError("%s must be an integer, got %s %r" % (name, type(value).__name__, value))
-    return int(value)
+    value = int(value)
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise TypeError("%s must be an integer in the int32 range (%d..%d), got %d"
+                        % (name, INT32_MIN, INT32_MAX, value))
+    return value
 
 
 def integer_or_none(name, value):

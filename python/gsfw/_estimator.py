@@ -16,6 +16,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
 from ._checks import integer_or_none, real_or_none
 from ._operator import Operator
 from ._oracles import dmo
+from ._registry import fill_doc
 from ._solve import is_sparse_matrix, reads, solve
 
 try:  # scikit-learn >= 1.6
@@ -28,6 +29,11 @@ except ImportError:
 class BoundaryWarning(UserWarning):
     """The fitted coefficients lie on the boundary of the ball ||coef|| <= C: the radius,
     not the data, decided their size."""
+
+
+class ColdStartWarning(UserWarning):
+    """warm_start=True, but the previous coef_ is not a point of the current model: the
+    fit starts from 0."""
 
 
 # C chosen from the data: the first radius is this multiple of the norm of a least-squares
@@ -56,7 +62,7 @@ class _GraphSparseModel(BaseEstimator):
     def __init__(self, s=None, g=None, graph=None, tree=None, model=None, C=None,
                  fit_intercept=True, method=None, max_iter=300, tol=None, tol_rel=None,
                  polish=True, option=None, L=None, L_rule=None, step=None, delta=None,
-                 seed=None, warm_start=False, time_limit=None):
+                 seed=None, warm_start=False, time_limit=None, verbose=False):
         self.s = s
         self.g = g
         self.graph = graph
@@ -77,6 +83,7 @@ class _GraphSparseModel(BaseEstimator):
         self.seed = seed
         self.warm_start = warm_start
         self.time_limit = time_limit
+        self.verbose = verbose
 
     # -- the support model and the solver's arguments (None: the library's default)
 
@@ -94,7 +101,7 @@ class _GraphSparseModel(BaseEstimator):
                       tree=self.tree, method=self.method, max_iter=self.max_iter, L=self.L,
                       L_rule=self.L_rule, delta=self.delta, seed=self.seed,
                       time_limit=self.time_limit, option=self.option, step=self.step,
-                      tol=self.tol, tol_rel=self.tol_rel)
+                      tol=self.tol, tol_rel=self.tol_rel, verbose=self.verbose)
         # False (not None) turns the polish off where gsfw.solve would polish by default
         kwargs["polish"] = (bool(self.polish) and self._library_polish if self._reads("polish")
                             else None)
@@ -124,24 +131,36 @@ class _GraphSparseModel(BaseEstimator):
                 C = max(C, float(np.linalg.norm(x0)))
         elif x0 is not None and np.linalg.norm(x0) > C:
             x0 = x0 * (C / np.linalg.norm(x0))
+        warm = x0 is not None  # the first round starts from the previous fit's coef_
         for _ in range(C_ROUNDS if auto and self._grow_radius else 1):
-            result = self._solve_from(A, target, C, x0, kwargs, loss_kwargs)
+            result = self._solve_from(A, target, C, x0, kwargs, loss_kwargs, warm)
             if not (auto and self._on_boundary(result, C)):
                 break
             x0 = result.x  # feasible in the larger ball: the next round starts there
+            warm = False
             C *= C_GROWTH
         return result, C
 
-    def _solve_from(self, A, target, C, x0, kwargs, loss_kwargs):
+    def _solve_from(self, A, target, C, x0, kwargs, loss_kwargs, warm=False):
         if x0 is not None and self._reads("x0"):  # the baselines start from 0
             try:
                 return solve(A, target, C=C, x0=x0, **kwargs, **loss_kwargs)
             except ValueError as exc:
                 if "x0" not in str(exc):
                     raise
-                # the previous coefficients are not a set of this model (s or the model
-                # changed): warm_start starts from 0 then, as a cold fit
+                # the start is not a set of this model: the fit starts from 0
+                if warm:
+                    self._warn_cold_start(exc)
         return solve(A, target, C=C, **kwargs, **loss_kwargs)
+
+    def _warn_cold_start(self, exc):
+        why = ("with polish=False coef_ is the best iterate, a convex combination of "
+               "supports, which is seldom one set of the model; polish=True keeps coef_ on "
+               "the model" if not self.polish else
+               "s, g, the graph or the model changed since the previous fit")
+        warnings.warn("%s: warm_start=True, but the previous coef_ is not a point of the "
+                      "current model (%s; %s), so this fit starts from 0"
+                      % (type(self).__name__, exc, why), ColdStartWarning, stacklevel=5)
 
     def _initial_radius(self, z, target, columns, kwargs):
         """C_MARGIN times the norm of the least-squares fit of target on the support the
@@ -199,21 +218,33 @@ def design(X, fit_intercept):
 class GraphSparseRegression(RegressorMixin, _GraphSparseModel):
     """Least squares y ~ X coef + intercept with coef supported on a model, in a ball.
 
-    The model (model=None chooses): s nonzeros ('topk', without graph or tree), at most s
-    nodes in at most g connected pieces of a gsfw.Graph ('head', with graph=), or a
-    rooted subtree of at most s nodes of a gsfw.Tree ('tree', with tree=); s defaults
-    to 10 % of the features. The ball: ||coef||_2 <= C; C=None (default) chooses it from
-    the data: twice the norm of a least-squares fit on the support the model's oracle
-    selects from X^T y, grown fourfold (up to 4 times) while the answer lies on the
-    ball's boundary. When the final answer lies on the boundary (C given, or the growth
+    The model: one of gsfw.solve's models, with graph= (a gsfw.Graph: at most s nodes in
+    at most g connected pieces) or tree= (a gsfw.Tree: rooted subtrees of at most s
+    nodes) for those that need one. model=None takes the library's default:
+        {default-models}.
+    s defaults to 10 % of the features. The ball: ||coef||_2 <= C; C=None (default)
+    chooses it from the data: twice the norm of a least-squares fit on the support the
+    model's oracle selects from X^T y, grown fourfold (up to 4 times) while the answer
+    lies on the ball's boundary. When the final answer lies on the boundary (C given, or the growth
     exhausted), a gsfw.BoundaryWarning says so: C then limits the fit.
 
     fit_intercept (default True): an unpenalised intercept, profiled out (the design is
     centred implicitly, so a scipy.sparse X stays sparse: it goes through the library's
     CSR operator). polish (default True): coef_ is the least-squares refit on the
     selected support. method, max_iter, tol, tol_rel, option, L, L_rule, step, delta,
-    seed, time_limit: as gsfw.solve. warm_start: start fit from the previous coef_ (and
-    radius) when it is feasible for the current model.
+    seed, time_limit, verbose: as gsfw.solve (verbose=True prints a progress line every
+    second and a summary for each solve of the fit).
+
+    warm_start (default False): fit starts from the previous coef_ (and radius) when it
+    is a point of the current model. When it is not (s or the model changed, or
+    polish=False left a best iterate with more nonzeros than the model allows), the fit
+    starts from 0 and a ColdStartWarning (a UserWarning) says why. A warm start changes
+    the answer, not the work: every fit runs its max_iter iterations unless tol or
+    tol_rel stops it, and with the default step (the agnostic 2/(t+2) of the default
+    method) the first Frank-Wolfe step is 1, which replaces the start by one extreme
+    point. The start counts as iterate 0, the best iterate until one does better, and
+    the polish (and restarts) begin from the best iterate, so a good start gives a good
+    answer after few iterations.
 
     Attributes: coef_ (d,), intercept_ (float), C_ (the radius used), n_iter_, result_
     (the gsfw.Result of the final solve), n_features_in_.
@@ -300,7 +331,8 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
         refit = solve(cols.toarray() if is_sparse_matrix(cols) else cols, labels, model="topk",
                       s=len(support), C=C, method=kwargs["method"], step=kwargs["step"],
                       max_iter=kwargs["max_iter"], time_limit=kwargs["time_limit"],
-                      x0=result.x_best[support], polish=False, **loss)
+                      x0=result.x_best[support], polish=False, verbose=kwargs["verbose"],
+                      **loss)
         self.coef_ = np.zeros(X.shape[1])
         self.coef_[support] = refit.x
         if self.fit_intercept:
@@ -321,11 +353,15 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
         return np.column_stack([1.0 - p1, p1])
 
     def predict_log_proba(self, X):
+        """(n, 2): the logarithms of predict_proba's columns, computed without forming the
+        probabilities (log(1 + exp(-t)) by logaddexp, exact for large |t|)."""
         t = self.decision_function(X)
         return np.column_stack([-np.logaddexp(0.0, t), -np.logaddexp(0.0, -t)])
 
     def _more_tags(self):
         return {"binary_only": True}
 
+
+GraphSparseRegression.__doc__ = fill_doc(GraphSparseRegression.__doc__)
 
 from ._estimator_cv import GraphSparseRegressionCV  # noqa: E402  (it builds on the above)

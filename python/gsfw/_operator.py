@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _gsfw
+from ._registry import fill_doc
 
 
 class Operator(_gsfw.Operator):
@@ -60,13 +61,11 @@ class Operator(_gsfw.Operator):
 
     @classmethod
     def sensing(cls, kind, n, height, width, seed=0, float32=False, threads=1):
-        """The n x (height * width) sensing matrix of `gsfw recover` for an image:
-        'gaussian' (explicit, N(0, 1/n) entries; float32=True stores it in single
-        precision), 'implicit-gaussian' (the same distribution, generated on demand),
-        'dct' or 'hadamard' (n random rows of the 2-D DCT or of the Walsh-Hadamard
-        matrix, scaled by sqrt(d / n) so that columns have unit expected norm), and
-        'dct-signs' / 'hadamard-signs' (the same after random pixel signs). threads=2
-        shares the transforms' work with a second thread (bit-identical products)."""
+        """The n x (height * width) sensing matrix of `gsfw recover` for an image, of
+        one of the library's sensing kinds:
+            {registry:sensing}
+        float32=True stores an explicit matrix in single precision; threads=2 shares
+        the transforms' work with a second thread (bit-identical products)."""
         return cls._sensing(str(kind), int(n), int(height), int(width), int(seed),
                             bool(float32), int(threads))
 
@@ -86,3 +85,6 @@ class Operator(_gsfw.Operator):
 
     def __repr__(self):
         return "gsfw.Operator(%r, shape=%s)" % (self.name, self.shape)
+
+
+Operator.sensing.__func__.__doc__ = fill_doc(Operator.sensing.__func__.__doc__)

@@ -5,6 +5,7 @@ import numpy as np
 
 from . import _gsfw
 from ._checks import integer, real
+from ._registry import default_model, fill_doc, reads, registry_entry
 
 
 class Objective:
@@ -36,7 +37,8 @@ class Result:
     status : 'max_iter', 'time_limit', 'callback_stop', 'zero_direction' or 'converged'
         (tol or tol_rel reached).
     iterations : the index T of the last iterate.
-    intercept : the fitted intercept b at x (loss='logistic', intercept=True), else None.
+    intercept : the fitted intercept b at x (intercept=True with a loss that fits one),
+        else None.
     trace : dict of arrays with one entry per iterate: iter, time_s, f, gap, gap_bound
         (the certified bound on f(x_t) - f*), est_err, support, step, active.
     info : dict of the solver's statistics: f_best, f_last, f_polished, gap_bound, L,
@@ -72,31 +74,10 @@ def _verbose_interval(verbose):
     return seconds
 
 
-_ENTRIES = {}
-
-
-def registry_entry(kind, name):
-    """The library's registry row of kind ('methods', 'losses', ...) called name (None:
-    the kind's default), as a dict (name, summary, reads, needs, default); None when
-    unknown (the library then refuses the name with its own message)."""
-    if kind not in _ENTRIES:
-        _ENTRIES[kind] = _gsfw.registry(kind)
-    for entry in _ENTRIES[kind]:
-        if (entry["name"] == name) if name is not None else entry["default"]:
-            return entry
-    return None
-
-
-def reads(kind, name, parameter):
-    """Whether the entry of kind called name reads the parameter (per the registry)."""
-    entry = registry_entry(kind, name)
-    return entry is not None and parameter in entry["reads"].split()
-
-
 def default_polish(method, loss):
     """On for the methods that polish (the Frank-Wolfe family), except with a loss that
-    fits an intercept to two classes (logistic): on separable classes its refit on a
-    support has no minimiser."""
+    fits an intercept to two classes (one that reads intercept, per the registry): on
+    separable classes its refit on a support has no minimiser."""
     return reads("methods", method, "polish") and not reads("losses", loss, "intercept")
 
 
@@ -118,21 +99,23 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
       A : an (n, d) array (float64 C- or Fortran-ordered arrays are used without a copy of
           their own; others are converted), a scipy.sparse matrix (through the library's
           sparse CSR operator) or a gsfw.Operator; or a gsfw.Objective (then y is unused).
-      loss : 'ls' (0.5 ||A x - y||^2) ['ls'], 'logistic' (labels y in {-1, +1};
-          intercept=True also fits an unpenalised intercept b, returned as
-          Result.intercept) or 'huber' (threshold huber_delta [1]).
+      loss : one of the library's losses:
+          {registry:losses}
+        The two-class losses take labels y in {-1, +1}; with them intercept=True also
+        fits an unpenalised intercept b, returned as Result.intercept. huber_delta [1]:
+        the threshold of the Huber loss.
     The feasible set: the ball ||x||_2 <= C [1] and the support model M:
-      model : 'topk' (at most s nonzeros), 'topk-approx', 'l1' (s = 1), 'subgraph',
-          'head', 'tail' (at most s nodes in at most g [1] connected pieces of graph, a
-          gsfw.Graph with d nodes), 'tree', 'tree-connected' (rooted subtrees of tree, a
-          gsfw.Tree with d nodes) [the first whose needs are met: head with a graph,
-          tree with a tree, else topk]. delta: target of the approximate oracles; seed
-          [0]: their random order.
-    The method: 'fw', 'accfw' ['accfw'], 'afw', 'pfw', 'bpcg' (the Frank-Wolfe family:
-      step 'auto', 'agnostic', 'short', 'adaptive' or 'line' ['auto']; option 'I' or 'II'
-      ['I']), or the baselines 'iht', 'cosamp', 'graph-iht', 'graph-cosamp', 'gen-mp'.
-      L: smoothness constant [estimated by L_rule: 'atom' for the Frank-Wolfe family,
-      'spectral' for the baselines].
+      model : one of the library's models (graph: a gsfw.Graph with d nodes; tree: a
+          gsfw.Tree with d nodes; g [1]: the number of pieces or subtrees):
+          {registry:models}
+        model=None: {default-models}.
+        delta: target of the approximate oracles; seed [0]: their random order.
+    The method, one of the library's methods:
+          {registry:methods}
+      The Frank-Wolfe family (the methods that read step and polish) takes a step rule:
+          {registry:steps}
+      and option 'I' or 'II' ['I']. L: smoothness constant [estimated by L_rule: 'atom'
+      for the Frank-Wolfe family, 'spectral' for the baselines].
     Stopping: after max_iter iterations (300), after time_limit seconds, when
       callback(info, x) returns True (it is called at every iterate with a dict of its
       figures and a copy of x), or, for the Frank-Wolfe family, when the certified bound
@@ -142,10 +125,14 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
       gap_bound) never stop this way.
     polish: end by projecting onto the model and refitting f on that support (scaled
       into the ball); Result.x is then the polished point. Default: on for the
-      Frank-Wolfe family (as the estimators), except with loss='logistic' (on separable
-      classes the refit has no minimiser; GraphSparseClassifier refits within the ball);
-      the baselines do not polish.
-    x0: the starting point (in D, its support a set of the model). x_true: adds
+      Frank-Wolfe family (as the estimators), except with a two-class loss that fits an
+      intercept (on separable classes the refit has no minimiser; GraphSparseClassifier
+      refits within the ball); the baselines do not polish.
+    x0: the starting point (in D, its support a set of the model), iterate 0: it stays
+      the best iterate until one does better, and the polish and restarts start from
+      the best iterate. With the default step (agnostic for fw and accfw) the first step
+      is 1 and replaces x0 by one extreme point, so x0 improves the answer reached in a
+      given number of iterations rather than saving iterations. x_true: adds
       est_err = ||x_t - x_true|| to the trace. verbose: True prints a progress line every
       second (a number: every that many seconds) and a summary at the end.
     restarts [0] (with polish): at most this many warm restarts from the polished point,
@@ -170,8 +157,9 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
         A = Operator.csr(A)
     if interval > 0:
         print("gsfw solve: method %s, model %s, s=%r, max_iter=%r"
-              % (method or registry_entry("methods", None)["name"], model or "default", s,
-                 max_iter), flush=True)
+              % (method or registry_entry("methods", None)["name"],
+                 model or default_model(graph is not None, tree is not None), s, max_iter),
+              flush=True)
     start = time.perf_counter()
     raw = _gsfw.solve(
         A=A, y=y, model=model, s=s, g=g, graph=graph, C=C, method=method, option=option, L=L,
@@ -187,3 +175,6 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
                           int(np.count_nonzero(result.x)), time.perf_counter() - start),
               flush=True)
     return result
+
+
+solve.__doc__ = fill_doc(solve.__doc__)

@@ -1,11 +1,12 @@
-"""gsfw.Tree: a rooted forest for the tree-sparse models ('tree', 'tree-connected')."""
+"""gsfw.Tree: a rooted forest for the tree-sparse models."""
 from . import _gsfw
+from ._registry import fill_doc
 
 
 class Tree(_gsfw.Tree):
-    """Rooted forest on nodes 0..n-1, for the tree-sparse models of gsfw.solve and
-    gsfw.dmo ('tree': at most g rooted subtrees with s nodes in all; 'tree-connected':
-    one subtree), whose oracle is exact (dynamic programming, O(n s)).
+    """Rooted forest on nodes 0..n-1, for the models of gsfw.solve and gsfw.dmo that need
+    a tree, whose oracles are exact (dynamic programming, O(n s)):
+        {registry:models:tree}
 
     Tree(parents) with parents[i] = -1 for a root (cycles and out-of-range parents are
     refused). Properties n, num_roots, parents (int64). Tree.quadtree(h, w) is the tree
@@ -30,3 +31,6 @@ class Tree(_gsfw.Tree):
 
     def __reduce__(self):
         return (type(self), (self.parents,))
+
+
+Tree.__doc__ = fill_doc(Tree.__doc__)

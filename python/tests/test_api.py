@@ -63,12 +63,21 @@ def test_relative_tolerance_stops_on_the_certified_bound():
 def test_verbose_prints_progress(capsys):
     gsfw.solve(A, Y, s=3, C=4.0, max_iter=5, verbose=1e-12, callback=lambda it, x: False)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("gsfw solve: method accfw, model default, s=3, max_iter=5")
+    assert lines[0].startswith("gsfw solve: method accfw, model topk, s=3, max_iter=5")
     progress = [ln for ln in lines if ln.startswith("gsfw solve: iter ")]
     assert [int(ln.split()[3]) for ln in progress] == list(range(6))
     assert "max_iter after 5 iterations" in lines[-1]
     gsfw.solve(A, Y, s=3, C=4.0, max_iter=5)
     assert capsys.readouterr().out == ""
+    # the header names the model the library resolves (the registry's default for what
+    # the call provides), not "default"
+    tree = gsfw.Tree(np.r_[-1, np.arange(59) // 2])
+    for kwargs, model in ((dict(graph=gsfw.Graph.grid(6, 10)), "head"), (dict(tree=tree), "tree"),
+                          (dict(model="interval"), "interval")):
+        res = gsfw.solve(A, Y, s=3, C=4.0, max_iter=1, verbose=True, **kwargs)
+        header = capsys.readouterr().out.splitlines()[0]
+        assert header.startswith("gsfw solve: method accfw, model %s, s=3" % model), header
+        assert res.status == "max_iter"
 
 
 def test_x0_refusal_is_a_complete_sentence():

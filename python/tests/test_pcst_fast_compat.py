@@ -94,15 +94,42 @@ def test_inputs_pcst_fast_accepts():
     ((-1, 1.0, "gw", 0), TypeError, "num_clusters must be an integer"),
     ((-1, 1, "gw", 1.5), TypeError, "verbosity_level must be an integer"),
     ((-1, 1, 3, 0), TypeError, "pruning must be a string"),
+    # beyond int32 pcst_fast's binding raises TypeError, and so does gsfw (no OverflowError)
+    ((2 ** 31, 1, "gw", 0), TypeError, r"root must be an integer in the int32 range"),
+    ((np.int64(-2 ** 31 - 1), 1, "gw", 0), TypeError, "root must be an integer in the int32"),
+    ((-1, 2 ** 31, "gw", 0), TypeError, "num_clusters must be an integer in the int32 range"),
+    ((-1, 1, "gw", 2 ** 63), TypeError, "verbosity_level must be an integer in the int32"),
 ])
 def test_argument_types(args, exc, match):
     with pytest.raises(exc, match=match):
         gsfw.pcst_fast([[0, 1]], [1.0, 1.0], [1.0], *args)
 
 
+def test_int32_extremes_pass_the_type_check():
+    # in range: the library's own range check answers (the root is not a node)
+    with pytest.raises(ValueError, match="root 2147483647 is out of range"):
+        gsfw.pcst_fast([[0, 1]], [1.0, 1.0], [1.0], 2 ** 31 - 1, 1, "gw", 0)
+
+
+def test_negative_num_clusters_is_a_value_error():
+    # pcst_fast itself crashes (segmentation fault) on an unrooted call with num_clusters < 0
+    with pytest.raises(ValueError, match="clusters -1 is negative"):
+        gsfw.pcst_fast([[0, 1]], [1.0, 1.0], [1.0], -1, -1, "gw", 0)
+
+
+def test_unsigned_edges_are_accepted():
+    # pcst_fast's binding refuses uint64 edge arrays (TypeError); gsfw takes any integers
+    e, p, c = np.array([[0, 1], [1, 2]], dtype=np.uint64), [0.0, 5.0, 6.0], [3.0, 4.0]
+    got = gsfw.pcst_fast(e, p, c, -1, 1, "gw", 0)
+    assert got[0].tolist() == [1, 2] and got[1].tolist() == [1]
+
+
 def test_float_edges_are_a_type_error_as_in_pcst_fast():
     with pytest.raises(TypeError, match="integer node ids, got dtype float64"):
         gsfw.pcst_fast(np.array([[0.0, 1.0]]), [1.0, 1.0], [1.0], -1, 1, "gw", 0)
+    # a list of floats too (pcst_fast converts it, truncating 0.5 to node 0)
+    with pytest.raises(TypeError, match="integer node ids, got dtype float64"):
+        gsfw.pcst_fast([[0.5, 1.0]], [1.0, 1.0], [1.0], -1, 1, "gw", 0)
 
 
 def test_verbosity_prints_progress(capsys):

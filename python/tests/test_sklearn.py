@@ -127,9 +127,40 @@ def test_warm_start_continues_from_the_previous_fit():
     warm.fit(X, y)  # starts where the first fit ended: its (polished) coef_
     assert warm.result_.trace["f"][0] == pytest.approx(f_first, rel=1e-12)
     assert warm.result_.trace["f"][0] < cold.result_.trace["f"][0]
-    # a previous answer that is not a set of the new model: a cold start, no error
-    warm.set_params(s=1).fit(X, y)
-    assert np.count_nonzero(warm.coef_) <= 3
+    # a previous answer that is not a set of the new model: a cold start, with a warning
+    with pytest.warns(gsfw.ColdStartWarning, match="s, g, the graph or the model changed"):
+        warm.set_params(s=1).fit(X, y)
+    assert np.count_nonzero(warm.coef_) <= 1
+
+
+def test_warm_start_without_polish_says_it_starts_cold():
+    X, y, _ = data(7, noise=0.0)
+    est = gsfw.GraphSparseRegression(s=3, C=5.0, max_iter=30, polish=False, warm_start=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the first fit has nothing to start from: silent
+        est.fit(X, y)
+    assert np.count_nonzero(est.coef_) > 3  # the best iterate: a convex combination
+    with pytest.warns(gsfw.ColdStartWarning, match=r"polish=False .* starts from 0") as got:
+        est.fit(X, y)
+    assert issubclass(got[0].category, UserWarning) and got[0].filename == __file__
+    assert est.result_.trace["f"][0] == pytest.approx(0.5 * float(np.sum((y - y.mean()) ** 2)))
+    with warnings.catch_warnings():  # the CV path starts its fits warm itself: silent
+        warnings.simplefilter("error", gsfw.ColdStartWarning)
+        gsfw.GraphSparseRegressionCV(s_values=[2, 3], cv=2, polish=False, max_iter=30).fit(X, y)
+
+
+def test_verbose_reaches_the_solver(capsys):
+    X, y, _ = data(3)
+    graph = gsfw.Graph.grid(5, 8)
+    for name in ESTIMATORS:
+        est = getattr(gsfw, name)(graph=graph, C=5.0, max_iter=5, verbose=True)
+        assert est.get_params()["verbose"] is True
+        est.fit(X, y > np.median(y) if name == "GraphSparseClassifier" else y)
+        out = capsys.readouterr().out
+        assert "gsfw solve: method accfw, model head, " in out, name  # the resolved model
+        assert "after 5 iterations" in out, name
+    gsfw.GraphSparseRegression(s=3, max_iter=5).fit(X, y)
+    assert capsys.readouterr().out == ""
 
 
 def test_time_limit_and_L_rule_reach_the_solver():
