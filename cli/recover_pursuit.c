@@ -12,13 +12,15 @@
 
 /* the flags of the Frank-Wolfe methods' path, as given on the command line (the spec
  * also holds recover's own defaults): with one of them, the user asked for that path;
- * --method naming the pursuit's own method asks for the pursuit */
-static int fw_path_asked(const cli_params *cp, int pursuit_method)
+ * skip_method: --method names the pursuit's own method, which asks for the pursuit */
+static int fw_path_asked(const cli_params *cp, int skip_method)
 {
     static const char *const asked[] = {"method", "model", "step", "polish", "L", "restarts",
                                         NULL};
-    for (int k = pursuit_method ? 1 : 0; asked[k]; k++)
+    for (int k = 0; asked[k]; k++) {
+        if (skip_method && !strcmp(asked[k], "method")) continue;
         if (cli_params_text(cp, asked[k])) return 1;
+    }
     return 0;
 }
 
@@ -31,28 +33,45 @@ static const gsfw_entry *pursuit_method(void)
 int recover_pursuit_choose(const char *cmd, recover_args *a, int height, int width)
 {
     const gsfw_spec *spec = a->params.spec;
+    const cli_params *cp = &a->params;
     const char *mode = a->pursuit_text; /* NULL: chosen by the image's size */
-    const int graph_model =
+    const int pixels_default_model =
+        !a->wavelet && !cli_params_text(cp, "model") &&
         (gsfw_spec_entry(spec, GSFW_KIND_MODEL)->needs & GSFW_NEEDS_GRAPH) != 0;
-    const int sp = cli_params_text(&a->params, "method") &&
+    const int sp = cli_params_text(cp, "method") &&
                    gsfw_spec_entry(spec, GSFW_KIND_METHOD) == pursuit_method();
-    if (mode && !strcmp(mode, "off")) return CLI_OK;
-    if (mode && !strcmp(mode, "on")) {
-        if (a->wavelet || !graph_model || cli_params_text(&a->params, "model"))
+    /* --method graph-sp on the pixels of the default model asks for the pursuit at every
+       size (the coarse levels come by the image's size, none below
+       GSFW_PYRAMID_MIN_PIXELS); elsewhere it runs one level, as in `gsfw solve` */
+    if (!mode && sp && pixels_default_model) mode = "on";
+    int take;
+    if (!mode) {
+        take = pixels_default_model && !fw_path_asked(cp, 0) &&
+               (double)height * width >= (double)GSFW_PYRAMID_MIN_PIXELS;
+    } else if (!strcmp(mode, "off")) {
+        take = 0;
+    } else if (!strcmp(mode, "on")) {
+        if (!pixels_default_model)
             return cli_usage_error(cmd, "--pursuit on works on pixels with the grid's projections "
                                    "of its default model: drop --basis and --model");
-        if (fw_path_asked(&a->params, sp))
+        if (fw_path_asked(cp, sp) && !a->pursuit_text)
+            return cli_usage_error(cmd, "--method %s on pixels takes the pursuit path, which "
+                                   "takes no --step, --polish, --L or --restarts (it always "
+                                   "polishes and needs no L); --pursuit off runs it on one "
+                                   "level", pursuit_method()->name);
+        if (fw_path_asked(cp, sp))
             return cli_usage_error(cmd, "--pursuit on takes no --method other than %s, no "
                                    "--step, --polish, --L or --restarts (it always polishes "
                                    "and needs no L)", pursuit_method()->name);
-    } else if (!mode) {
-        /* --method graph-sp alone takes the pursuit at every size: the coarse levels come
-           by the image's size, none below GSFW_PYRAMID_MIN_PIXELS */
-        if (a->wavelet || !graph_model || fw_path_asked(&a->params, sp) ||
-            (!sp && (double)height * width < (double)GSFW_PYRAMID_MIN_PIXELS))
-            return CLI_OK;
+        take = 1;
     } else {
         return cli_usage_error(cmd, "--pursuit must be on or off, got '%s'", mode);
+    }
+    if (!take) {
+        if (a->levels_text)
+            return cli_usage_error(cmd, "--levels sets the coarse levels of the pursuit path, "
+                                   "which this run does not take (see --pursuit)");
+        return CLI_OK;
     }
     a->pursuit = 1;
     a->method = pursuit_method()->name;
@@ -126,6 +145,11 @@ gsfw_error recover_pursuit_run(const gsfw_pyramid *pyr, const recover_args *a,
     if (cli_params_text(cp, "tol")) set.tol = gsfw_spec_number(spec, "tol");
     if (cli_params_text(cp, "tol_rel")) set.tol_rel = gsfw_spec_number(spec, "tol_rel");
     if (cli_params_text(cp, "time_limit")) set.time_limit = gsfw_spec_number(spec, "time_limit");
+    /* graph-sp's own setting (under --pursuit on the spec holds a Frank-Wolfe method,
+       which has warned that it ignores it) */
+    if (gsfw_spec_entry(spec, GSFW_KIND_METHOD) == pursuit_method() &&
+        cli_params_text(cp, "inner_iters"))
+        set.inner_iters = (int)gsfw_spec_number(spec, "inner_iters");
     set.x_true = truth;
     set.callback = interrupt_any_level;
     int n_levels = 0;

@@ -139,7 +139,7 @@ static void test_tol_x0_polish(void **state)
                           "--iters", "5", "--tol", "1e-3", NULL};
     r = cli_run(base);
     assert_int_equal(r.status, 2);
-    assert_true(has(r.err, "--tol belongs to the Frank-Wolfe methods, not to iht"));
+    assert_true(has(r.err, "--tol needs --method fw or accfw or afw or pfw or bpcg or graph-sp"));
     cli_result_free(&r);
     const char *cosamp[] = {"solve", "--A", path_in(dir, "A.npy"), "--y", path_in(dir, "y.npy"),
                             "--model", "topk", "--s", "5", "--C", "1", "--method", "cosamp",

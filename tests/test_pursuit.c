@@ -224,6 +224,7 @@ static void test_graph_sp_method_row(void **state)
         if (!(dist(xb, p.x_star, D) < 1e-8))
             fail_msg("seed %d: error %g", (int)seed, dist(xb, p.x_star, D));
         assert_int_equal(cs.calls, ib.iterations + 1);
+        const int exact_iters = ib.iterations;
         gsfw_pursuit_settings pset;
         gsfw_pursuit_settings_default(&pset);
         pset.max_iter = bset.max_iter;
@@ -233,6 +234,17 @@ static void test_graph_sp_method_row(void **state)
         assert_memory_equal(xb, xp, sizeof xb);
         assert_int_equal(ib.iterations, ip.iterations);
         assert_int_equal(ib.oracle_calls, ip.oracle_calls);
+        /* a loose tol_rel reaches the pursuit: it stops earlier, as the pursuit does */
+        bset.tol_rel = pset.tol_rel = 0.5;
+        assert_int_equal(gsfw_baseline_solve(obj, head, tail, &bset, &rb, &ib, NULL), GSFW_OK);
+        assert_int_equal(gsfw_pursuit_solve(obj, head, tail, &pset, &rp, &ip, NULL), GSFW_OK);
+        assert_int_equal(ib.status, GSFW_STATUS_CONVERGED);
+        if (!(ib.iterations < exact_iters))
+            fail_msg("seed %d: tol_rel 0.5 stopped after %d iterations, the exact fit after %d",
+                     (int)seed, ib.iterations, exact_iters);
+        assert_int_equal(ib.iterations, ip.iterations);
+        assert_memory_equal(xb, xp, sizeof xb);
+        bset.tol_rel = 0.0;
         /* the baseline's callback stops the run */
         cs.calls = 0;
         cs.stop_at = 1;

@@ -175,10 +175,12 @@ static void test_spec_parses_and_checks(void **state)
     assert_string_equal(gsfw_spec_entry(spec, GSFW_KIND_LOSS)->name, "ls");
     assert_true(gsfw_spec_number(spec, "s") == 5 && gsfw_spec_given(spec, "s"));
     assert_true(gsfw_spec_number(spec, "max_iter") == 100 && !gsfw_spec_given(spec, "max_iter"));
-    /* strict parameters of the Frank-Wolfe methods are refused for a baseline */
-    set_ok(spec, "tol", "1e-3");
+    /* strict parameters of the Frank-Wolfe methods are refused for a baseline; tol is
+       also graph-sp's, and the message lists its users */
     set_ok(spec, "polish", "on");
-    expect_check_error(spec, "tol and polish belong to the Frank-Wolfe methods, not to iht");
+    expect_check_error(spec, "polish belongs to the Frank-Wolfe methods, not to iht");
+    set_ok(spec, "tol", "1e-3");
+    expect_check_error(spec, "tol needs method fw or accfw or afw or pfw or bpcg or graph-sp");
     gsfw_err err;
     assert_int_equal(gsfw_spec_set_number(spec, "tol", 0, &err), GSFW_OK); /* 0: not given */
     assert_int_equal(gsfw_spec_set_number(spec, "polish", 0, &err), GSFW_OK); /* the default */
@@ -307,6 +309,15 @@ static void test_spec_quotes_out_of_range_integers_exactly(void **state)
     digits[sizeof digits - 1] = '\0'; /* 10^400 */
     snprintf(want, sizeof want, "%s10000000000000000000...0000 (401 digits)", seed);
     expect_exact_error(spec, "seed", digits, 0, want);
+    /* a real parameter's text is counted whole, not after a cut: -10^60 has 61 digits;
+       and a choice's code beyond int is quoted, not converted */
+    char minus[64] = "-1";
+    memset(minus + 2, '0', 60);
+    minus[62] = '\0';
+    expect_exact_error(spec, "C", minus, 0,
+                       "C must be > 0, got -1000000000000000000...0000 (61 digits)");
+    expect_exact_error(spec, "option", NULL, 1099511627776.0,
+                       "option must be I or II, got 1099511627776");
     gsfw_spec_free(spec);
 }
 

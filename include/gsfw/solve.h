@@ -26,7 +26,7 @@ typedef enum {
     GSFW_METHOD_AFW,        /* away-step FW (Lacoste-Julien & Jaggi 2015) */
     GSFW_METHOD_PFW,        /* pairwise FW */
     GSFW_METHOD_BPCG,       /* blended pairwise conditional gradients (Tsuji et al. 2022) */
-    /* a baseline added later (gsfw_baseline_solve) */
+    /* a baseline (gsfw_baseline_solve), appended so that the values above keep theirs */
     GSFW_METHOD_GRAPH_SP    /* graph subspace pursuit: gsfw_pursuit_solve (gsfw/pursuit.h) */
 } gsfw_method;
 
@@ -258,25 +258,29 @@ typedef struct {
     double C;            /* gen-mp with reference_compat: atom norm */
     int max_iter;        /* default 100 */
     double time_limit;
-    int inner_iters;     /* cosamp: iterations of the objective's minimize_on per step when it
-                            is iterative (default 10; small least-squares supports are solved
-                            exactly whatever this is) */
+    int inner_iters;     /* cosamp, graph-sp: iterations of the objective's minimize_on per
+                            refit when it is iterative (default 10; small least-squares
+                            supports are solved exactly whatever this is) */
     int reference_compat;/* 1 = the reference scripts' settings (docs/baselines.md) */
     const double *x_true;
     gsfw_callback callback;
     void *callback_data;
+    double tol, tol_rel; /* graph-sp: converged when f(x_t) <= tol + tol_rel f(0) (both 0:
+                            the pursuit's own rule, an exact fit, tol_rel 1e-12); the other
+                            baselines run max_iter iterations */
 } gsfw_baseline_settings;
 
 GSFW_API void gsfw_baseline_settings_default(gsfw_baseline_settings *settings);
 
-/* IHT / CoSaMP and their graph versions, Gen-MP, from x_0 = 0. head is the
+/* IHT / CoSaMP and their graph versions, Gen-MP and graph-sp, from x_0 = 0. head is the
  * identification oracle (the DMO of Gen-MP, the head of the graph methods; unused by
  * iht), tail the pruning projection (NULL: head). gsfw_baseline_oracles builds both. */
 /* The head and tail oracles a baseline needs for a model (spec: d, s, g, graph or tree;
  * s is clamped to d, g to s): iht: tail = top-s; cosamp: head top-2s, tail top-s;
  * graph-iht: head over M(G, 2s, 2g) of the model (reference_compat: d/2 nodes in g
  * pieces, the reference scripts' window), tail over M(G, s, g); graph-cosamp: head
- * M(G, 2s, 2g) (compat: 2s, g), tail M(G, s, g); gen-mp: head = the model's DMO, no tail.
+ * M(G, 2s, 2g) (compat: 2s, g), tail M(G, s, g); gen-mp: head = the model's DMO, no tail;
+ * graph-sp: head and tail M(G, s, g) (top-s for both with topk: subspace pursuit).
  * For "head" models the tail is the PCSF tail projection. *tail may be NULL on return
  * (then the head is used). Free both with gsfw_dmo_free. */
 GSFW_API gsfw_error gsfw_baseline_oracles(gsfw_method method, const gsfw_model_spec *spec,

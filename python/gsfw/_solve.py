@@ -34,8 +34,8 @@ class Result:
         Frank-Wolfe family), else the best iterate.
     x_best, x_last : the iterate of smallest f, and the last one.
     x_polished : the polished point, or None without polish.
-    status : 'max_iter', 'time_limit', 'callback_stop', 'zero_direction' or 'converged'
-        (tol or tol_rel reached).
+    status : 'max_iter', 'time_limit', 'callback_stop', 'zero_direction', 'converged'
+        (tol or tol_rel reached) or 'stalled' (graph-sp: f stopped falling).
     iterations : the index T of the last iterate.
     intercept : the fitted intercept b at x (intercept=True with a loss that fits one),
         else None.

@@ -29,6 +29,7 @@ def cli_solve(gsfw_bin, tmp_path, A, y, args):
     ("fw", "subgraph", ["--step", "line"]),
     ("bpcg", "topk", []),
     ("graph-iht", "head", []),
+    ("graph-sp", "head", []),
 ])
 def test_mnist7_python_equals_cli(root, gsfw_bin, tmp_path, method, model, extra):
     A, y, x_true, s, g, h, w = image_problem(root, "mnist_7", ratio=5.0, seed=7)

@@ -308,9 +308,9 @@ gsfw_error gsfw_spec_set(gsfw_spec *spec, const char *name, const char *text, gs
             /* an integer as a canonical %.0f while the double holds it exactly (+007 is 7),
              * else as given: 9007199254740993 reads as ...992 */
             char shown[64];
-            if (p->type == GSFW_PARAM_DOUBLE) snprintf(shown, sizeof shown, "%.48s", text);
-            else if (fabs(num) < 9007199254740992.0) snprintf(shown, sizeof shown, "%.0f", num);
-            else return out_of_range(spec, p, text, err);
+            if (p->type == GSFW_PARAM_DOUBLE || !(fabs(num) < 9007199254740992.0))
+                return out_of_range(spec, p, text, err);
+            snprintf(shown, sizeof shown, "%.0f", num);
             return out_of_range(spec, p, shown, err);
         }
         break;
@@ -345,11 +345,15 @@ gsfw_error gsfw_spec_set_number(gsfw_spec *spec, const char *name, double value,
         break;
     case GSFW_PARAM_CHOICE: {
         char list[160], code[32];
-        snprintf(code, sizeof code, ":%d ", (int)value);
         char padded[512];
         snprintf(padded, sizeof padded, "%s ", p->choices);
-        if (value != floor(value) || !strstr(padded, code)) {
+        /* a code is a small integer: test the range before converting (beyond int the
+           conversion is undefined) */
+        const int integral = value == floor(value) && fabs(value) < 1e6;
+        if (integral) snprintf(code, sizeof code, ":%d ", (int)value);
+        if (!integral || !strstr(padded, code)) {
             choice_list(p->choices, list, sizeof list);
+            if (value == floor(value)) exact_integer(value, text, sizeof text);
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s must be %s, got %s", shown, list,
                              text);
         }

@@ -5,7 +5,6 @@
  * coordinates, not 2s). */
 #include "solvers/baselines/baselines.h"
 
-#include <string.h>
 
 /* The baseline callback called with the pursuit's iterates (one level: level is 0). */
 typedef struct {
@@ -24,12 +23,22 @@ static gsfw_error graph_sp_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *
                                  const gsfw_baseline_settings *set, gsfw_result *result,
                                  gsfw_info *info, gsfw_err *err)
 {
+    if (!obj->minimize_on)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s refits f on supports and "
+                         "needs an objective with a minimize_on hook (least squares, "
+                         "logistic and Huber objectives have one)",
+                         gsfw_method_name(set->method));
     gsfw_pursuit_settings ps;
     gsfw_pursuit_settings_default(&ps);
     ps.max_iter = set->max_iter;
     ps.time_limit = set->time_limit;
     ps.inner_iters = set->inner_iters;
     ps.x_true = set->x_true;
+    /* both unset: the pursuit's own stop, an exact fit */
+    if (set->tol > 0 || set->tol_rel > 0) {
+        ps.tol = set->tol;
+        ps.tol_rel = set->tol_rel;
+    }
     sp_callback cb = {set->callback, set->callback_data};
     if (set->callback) {
         ps.callback = forward_callback;
@@ -55,4 +64,4 @@ const gsfw_entry gsfw_entry_method_graph_sp = {
     GSFW_KIND_METHOD, "graph-sp",
     "graph subspace pursuit: identify with the head projection, refit, tail projection, "
     "refit; stops when f stalls",
-    "inner_iters", 0, 0, &graph_sp_def, NULL};
+    "inner_iters tol tol_rel", 0, 0, &graph_sp_def, NULL};

@@ -41,11 +41,14 @@ const gsfw_param gsfw_params_method[] = {
      BASE(time_limit), .help = "stop after this many seconds"},
     {.name = "tol", .type = GSFW_PARAM_DOUBLE, .lo = 0, .hi = INFINITY,
      .flags = GSFW_PARAM_LO_OPEN | GSFW_PARAM_STRICT | GSFW_PARAM_ZERO_UNSET, SET(tol),
-     .help = "stop when the certified bound on f(x_t) - f* falls below it"},
+     BASE(tol),
+     .help = "stop when the certified bound on f(x_t) - f* falls below it (graph-sp: when "
+             "f(x_t) does)"},
     {.name = "tol_rel", .type = GSFW_PARAM_DOUBLE, .lo = 0, .hi = 1,
      .flags = GSFW_PARAM_LO_OPEN | GSFW_PARAM_HI_OPEN | GSFW_PARAM_STRICT |
               GSFW_PARAM_ZERO_UNSET,
-     SET(tol_rel), .help = "... or below this fraction of the bound at x_0"},
+     SET(tol_rel), BASE(tol_rel),
+     .help = "... or below this fraction of the bound at x_0 (graph-sp: of f(0))"},
     {.name = "x0", .type = GSFW_PARAM_VECTOR, .flags = GSFW_PARAM_STRICT,
      .help = "starting point (d entries): ||x0|| <= C, support in the model"},
     {.name = "polish", .type = GSFW_PARAM_BOOL, .flags = GSFW_PARAM_STRICT, SET(polish),
