@@ -11,7 +11,9 @@
  * The problem is recover's with --sensing dct: x* = the image scaled to unit norm, A = n =
  * floor(RATIO s) rows of the orthonormal 2-D DCT (chosen by SEED) scaled by sqrt(d/n),
  * y = A x*, f = 0.5 ||A x - y||^2. Per level: its grid, s_k, iterations, status, oracle
- * and PCSF calls, seconds in the oracles and in the objective (products and refits). */
+ * and PCSF calls, the head projections' own calls and PCSF runs (head_calls, head_pcsf:
+ * each level's head oracle is wrapped by a counter), seconds in the oracles and in the
+ * objective (products and refits). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,59 @@
 #include "gsfw.h"
 #include "core/internal.h"
 #include "png_io.h"
+
+/* A head oracle wrapped to count its calls and the PCSF runs they report; everything
+ * else is forwarded (the wrapper does not own the oracle). */
+typedef struct {
+    const gsfw_dmo *inner;
+    long calls, pcsf;
+} counted_dmo;
+
+static int counted_select(void *ctx, const double *z, int *support, int *size,
+                          gsfw_dmo_stats *stats)
+{
+    counted_dmo *c = ctx;
+    gsfw_dmo_stats own = {{0}};
+    int rc = c->inner->select(c->inner->ctx, z, support, size, &own);
+    c->calls++;
+    c->pcsf += gsfw_dmo_count(c->inner, &own, "pcsf_calls");
+    if (stats)
+        for (int k = 0; k < GSFW_DMO_COUNTERS; k++) stats->count[k] += own.count[k];
+    return rc;
+}
+
+static int counted_reset(void *ctx)
+{
+    counted_dmo *c = ctx;
+    c->calls = c->pcsf = 0;
+    return c->inner->reset ? c->inner->reset(c->inner->ctx) : 0;
+}
+
+static int counted_refine(void *ctx)
+{
+    const counted_dmo *c = ctx;
+    return c->inner->refine ? c->inner->refine(c->inner->ctx) : 1;
+}
+
+static int counted_contains(void *ctx, const int *support, int size)
+{
+    const counted_dmo *c = ctx;
+    return c->inner->contains(c->inner->ctx, support, size);
+}
+
+static gsfw_dmo counted_wrap(const gsfw_dmo *inner, counted_dmo *c)
+{
+    gsfw_dmo w = *inner;
+    c->inner = inner;
+    c->calls = c->pcsf = 0;
+    w.ctx = c;
+    w.select = counted_select;
+    w.destroy = NULL;
+    w.reset = counted_reset;
+    w.refine = inner->refine ? counted_refine : NULL;
+    w.contains = inner->contains ? counted_contains : NULL;
+    return w;
+}
 
 static int parse_blocks(const char *text, int height, int width, gsfw_pyramid_settings *st)
 {
@@ -92,7 +147,15 @@ int main(int argc, char **argv)
         goto out;
     }
     int nl;
-    const gsfw_level *levels = gsfw_pyramid_levels(pyr, &nl);
+    const gsfw_level *pyr_levels = gsfw_pyramid_levels(pyr, &nl);
+    gsfw_level levels[GSFW_PYRAMID_MAX_COARSE + 1];
+    gsfw_dmo heads[GSFW_PYRAMID_MAX_COARSE + 1];
+    counted_dmo counts[GSFW_PYRAMID_MAX_COARSE + 1];
+    for (int k = 0; k < nl; k++) {
+        levels[k] = pyr_levels[k];
+        heads[k] = counted_wrap(pyr_levels[k].head, &counts[k]);
+        levels[k].head = &heads[k];
+    }
     gsfw_result res = {.x_best = x};
     gsfw_info info, linfo[GSFW_PYRAMID_MAX_COARSE + 1];
     set.x_true = img;
@@ -102,21 +165,27 @@ int main(int argc, char **argv)
         goto out;
     }
     double wall = gsfw_now() - t0;
+    long head_calls = 0, head_pcsf = 0;
     for (int k = 0; k < nl; k++) {
         int side = k < pst.n_coarse ? (H + pst.blocks[k] - 1) / pst.blocks[k] : H;
         printf("level=%d side=%d s=%d iters=%d status=%s oracle_calls=%ld pcsf_calls=%ld "
-               "oracle_s=%.2f objective_s=%.2f\n", k, side, gsfw_pyramid_sparsity(pyr, k),
-               linfo[k].iterations, gsfw_status_name(linfo[k].status), linfo[k].oracle_calls,
-               gsfw_info_count(&linfo[k], "pcsf_calls"), linfo[k].oracle_time, linfo[k].gradient_time);
+               "head_calls=%ld head_pcsf=%ld oracle_s=%.2f objective_s=%.2f\n", k, side,
+               gsfw_pyramid_sparsity(pyr, k), linfo[k].iterations,
+               gsfw_status_name(linfo[k].status), linfo[k].oracle_calls,
+               gsfw_info_count(&linfo[k], "pcsf_calls"), counts[k].calls, counts[k].pcsf,
+               linfo[k].oracle_time, linfo[k].gradient_time);
+        head_calls += counts[k].calls;
+        head_pcsf += counts[k].pcsf;
     }
     double e2 = 0.0;
     for (int i = 0; i < d; i++) e2 += (x[i] - img[i]) * (x[i] - img[i]);
     printf("total side=%d s=%d n=%d seed=%lu blocks=%s exponent=%g inner=%d/%d "
            "coarse_stall=%g status=%s oracle_calls=%ld pcsf_calls=%ld oracle_s=%.2f "
-           "objective_s=%.2f solve_s=%.2f rel_err=%.3g\n", H, s, n, seed, blocks,
-           pst.sparsity_exponent, set.inner_iters, set.coarse_inner_iters, set.coarse_stall,
-           gsfw_status_name(info.status), info.oracle_calls, gsfw_info_count(&info, "pcsf_calls"),
-           info.oracle_time, info.gradient_time, wall, sqrt(e2));
+           "head_calls=%ld head_pcsf=%ld objective_s=%.2f solve_s=%.2f rel_err=%.3g\n", H, s,
+           n, seed, blocks, pst.sparsity_exponent, set.inner_iters, set.coarse_inner_iters,
+           set.coarse_stall, gsfw_status_name(info.status), info.oracle_calls,
+           gsfw_info_count(&info, "pcsf_calls"), info.oracle_time, head_calls, head_pcsf,
+           info.gradient_time, wall, sqrt(e2));
     rc = 0;
 out:
     gsfw_pyramid_free(pyr);
