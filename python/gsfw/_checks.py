@@ -7,18 +7,28 @@ import numbers
 INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 
 
-def integer(name, value):
-    """value as an int. Python and numpy integers in the int32 range pass; bool, float
-    and str raise TypeError (True is not a count and 4.5 or '4' are not silently rounded
-    or parsed), and so does an integer outside the int32 range, which the library's int
-    cannot hold (the TypeError pcst_fast's binding raises there, not an OverflowError)."""
+def integral(name, value):
+    """value as an int: Python and numpy integers pass; bool, float and str raise
+    TypeError (True is not a count and 4.5 or '4' are not silently rounded or parsed).
+    The range is the library's to check (a ValueError naming it)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError("%s must be an integer, got %s %r" % (name, type(value).__name__, value))
-    value = int(value)
+    return int(value)
+
+
+def integer(name, value):
+    """integral(), and an integer outside the int32 range raises TypeError too: the
+    library's int cannot hold it, and pcst_fast's binding raises TypeError there (its
+    drop-in raises the same exceptions)."""
+    value = integral(name, value)
     if not INT32_MIN <= value <= INT32_MAX:
         raise TypeError("%s must be an integer in the int32 range (%d..%d), got %d"
                         % (name, INT32_MIN, INT32_MAX, value))
     return value
+
+
+def integral_or_none(name, value):
+    return None if value is None else integral(name, value)
 
 
 def integer_or_none(name, value):

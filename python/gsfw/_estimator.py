@@ -13,7 +13,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
     raise ImportError("gsfw's estimators need scikit-learn (Debian: python3-sklearn); "
                       "gsfw.solve works without it") from exc
 
-from ._checks import integer_or_none, real_or_none
+from ._checks import integral_or_none, real_or_none
 from ._operator import Operator
 from ._oracles import dmo
 from ._registry import fill_doc
@@ -88,7 +88,7 @@ class _GraphSparseModel(BaseEstimator):
     # -- the support model and the solver's arguments (None: the library's default)
 
     def _sparsity(self, d):
-        s = integer_or_none("s", self.s)
+        s = integral_or_none("s", self.s)
         return default_s(d) if s is None else s
 
     def _reads(self, parameter):

@@ -160,3 +160,13 @@ def test_type_stubs_match_the_package():
                     assert params(item) == sig, "%s.%s" % (node.name, item.name)
     missing = [n for n in gsfw.__all__ if n not in declared and n != "__version__"]
     assert not missing, missing
+
+
+def test_estimators_and_solve_refuse_an_out_of_range_s_alike():
+    # the kind is checked in Python (TypeError), the range by the library (ValueError),
+    # whichever entry point receives it
+    msg = "s must be between 1 and 2147483647, got 2147483648"
+    with pytest.raises(ValueError, match=msg):
+        gsfw.solve(A, Y, s=2 ** 31)
+    with pytest.raises(ValueError, match=msg):
+        gsfw.GraphSparseRegression(s=2 ** 31).fit(A, Y)
