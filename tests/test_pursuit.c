@@ -245,6 +245,16 @@ static void test_graph_sp_method_row(void **state)
         assert_int_equal(ib.iterations, ip.iterations);
         assert_memory_equal(xb, xp, sizeof xb);
         bset.tol_rel = 0.0;
+        /* a bad tolerance is refused by name, not ignored */
+        bset.tol = -1.0;
+        gsfw_err terr;
+        assert_int_equal(gsfw_baseline_solve(obj, head, tail, &bset, &rb, &ib, &terr),
+                         GSFW_ERR_INVALID_ARG);
+        assert_message_contains(&terr, "tol and tol_rel must be finite and >= 0");
+        bset.tol = NAN;
+        assert_int_equal(gsfw_baseline_solve(obj, head, tail, &bset, &rb, &ib, &terr),
+                         GSFW_ERR_INVALID_ARG);
+        bset.tol = 0.0;
         /* the baseline's callback stops the run */
         cs.calls = 0;
         cs.stop_at = 1;

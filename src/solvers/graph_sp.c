@@ -34,8 +34,9 @@ static gsfw_error graph_sp_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *
     ps.time_limit = set->time_limit;
     ps.inner_iters = set->inner_iters;
     ps.x_true = set->x_true;
-    /* both unset: the pursuit's own stop, an exact fit */
-    if (set->tol > 0 || set->tol_rel > 0) {
+    /* both unset: the pursuit's own stop, an exact fit; anything else (a NaN or a
+       negative value too) goes to the pursuit, whose checks name it */
+    if (set->tol != 0.0 || set->tol_rel != 0.0) {
         ps.tol = set->tol;
         ps.tol_rel = set->tol_rel;
     }
