@@ -21,6 +21,8 @@ typedef struct {
     int typical_iters;       /* what the recovery experiments run (gsfw recover's default) */
     const char *own_model;   /* the model it always uses, whatever is asked ("topk"), or NULL */
     int oracles;             /* oracles it builds over the model (memory estimates) */
+    int refits;              /* 1: minimises f on supports, so it needs the objective's
+                                minimize_on (checked by gsfw_baseline_solve) */
     gsfw_error (*fw_loop)(struct gsfw_run *run, struct gsfw_fw_plan *plan, double *x);
     gsfw_error (*baseline_loop)(struct gsfw_run *run, const gsfw_baseline_settings *settings,
                                 gsfw_dmo *head, gsfw_dmo *tail);

@@ -5,7 +5,6 @@
  * coordinates, not 2s). */
 #include "solvers/baselines/baselines.h"
 
-
 /* The baseline callback called with the pursuit's iterates (one level: level is 0). */
 typedef struct {
     gsfw_callback callback;
@@ -23,11 +22,6 @@ static gsfw_error graph_sp_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *
                                  const gsfw_baseline_settings *set, gsfw_result *result,
                                  gsfw_info *info, gsfw_err *err)
 {
-    if (!obj->minimize_on)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s refits f on supports and "
-                         "needs an objective with a minimize_on hook (least squares, "
-                         "logistic and Huber objectives have one)",
-                         gsfw_method_name(set->method));
     gsfw_pursuit_settings ps;
     gsfw_pursuit_settings_default(&ps);
     ps.max_iter = set->max_iter;
@@ -58,7 +52,7 @@ static gsfw_error graph_sp_recipe(const gsfw_model_spec *spec, int compat, gsfw_
 
 static const gsfw_method_def graph_sp_def = {
     .id = GSFW_METHOD_GRAPH_SP, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
-    .typical_iters = 50, .oracles = 2, .own_solve = graph_sp_solve,
+    .typical_iters = 50, .oracles = 2, .refits = 1, .own_solve = graph_sp_solve,
     .recipe = graph_sp_recipe};
 
 const gsfw_entry gsfw_entry_method_graph_sp = {

@@ -303,14 +303,19 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     if (settings->inner_iters < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: inner_iters must be >= 1, "
                          "got %d", settings->inner_iters);
+    if (method->refits && !obj->minimize_on)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s minimises f on supports and "
+                         "needs an objective with a minimize_on hook (least squares, "
+                         "logistic and Huber objectives have one)",
+                         gsfw_method_name(settings->method));
+    if (!tail) tail = head;
     if (method->own_solve)
-        return method->own_solve(obj, head, tail ? tail : head, settings, result, info, err);
+        return method->own_solve(obj, head, tail, settings, result, info, err);
     gsfw_run_limits lim = {settings->max_iter, settings->time_limit, 0.0, 0.0,
                            settings->x_true, settings->callback, settings->callback_data};
     gsfw_run run;
     gsfw_error rc = gsfw_run_init(&run, obj, head, &lim, result, info, err);
     if (rc) return rc;
-    if (!tail) tail = head;
     if (head->reset) head->reset(head->ctx);
     if (tail != head && tail->reset) tail->reset(tail->ctx);
     rc = method->baseline_loop(&run, settings, head, tail);

@@ -25,11 +25,6 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
 {
     const int d = run->d;
     gsfw_error rc = GSFW_OK;
-    if (!run->obj->minimize_on)
-        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s minimises f on supports "
-                         "and needs an objective with a minimize_on hook (least squares, "
-                         "logistic and Huber objectives have one)",
-                         gsfw_method_name(set->method));
     long cap_l = (long)head->max_support + tail->max_support;
     int cap = cap_l > d ? d : (int)cap_l;
 
@@ -155,11 +150,11 @@ static gsfw_error graph_cosamp_recipe(const gsfw_model_spec *spec, int compat, g
 
 static const gsfw_method_def cosamp_def = {
     .id = GSFW_METHOD_COSAMP, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
-    .typical_iters = 50, .own_model = "topk", .oracles = 2,
+    .typical_iters = 50, .own_model = "topk", .oracles = 2, .refits = 1,
     .baseline_loop = gsfw_solve_cosamp, .recipe = cosamp_recipe};
 static const gsfw_method_def graph_cosamp_def = {
     .id = GSFW_METHOD_GRAPH_COSAMP, .baseline = 1, .family = GSFW_BASELINE_FAMILY,
-    .typical_iters = 50, .oracles = 2, .baseline_loop = gsfw_solve_cosamp,
+    .typical_iters = 50, .oracles = 2, .refits = 1, .baseline_loop = gsfw_solve_cosamp,
     .recipe = graph_cosamp_recipe};
 
 const gsfw_entry gsfw_entry_method_cosamp = {
