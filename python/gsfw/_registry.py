@@ -35,31 +35,16 @@ def reads(kind, name, parameter):
 
 
 def default_model(graph=False, tree=False):
-    """The model the library takes when none is named, given what the call provides: the
-    default row whose needs match exactly, else the first default row whose needs are met
-    (as gsfw_spec_entry does)."""
-    available = {need for need, have in (("graph", graph), ("tree", tree)) if have}
-    fallback = None
-    for entry in entries("models"):
-        needs = set(entry["needs"].split())
-        if not entry["default"] or not needs <= available:
-            continue
-        if needs == available:
-            return entry["name"]
-        fallback = fallback or entry["name"]
-    return fallback
+    """The model the library takes when none is named, given what the call provides (the
+    library's own rule)."""
+    return _gsfw.default_model(bool(graph), bool(tree))
 
 
 def default_models_text():
     """The default model per what a call provides, in words ('head with a graph, tree with
     a tree, else topk' for the library's current rows)."""
-    given, plain = [], None
-    for entry in entries("models"):
-        if entry["default"] and entry["needs"]:
-            given.append("%s with a %s" % (entry["name"], entry["needs"]))
-        elif entry["default"] and plain is None:
-            plain = entry["name"]
-    return ", ".join(given + ["else %s" % plain] if plain else given)
+    return "%s with a graph, %s with a tree, else %s" % (
+        default_model(graph=True), default_model(tree=True), default_model())
 
 
 def _row(entry):

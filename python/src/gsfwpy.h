@@ -87,6 +87,7 @@ int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const ch
 int gsfwpy_spec_check(gsfw_spec *spec);
 /* registry(kind): the library's list of a kind, or of the parameters. */
 PyObject *gsfwpy_registry(PyObject *self, PyObject *args);
+PyObject *gsfwpy_default_model(PyObject *self, PyObject *args);
 
 /* ---- progress (progress.c) */
 

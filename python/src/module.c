@@ -220,6 +220,8 @@ static PyMethodDef methods[] = {
      "dmo(z, model, s, g, graph, delta, seed) -> sorted int64 support"},
     {"solve", (PyCFunction)(void (*)(void))gsfwpy_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(...) -> dict (see gsfw.solve)"},
+    {"default_model", gsfwpy_default_model, METH_VARARGS,
+     "default_model(graph, tree) -> the model the library takes when none is named"},
     {"registry", gsfwpy_registry, METH_VARARGS,
      "registry(kind) -> the library's methods, models, steps, losses, sensing, bases or "
      "params, one dict each"},

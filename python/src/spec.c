@@ -171,6 +171,23 @@ int gsfwpy_spec_check(gsfw_spec *spec)
     return 0;
 }
 
+/* default_model(graph, tree): the model the library takes when none is named, for a call
+ * that provides a graph and/or a tree (gsfw_spec_entry's rule, not a copy of it). */
+PyObject *gsfwpy_default_model(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int graph, tree;
+    if (!PyArg_ParseTuple(args, "pp:default_model", &graph, &tree)) return NULL;
+    gsfw_spec *spec;
+    gsfw_err err;
+    if (gsfw_spec_create(GSFW_USES_MODEL, &spec, &err)) return gsfwpy_raise(err.code, &err);
+    gsfw_spec_available(spec, (graph ? GSFW_NEEDS_GRAPH : 0u) | (tree ? GSFW_NEEDS_TREE : 0u));
+    const gsfw_entry *e = gsfw_spec_entry(spec, GSFW_KIND_MODEL);
+    PyObject *name = PyUnicode_FromString(e->name); /* every kind has a default row */
+    gsfw_spec_free(spec);
+    return name;
+}
+
 /* registry(kind): the entries of a kind ("methods", "models", "steps", "losses", "sensing",
  * "bases") as dicts {name, summary, reads, needs}, or ("params") the parameters as dicts
  * {name, help, default}: what Python lists, as `gsfw help` does. */
