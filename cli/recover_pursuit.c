@@ -54,15 +54,15 @@ int recover_pursuit_choose(const char *cmd, recover_args *a, int height, int wid
         if (!pixels_default_model)
             return cli_usage_error(cmd, "--pursuit on works on pixels with the grid's projections "
                                    "of its default model: drop --basis and --model");
-        if (fw_path_asked(cp, sp) && !a->pursuit_text)
-            return cli_usage_error(cmd, "--method %s on pixels takes the pursuit path, which "
-                                   "takes no --step, --polish, --L or --restarts (it always "
-                                   "polishes and needs no L); --pursuit off runs it on one "
-                                   "level", pursuit_method()->name);
         if (fw_path_asked(cp, sp))
-            return cli_usage_error(cmd, "--pursuit on takes no --method other than %s, no "
-                                   "--step, --polish, --L or --restarts (it always polishes "
-                                   "and needs no L)", pursuit_method()->name);
+            return cli_usage_error(cmd, a->pursuit_text
+                                   ? "--pursuit on takes no --method other than %s, no "
+                                     "--step, --polish, --L or --restarts (it always polishes "
+                                     "and needs no L)"
+                                   : "--method %s on pixels takes the pursuit path, which "
+                                     "takes no --step, --polish, --L or --restarts (it always "
+                                     "polishes and needs no L); --pursuit off runs it on one "
+                                     "level", pursuit_method()->name);
         take = 1;
     } else {
         return cli_usage_error(cmd, "--pursuit must be on or off, got '%s'", mode);
