@@ -67,6 +67,15 @@ static planted_problem blobs_problem(uint64_t seed, double sigma)
     return p;
 }
 
+/* f(x) = 0.5 ||A x - y||^2 of a planted problem (the problem must outlive it). */
+static gsfw_objective *least_squares_of(const planted_problem *p)
+{
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(N, D, p->A, GSFW_ROW_MAJOR, p->y, &obj,
+                                                  NULL), GSFW_OK);
+    return obj;
+}
+
 /* What the callback checks at every iterate: the support of x within the window of its
  * level's projections and in at most g pieces of that level's grid. */
 typedef struct {
@@ -129,9 +138,7 @@ static void test_recovers_planted_blobs(void **state)
     assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
     for (uint64_t seed = 1; seed <= 5; seed++) {
         planted_problem p = blobs_problem(seed, 0.0);
-        gsfw_objective *obj = NULL;
-        assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y, &obj,
-                                                      NULL), GSFW_OK);
+        gsfw_objective *obj = least_squares_of(&p);
         gsfw_dmo *head = projection(grid, S, G), *tail = projection(grid, S, G);
         window_check wc;
         window_check_init(&wc, D, G);
@@ -199,9 +206,7 @@ static void test_graph_sp_method_row(void **state)
     assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
     for (uint64_t seed = 1; seed <= 3; seed++) {
         planted_problem p = blobs_problem(seed, 0.0);
-        gsfw_objective *obj = NULL;
-        assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y, &obj,
-                                                      NULL), GSFW_OK);
+        gsfw_objective *obj = least_squares_of(&p);
         gsfw_model_spec spec = {.model = "head", .d = D, .s = S, .g = G, .graph = grid};
         gsfw_dmo *head = NULL, *tail = NULL;
         assert_int_equal(gsfw_baseline_oracles(GSFW_METHOD_GRAPH_SP, &spec, 0, &head, &tail,
@@ -285,8 +290,7 @@ static void test_deterministic(void **state)
             gsfw_objective_free(obj);
             gsfw_dmo_free(head);
             gsfw_dmo_free(tail);
-            assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y, &obj,
-                                                          NULL), GSFW_OK);
+            obj = least_squares_of(&p);
             head = projection(grid, S, G);
             tail = projection(grid, S, G);
         }
@@ -330,9 +334,7 @@ static void test_patience(void **state)
     for (uint64_t seed = 1; seed <= 6; seed++) {
         planted_problem p = blobs_problem(seed, 0.05);
         for (int k = 0; k < 4; k++) {
-            gsfw_objective *obj = NULL;
-            assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y,
-                                                          &obj, NULL), GSFW_OK);
+            gsfw_objective *obj = least_squares_of(&p);
             gsfw_dmo *head = projection(grid, S, G), *tail = projection(grid, S, G);
             gsfw_pursuit_settings set;
             gsfw_pursuit_settings_default(&set);
@@ -381,9 +383,7 @@ static void test_start_at_answer(void **state)
     gsfw_graph *grid = NULL;
     assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
     planted_problem p = blobs_problem(3, 0.0);
-    gsfw_objective *obj = NULL;
-    assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y, &obj, NULL),
-                     GSFW_OK);
+    gsfw_objective *obj = least_squares_of(&p);
     gsfw_dmo *head = projection(grid, S, G), *tail = projection(grid, S, G);
     gsfw_pursuit_settings set;
     gsfw_pursuit_settings_default(&set);
@@ -599,9 +599,7 @@ static void test_errors(void **state)
     gsfw_graph *grid = NULL;
     assert_int_equal(gsfw_graph_grid(SIDE, SIDE, &grid, NULL), GSFW_OK);
     planted_problem p = blobs_problem(1, 0.0);
-    gsfw_objective *obj = NULL, *plain = NULL;
-    assert_int_equal(gsfw_objective_least_squares(N, D, p.A, GSFW_ROW_MAJOR, p.y, &obj, NULL),
-                     GSFW_OK);
+    gsfw_objective *obj = least_squares_of(&p), *plain = NULL;
     assert_int_equal(gsfw_objective_callback(D, NULL, no_value, no_grad, NULL, &plain, NULL),
                      GSFW_OK);
     gsfw_dmo *head = projection(grid, S, G), *tail = projection(grid, S, G);
