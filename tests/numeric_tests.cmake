@@ -7,7 +7,7 @@ set(GSFW_NUMERIC_TESTS
   test_adversarial test_baselines test_cli_surprises test_fw_cli test_fw_family
   test_headtail test_headtail_size test_losses test_operators test_oracles
   test_random_signs test_recover_cli test_recover_pictures test_recover_signs_cli
-  test_solve_loss_cli test_solver test_tree test_wavelet test_mpi_blocks
+  test_solve_loss_cli test_solver test_tree test_unbounded test_wavelet test_mpi_blocks
   doc_examples python_numeric)
 foreach(name IN LISTS GSFW_NUMERIC_TESTS)
   if(TEST ${name})

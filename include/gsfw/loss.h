@@ -52,6 +52,12 @@ typedef struct {
  *  - intercept: 1 if an unpenalised intercept b may be fitted (profiled out:
  *    f(x) = min_b sum_i l((A x)_i + b)); two_classes: with an intercept, targets of one
  *    sign leave it without a minimiser (refused).
+ *  - unseparated (optional, for a loss whose infimum is approached only as the margin
+ *    y t grows without bound, never attained: the logistic loss): the number of rows
+ *    whose margin y_i (z_i + shift) is not positive. When no row of any process has one,
+ *    f(s x) falls towards that infimum as s -> infinity and f has no minimiser (the
+ *    objective's no_minimiser hook). NULL for losses that attain their infimum
+ *    (squared, Huber, squared hinge: a margin past 1 already gives 0).
  *  - params: the loss's own parameters (n_params rows; gsfw_param in gsfw/registry.h),
  *    whose values reach the functions as p->param[k]; their target is
  *    GSFW_TARGET_LOSS with offset into gsfw_loss_options (huber_delta, or param[k]). */
@@ -72,6 +78,7 @@ typedef struct gsfw_loss_def {
     int two_classes;
     const struct gsfw_param *params;
     int n_params;
+    int (*unseparated)(const gsfw_loss_params *p, int n, const double *z, double shift);
 } gsfw_loss_def;
 
 /* The built-in losses (src/objectives/loss_*.c). */

@@ -40,6 +40,11 @@ extern "C" {
  * rather than inside the loop. It may be called again: a larger size grows the
  * workspace, 0 frees it. Returns 0, or nonzero when out of memory (the linear objectives
  * never fail for lack of memory here: they keep working without the copy).
+ * no_minimiser (optional): *out = 1 when x shows that f has no minimiser: f(t x) falls
+ * towards an infimum that no point attains as t -> infinity (a logistic loss whose labels
+ * x separates: every margin y_i ((A x)_i + b) > 0), else 0. The baselines, which bound no
+ * norm, then report GSFW_STATUS_UNBOUNDED. NULL for objectives that always attain their
+ * minimum (least squares, Huber, squared hinge); it must not move the incremental cache.
  * quadratic = 1 declares f quadratic (a line search is then exact from two slopes). */
 typedef struct gsfw_objective {
     int d;
@@ -65,6 +70,8 @@ typedef struct gsfw_objective {
     int quadratic;     /* 1: f is quadratic */
     const char *name;  /* "least-squares", "logistic", "huber", "callback", ... */
     void (*destroy)(struct gsfw_objective *self);
+    /* optional: whether x shows that f has no minimiser (see above) */
+    int (*no_minimiser)(void *ctx, const double *x, int *out);
 } gsfw_objective;
 
 

@@ -46,8 +46,17 @@ typedef enum {
     GSFW_STATUS_ZERO_DIRECTION,   /* ||z_S|| = 0: the oracle input vanishes on its support */
     GSFW_STATUS_CONVERGED,        /* the certified bound fell below the tolerance (the
                                      pursuit solvers: f of the polished answer did) */
-    GSFW_STATUS_STALLED           /* the pursuit solvers (gsfw/pursuit.h): f stopped
+    GSFW_STATUS_STALLED,          /* the pursuit solvers (gsfw/pursuit.h): f stopped
                                      decreasing */
+    GSFW_STATUS_UNBOUNDED         /* the baselines (gsfw_baseline_solve): the answer shows
+                                     that f has no minimiser (the objective's no_minimiser
+                                     hook: a logistic loss whose labels the best or last
+                                     iterate separates, every margin positive), so its
+                                     norm grows with the iterations (and the refits' inner
+                                     iterations) without bound and its scale means
+                                     nothing; use a Frank-Wolfe method, whose C-ball
+                                     bounds it. Whatever else stopped the run, except the
+                                     callback */
 } gsfw_status;
 
 GSFW_API const char *gsfw_status_name(gsfw_status status);
@@ -287,6 +296,10 @@ GSFW_API gsfw_error gsfw_baseline_oracles(gsfw_method method, const gsfw_model_s
                                           int reference_compat, gsfw_dmo **head,
                                           gsfw_dmo **tail, gsfw_err *err);
 
+/* The baselines bound no norm: when the objective has a no_minimiser hook and it finds
+ * that the best or the last iterate shows f to have no minimiser (logistic labels
+ * separated by it), info.status is GSFW_STATUS_UNBOUNDED, whatever stopped the run
+ * (except the callback). */
 GSFW_API gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
                                const gsfw_baseline_settings *settings, gsfw_result *result,
                                gsfw_info *info, gsfw_err *err);

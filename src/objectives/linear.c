@@ -138,6 +138,24 @@ static int lin_step(void *ctx, double gamma)
     return 0;
 }
 
+/* Whether x separates the labels of a loss with an unseparated hook: no row of any
+ * process with a margin <= 0 (at the intercept fitted at x). */
+static int lin_no_minimiser(void *ctx, const double *x, int *out)
+{
+    lin_ctx *c = ctx;
+    double *z = c->wn[0], shift = 0.0;
+    int rc = compute_z(c, x, z);
+    if (!rc && c->intercept) {
+        rc = gsfw_lin_solve_intercept(c, z, NULL, 0.0, &c->b_other);
+        shift = c->b_other;
+    }
+    if (rc) return rc;
+    double count = c->loss->unseparated(&c->par, c->n, z, shift);
+    if (gsfw_lin_reduce(c, &count, 1)) return REDUCER_FAILED;
+    *out = count == 0.0;
+    return 0;
+}
+
 static const char *lin_code_text(int code)
 {
     switch (code) {
@@ -308,6 +326,7 @@ static gsfw_error build(const gsfw_operator *A, gsfw_operator *owned, int n, con
     obj->minimize_on = gsfw_lin_minimize_on;
     obj->reserve = gsfw_lin_reserve;
     obj->code_text = lin_code_text;
+    if (c->loss->unseparated) obj->no_minimiser = lin_no_minimiser;
     obj->quadratic = c->loss->quadratic;
     obj->name = c->loss->name;
     *out = obj;

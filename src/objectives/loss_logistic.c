@@ -66,6 +66,16 @@ static void logistic_intercept_sums(const gsfw_loss_params *p, int n, const doub
     out[1] = h;
 }
 
+/* the rows whose margin is not positive: with none, f(s x) -> 0 as s -> infinity, an
+ * infimum no point attains (the labels are separable) */
+static int logistic_unseparated(const gsfw_loss_params *p, int n, const double *z,
+                                double shift)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) count += !(p->y[i] * (z[i] + shift) > 0);
+    return count;
+}
+
 static const char *logistic_target_problem(double y)
 {
     return y == 1.0 || y == -1.0 ? NULL : "is not -1 or +1";
@@ -82,6 +92,7 @@ const gsfw_loss_def gsfw_loss_logistic = {
     .target_word = "label",
     .intercept = 1,
     .two_classes = 1,
+    .unseparated = logistic_unseparated,
 };
 
 const gsfw_entry gsfw_entry_loss_logistic = {

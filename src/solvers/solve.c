@@ -17,8 +17,27 @@ const char *gsfw_status_name(gsfw_status status)
     case GSFW_STATUS_ZERO_DIRECTION: return "zero_direction";
     case GSFW_STATUS_CONVERGED: return "converged";
     case GSFW_STATUS_STALLED: return "stalled";
+    case GSFW_STATUS_UNBOUNDED: return "unbounded";
     }
     return "unknown";
+}
+
+/* *res = result, or, when the caller asks for no best iterate, a copy of result whose
+ * x_best is a buffer of its own (*buf, freed by the caller): the runs that read the best
+ * iterate after the loop (the polish, the baselines' check of the answer) need one. */
+static gsfw_error with_best(gsfw_result *result, int d, gsfw_result *local, gsfw_result **res,
+                            double **buf, gsfw_err *err)
+{
+    *res = result;
+    *buf = NULL;
+    if (d < 1 || (result && result->x_best)) return GSFW_OK;
+    memset(local, 0, sizeof *local);
+    if (result) *local = *result;
+    *buf = gsfw_malloc_array((size_t)d, sizeof(double));
+    if (!*buf) return gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory");
+    local->x_best = *buf;
+    *res = local;
+    return GSFW_OK;
 }
 
 /* ------------------------------------------------------------ gsfw_solve */
@@ -155,14 +174,8 @@ static gsfw_error solve_fw(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_settin
     gsfw_result local_res;
     gsfw_result *res = result;
     double *best_buf = NULL;
-    if (settings->polish && obj->d >= 1 && (!result || !result->x_best)) {
-        memset(&local_res, 0, sizeof local_res);
-        if (result) local_res = *result;
-        best_buf = gsfw_malloc_array((size_t)obj->d, sizeof(double));
-        if (!best_buf) return gsfw_fail(err, GSFW_ERR_NOMEM, "solve: out of memory");
-        local_res.x_best = best_buf;
-        res = &local_res;
-    }
+    if (settings->polish && (rc = with_best(result, obj->d, &local_res, &res, &best_buf, err)))
+        return rc;
     gsfw_run run;
     rc = gsfw_run_init(&run, obj, dmo, &lim, res, info, err);
     if (rc) {
@@ -270,6 +283,50 @@ gsfw_error gsfw_solve_checked(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_set
 
 /* ---------------------------------------------------- gsfw_baseline_solve */
 
+/* GSFW_STATUS_UNBOUNDED when the best or the last iterate shows that f has no minimiser
+ * (the objective's no_minimiser hook): the baselines bound no norm, so their answer then
+ * grows with the iterations. A run the callback stopped keeps its status. */
+static gsfw_error check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw_info *info,
+                               gsfw_err *err)
+{
+    if (!obj->no_minimiser || info->status == GSFW_STATUS_CALLBACK_STOP) return GSFW_OK;
+    const double *points[2] = {res->x_best, res->x_last};
+    if (points[1] && !memcmp(points[0], points[1], (size_t)obj->d * sizeof(double)))
+        points[1] = NULL; /* one check (one sum over the processes) is enough */
+    for (int k = 0; k < 2; k++) {
+        int none = 0, rc = points[k] ? obj->no_minimiser(obj->ctx, points[k], &none) : 0;
+        const char *text = rc && obj->code_text ? obj->code_text(rc) : NULL;
+        if (rc)
+            return gsfw_fail(err, GSFW_ERR_CALLBACK, "baseline solve: the objective's "
+                             "no_minimiser check failed (code %d%s%s)", rc, text ? ": " : "",
+                             text ? text : "");
+        if (none) {
+            info->status = GSFW_STATUS_UNBOUNDED;
+            return GSFW_OK;
+        }
+    }
+    return GSFW_OK;
+}
+
+static gsfw_error run_baseline(const gsfw_method_def *method, gsfw_objective *obj,
+                               gsfw_dmo *head, gsfw_dmo *tail,
+                               const gsfw_baseline_settings *settings, gsfw_result *result,
+                               gsfw_info *info, gsfw_err *err)
+{
+    if (method->own_solve)
+        return method->own_solve(obj, head, tail, settings, result, info, err);
+    gsfw_run_limits lim = {settings->max_iter, settings->time_limit, 0.0, 0.0,
+                           settings->x_true, settings->callback, settings->callback_data};
+    gsfw_run run;
+    gsfw_error rc = gsfw_run_init(&run, obj, head, &lim, result, info, err);
+    if (rc) return rc;
+    if (head->reset) head->reset(head->ctx);
+    if (tail != head && tail->reset) tail->reset(tail->ctx);
+    rc = method->baseline_loop(&run, settings, head, tail);
+    gsfw_run_free(&run);
+    return rc;
+}
+
 gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
                                const gsfw_baseline_settings *settings, gsfw_result *result,
                                gsfw_info *info, gsfw_err *err)
@@ -309,16 +366,15 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
                          "logistic and Huber objectives have one)",
                          gsfw_method_name(settings->method));
     if (!tail) tail = head;
-    if (method->own_solve)
-        return method->own_solve(obj, head, tail, settings, result, info, err);
-    gsfw_run_limits lim = {settings->max_iter, settings->time_limit, 0.0, 0.0,
-                           settings->x_true, settings->callback, settings->callback_data};
-    gsfw_run run;
-    gsfw_error rc = gsfw_run_init(&run, obj, head, &lim, result, info, err);
-    if (rc) return rc;
-    if (head->reset) head->reset(head->ctx);
-    if (tail != head && tail->reset) tail->reset(tail->ctx);
-    rc = method->baseline_loop(&run, settings, head, tail);
-    gsfw_run_free(&run);
+    /* the check of the answer reads the best iterate even when the caller does not */
+    gsfw_result local_res;
+    gsfw_result *res = result;
+    double *best_buf = NULL;
+    gsfw_error rc = obj->no_minimiser
+                        ? with_best(result, obj->d, &local_res, &res, &best_buf, err) : GSFW_OK;
+    if (!rc) rc = run_baseline(method, obj, head, tail, settings, res, info, err);
+    if (!rc && res) rc = check_answer(obj, res, info, err);
+    if (result && res != result) result->trace_len = res->trace_len;
+    free(best_buf);
     return rc;
 }
