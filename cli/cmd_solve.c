@@ -343,6 +343,7 @@ static int print_summary(const solve_flags *f, solve_run *r)
             gsfw_info_count(info, "pcsf_calls"),
             info->setup_time, info->solve_time, info->polish_time, info->oracle_time,
             info->gradient_time, restarts);
+    cli_solve_warn_unbounded(CMD, a, info);
     return CLI_OK;
 }
 

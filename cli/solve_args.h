@@ -55,4 +55,8 @@ gsfw_error cli_intercept_field(const cli_solve_args *a, gsfw_objective *obj, con
 void cli_solve_print_head(FILE *fp, const cli_solve_args *a, const char *intercept,
                           const char *status, const gsfw_info *info);
 
+/* A baseline's answer that separates the labels (GSFW_STATUS_UNBOUNDED): one line on
+ * stderr that says so and names the bounded alternative; nothing for any other status. */
+void cli_solve_warn_unbounded(const char *cmd, const cli_solve_args *a, const gsfw_info *info);
+
 #endif

@@ -160,6 +160,7 @@ static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mp
                    gsfw_info_count(info, "pcsf_calls"), m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all",
                    t_load, info->setup_time, info->solve_time, info->oracle_time,
                    info->gradient_time, p->red.seconds, p->red.calls);
+            cli_solve_warn_unbounded(CMD, a, info);
         }
     }
     return mpi_agree(m, CMD, "writing the outputs", local);
