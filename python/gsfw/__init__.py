@@ -25,7 +25,7 @@ from ._tree import Tree
 __version__ = _gsfw.version()
 
 _ESTIMATORS = ("GraphSparseRegression", "GraphSparseClassifier", "GraphSparseRegressionCV",
-               "BoundaryWarning", "ColdStartWarning")
+               "BoundaryWarning", "ColdStartWarning", "UnboundedWarning")
 
 __all__ = ["Graph", "Objective", "Operator", "Result", "Tree", "dmo", "head", "pcsf",
            "pcst_fast", "solve", "tail", "__version__"] + list(_ESTIMATORS)

@@ -16,7 +16,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
 from ._checks import integral_or_none, real_or_none
 from ._operator import Operator
 from ._oracles import dmo
-from ._registry import fill_doc
+from ._registry import entries, fill_doc
 from ._solve import is_sparse_matrix, reads, solve
 
 try:  # scikit-learn >= 1.6
@@ -34,6 +34,12 @@ class BoundaryWarning(UserWarning):
 class ColdStartWarning(UserWarning):
     """warm_start=True, but the previous coef_ is not a point of the current model: the
     fit starts from 0."""
+
+
+class UnboundedWarning(UserWarning):
+    """A baseline method (status 'unbounded'): the fitted coef_ separates the classes, so
+    the logistic loss has no minimiser and the baseline, which bounds no norm, returned
+    coefficients whose size grows with its iterations."""
 
 
 # C chosen from the data: the first radius is this multiple of the norm of a least-squares
@@ -190,6 +196,15 @@ class _GraphSparseModel(BaseEstimator):
         self.result_ = result
         self.n_iter_ = 0 if result is None else int(result.iterations)
         self.C_ = C
+        if result is not None and result.status == "unbounded":
+            bounded = [e["name"] for e in entries("methods") if "polish" in e["reads"].split()]
+            warnings.warn("%s: the classes are separable on the support of coef_, so the "
+                          "loss has no minimiser there and method=%r, which bounds no norm, "
+                          "returned coefficients whose size grows with max_iter; use a "
+                          "Frank-Wolfe method (%s; None: the default), whose radius C "
+                          "bounds them" % (type(self).__name__, self.method,
+                                           ", ".join(bounded)),
+                          UnboundedWarning, stacklevel=3)
 
     def _decision(self, X):
         check_is_fitted(self, "coef_")

@@ -35,7 +35,10 @@ class Result:
     x_best, x_last : the iterate of smallest f, and the last one.
     x_polished : the polished point, or None without polish.
     status : 'max_iter', 'time_limit', 'callback_stop', 'zero_direction', 'converged'
-        (tol or tol_rel reached) or 'stalled' (graph-sp: f stopped falling).
+        (tol or tol_rel reached), 'stalled' (graph-sp: f stopped falling) or 'unbounded'
+        (a baseline whose answer separates the labels of a logistic loss, which then has
+        no minimiser: the baselines bound no norm, so x grows with the iterations; use a
+        Frank-Wolfe method, whose radius C bounds it).
     iterations : the index T of the last iterate.
     intercept : the fitted intercept b at x (intercept=True with a loss that fits one),
         else None.

@@ -24,6 +24,30 @@ def test_operator_and_array_agree():
     assert np.max(np.abs(hub.x_last - ref.x_last)) <= 1e-12
 
 
+@pytest.mark.parametrize("method", ["cosamp", "graph-cosamp", "graph-sp"])
+def test_baselines_on_separable_labels_are_unbounded(method):
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((40, 30))
+    x = np.zeros(30)
+    x[[2, 3, 4]] = [1.5, -2.0, 1.0]
+    labels = np.where(A @ x >= 0, 1.0, -1.0)
+    graph = gsfw.Graph.grid(5, 6)
+    runs = [gsfw.solve(A, labels, s=4, graph=graph, model="subgraph", loss="logistic",
+                       method=method, max_iter=iters, inner_iters=inner)
+            for iters, inner in ((20, 10), (80, 50))]
+    # graph-sp "converges", cosamp runs out of iterations: x grows with both
+    assert [r.status for r in runs] == ["unbounded", "unbounded"]
+    assert np.linalg.norm(runs[1].x) > np.linalg.norm(runs[0].x)
+    noisy = labels.copy()
+    noisy[::5] *= -1  # no support of 4 separates these
+    res = gsfw.solve(A, noisy, s=4, graph=graph, model="subgraph", loss="logistic",
+                     method=method, max_iter=80)
+    assert res.status != "unbounded"
+    squared = gsfw.solve(A, labels, s=4, graph=graph, model="subgraph", method=method,
+                         max_iter=20)
+    assert squared.status != "unbounded"
+
+
 def test_logistic_recovers_support():
     rng, A, x = problem(1)
     labels = np.sign(A @ x + 0.3 * rng.standard_normal(A.shape[0]))

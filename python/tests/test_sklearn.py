@@ -118,6 +118,23 @@ def test_classifier_on_separable_classes_stays_in_the_ball():
         assert clf.score(X, y) > (0.95 if C == 4.0 else 0.99)
 
 
+def test_classifier_with_a_baseline_on_separable_classes_warns():
+    X, score, _ = data(6)
+    y = score > 0  # separable on the planted support: the logistic loss has no minimiser
+    with pytest.warns(gsfw.UnboundedWarning, match="separable on the support of coef_") as got:
+        clf = gsfw.GraphSparseClassifier(s=3, method="graph-sp").fit(X, y)
+    assert issubclass(got[0].category, UserWarning) and got[0].filename == __file__
+    assert clf.result_.status == "unbounded" and clf.score(X, y) == 1.0
+    with warnings.catch_warnings():  # a Frank-Wolfe method stays in the ball: silent
+        warnings.simplefilter("error", gsfw.UnboundedWarning)
+        bounded = gsfw.GraphSparseClassifier(s=3, C=4.0).fit(X, y)
+    assert bounded.result_.status != "unbounded"
+    noisy = np.where(np.arange(len(y)) % 4 == 0, ~y, y)  # no support of 3 separates these
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gsfw.UnboundedWarning)
+        gsfw.GraphSparseClassifier(s=3, method="graph-sp").fit(X, noisy)
+
+
 def test_warm_start_continues_from_the_previous_fit():
     X, y, coef = data(7, noise=0.0)
     cold = gsfw.GraphSparseRegression(s=3, C=5.0, max_iter=2).fit(X, y)
