@@ -16,6 +16,17 @@
 #include "core/internal.h"
 #include "oracles/headtail/size_repair.h"
 
+/* Near-miss mode (settings.near_miss): the lambdas of the last two calls relative to the
+ * reference prize, centred (the lambda estimated to give the window's centre), and how
+ * far each of the two predictors of the next one ("the last" and "the one before") has
+ * erred lately. */
+typedef struct {
+    double log_rho[2];  /* newest first */
+    double error[2];
+    int count;          /* values remembered, at most 2 */
+    int scored;         /* calls on which the predictors were scored */
+} gsfw_lambda_memory;
+
 struct gsfw_headtail {
     const gsfw_graph *g;
     gsfw_proj_settings st;
@@ -54,6 +65,9 @@ struct gsfw_headtail {
                              * differed (GSFW_HT_SLOPE before any; clamped to [-8, -0.5]);
                              * used by refined searches */
     double ref_now;         /* the current call's reference prize (0: none) */
+    double near_miss;       /* settings.near_miss resolved against the graph's size */
+    gsfw_lambda_memory memory; /* near-miss mode: the centred lambdas of past calls */
+    int near_missed;        /* this call's search ended on a near miss */
     /* size repair (practical, repair_size = 1): the forests closest to the window seen by
      * this call's search, below (most nodes < s_low) and above (fewest nodes > s_high) */
     gsfw_size_repair *repair;
@@ -65,6 +79,11 @@ struct gsfw_headtail {
 /* The slope of log k(lambda) against log lambda that the search assumes where it has
  * measured none: k ~ lambda^-1.4 on grids. */
 #define GSFW_HT_SLOPE (-1.4)
+
+/* Automatic near-miss mode: head projections on graphs of at least this many nodes, where
+ * one PCSF run takes a good fraction of a second and more, with this band. */
+#define GSFW_HT_NEAR_MISS_NODES (1 << 18)
+#define GSFW_HT_NEAR_MISS 0.2
 
 /* Leave the first mode (first_calls) for full searches: 0, or 1 when the projection has
  * no first mode or has left it already (the DMO's refine hook). */

@@ -45,6 +45,33 @@ static gsfw_error run_scaled_costs(gsfw_headtail *ht, double lam, int *k, gsfw_e
     } while (0)
 #define IN_WINDOW(K) ((K) >= ht->st.s_low && (K) <= ht->st.s_high)
 
+/* Near-miss mode: the predictor of the next centred log(lambda / ref) that has erred least
+ * lately, "the last" or "the one before" (accelerated Frank-Wolfe alternates between two
+ * regimes of the gradient, and then the one before wins). */
+static double predict_log_rho(const gsfw_lambda_memory *mem)
+{
+    const int before = mem->count >= 2 && mem->scored >= 2 && mem->error[1] < mem->error[0];
+    return mem->log_rho[before];
+}
+
+/* Score both predictors against this call's centred log(lambda / ref), the lambda
+ * estimated to give the window's centre from the last run (lam, k) and the slope of
+ * log k against log lambda, then remember it. */
+static void remember_centred(gsfw_headtail *ht, double lam, int k, double ref, double k_mid)
+{
+    gsfw_lambda_memory *mem = &ht->memory;
+    if (!(lam > 0) || !(ref > 0) || k < 1) return;
+    const double r = log(lam / ref) + (log(k_mid) - log((double)k)) / ht->slope_prev;
+    for (int p = 0; p < 2 && p < mem->count; p++) {
+        const double e = fabs(mem->log_rho[p] - r);
+        mem->error[p] = mem->scored > p ? 0.5 * (mem->error[p] + e) : e;
+    }
+    if (mem->count > 0) mem->scored++;
+    mem->log_rho[1] = mem->log_rho[0];
+    mem->log_rho[0] = r;
+    if (mem->count < 2) mem->count++;
+}
+
 /* gsfw's search. Prizes change scale between calls (gradients shrink, AccFW step points
  * grow), so lambda is remembered relative to the mean of the s_high largest prizes: the
  * first guess is rho_prev times the current mean (on the first call, the reference's
@@ -74,8 +101,10 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
      * node; the first mode's single run is left to the size repair then, but a refined
      * search starts from at least a quarter of the mean of the s_high largest prizes, in
      * k(lambda)'s range, instead of stepping up from near zero by factors of 8. */
+    const double near = ht->near_miss;
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
                                                    : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
+    if (near > 0 && ht->memory.count > 0) lam = exp(predict_log_rho(&ht->memory)) * ref;
     if (!ht->have_prev && ht->refined) lam = fmax(lam, 0.25 * ref);
     if (!(lam > 0)) lam = ref;
     ht->ref_now = ref;
@@ -90,6 +119,7 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
         if (IN_WINDOW(*k)) {
             *hit = 1;
             *lam_out = lam;
+            if (near > 0) remember_centred(ht, lam, *k, ref, k_mid);
             return GSFW_OK;
         }
         const int kk = *k;
@@ -104,6 +134,10 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
             have_hi = 1;
             moved = -1;
             gsfw_ht_keep_current(ht);
+        }
+        if (near > 0 && kk >= (1.0 - near) * lo_k && kk <= (1.0 + near) * hi_k) {
+            ht->near_missed = 1; /* close enough: the size repair finishes the job */
+            break;
         }
         if (ht->calls >= budget) break;
         const int bracketed = have_hi && lam_lo > 0;
@@ -155,6 +189,7 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
         k_prev_pt = kk;
         lam = next;
     }
+    if (near > 0) remember_centred(ht, lam, *k, ref, k_mid);
     if (!have_hi) { /* still too many nodes at the last lambda: the reference's answer */
         lam_hi = lam;
         gsfw_ht_keep_current(ht);
@@ -210,6 +245,7 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
     int kv = 0, *k = &kv, hit = 0;
     double lam = 0.0, lam_hi = 0.0;
     ht->below_nn = ht->above_nn = -1;
+    ht->near_missed = 0;
     if (ht->repair && gsfw_size_repair_reachable(ht->repair, ht->st.g) < ht->st.s_low) {
         /* No forest of g trees has s_low nodes, so no lambda hits the window; the best
          * set of the model is known exactly (whole components): skip the search. */
@@ -238,7 +274,7 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
         info->window_missed = 0;
     } else {
         gsfw_ht_restore_kept(ht);
-        ht->prev_missed = 1;
+        ht->prev_missed = !ht->near_missed; /* a jump of k(lambda), not a near miss */
         info->window_missed = 1;
         if (ht->repair) {
             gsfw_ht_repair_into_window(ht);
