@@ -51,8 +51,10 @@ static int counted_reset(void *ctx)
 
 static int counted_refine(void *ctx)
 {
-    const test_counted_dmo *c = ctx;
-    return c->inner->refine(c->inner->ctx);
+    test_counted_dmo *c = ctx;
+    const int rc = c->inner->refine(c->inner->ctx);
+    if (rc == 0) c->refine_rc = 0;
+    return rc;
 }
 
 static int counted_contains(void *ctx, const int *support, int size)

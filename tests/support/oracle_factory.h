@@ -17,9 +17,11 @@ gsfw_dmo *test_oracle(const char *model, const gsfw_graph *grid, int s);
 typedef struct {
     const gsfw_dmo *inner;
     int refine_on_call;             /* 0: never */
-    int refine_rc;                  /* what that inner->refine returned (-1: not called) */
+    int refine_rc;                  /* 0 once inner was refined (by that call, or by the
+                                       solver through the wrapper's refine hook); else
+                                       what the forced refine returned (-1: not called) */
     long calls, pcsf;               /* selects and their PCSF runs since the last reset */
-    long calls_refined, pcsf_refined; /* the same, from the forced refine on */
+    long calls_refined, pcsf_refined; /* the same, from the refine on */
 } test_counted_dmo;
 
 /* The wrapper of inner counting into *c (c must outlive it). */
