@@ -438,11 +438,34 @@ static int strokes(double *x)
     return s;
 }
 
+/* The pyramid of recovering the side x side image xs (s nonzero pixels, g = 2) from
+ * y = A xs, A = n = 4 s rows of the 2-D DCT chosen by seed, with n_coarse coarse levels
+ * of block sides blocks[]; *A and *y are the caller's to free, after the pyramid. */
+static gsfw_pyramid *dct_pyramid(const double *xs, int side, int s, uint64_t seed,
+                                 int n_coarse, const int *blocks, gsfw_operator **A,
+                                 double **y)
+{
+    const int n = 4 * s;
+    assert_int_equal(gsfw_sensing_operator("dct", n, side, side, seed, 0, A, NULL), GSFW_OK);
+    *y = malloc((size_t)n * sizeof(double));
+    assert_non_null(*y);
+    assert_int_equal((*A)->apply((*A)->ctx, xs, *y), 0);
+    gsfw_pyramid_settings pst;
+    gsfw_pyramid_settings_default(&pst, side, side);
+    assert_int_equal(pst.n_coarse, 0); /* small images have no coarse level */
+    pst.n_coarse = n_coarse;
+    for (int k = 0; k < n_coarse; k++) pst.blocks[k] = blocks[k];
+    gsfw_pyramid *pyr = NULL;
+    assert_int_equal(gsfw_pyramid_image(*A, *y, side, side, s, 2, NULL, &pst, &pyr, NULL),
+                     GSFW_OK);
+    return pyr;
+}
+
 static void test_pyramid_recovers_strokes(void **state)
 {
     (void)state;
     static double xs[D2], x[D2];
-    const int s = strokes(xs), n = 4 * s;
+    const int s = strokes(xs);
     window_check wc;
     window_check_init(&wc, D2, 2);
     gsfw_graph *grids[2] = {NULL, NULL};
@@ -450,19 +473,8 @@ static void test_pyramid_recovers_strokes(void **state)
     assert_int_equal(gsfw_graph_grid(SIDE2, SIDE2, &grids[1], NULL), GSFW_OK);
     for (uint64_t seed = 0; seed < 3; seed++) {
         gsfw_operator *A = NULL;
-        assert_int_equal(gsfw_sensing_operator("dct", n, SIDE2, SIDE2, seed, 0, &A, NULL),
-                         GSFW_OK);
-        double *y = malloc((size_t)n * sizeof(double));
-        assert_non_null(y);
-        assert_int_equal(A->apply(A->ctx, xs, y), 0);
-        gsfw_pyramid_settings pst;
-        gsfw_pyramid_settings_default(&pst, SIDE2, SIDE2);
-        assert_int_equal(pst.n_coarse, 0); /* small images have no coarse level */
-        pst.n_coarse = 1;
-        pst.blocks[0] = 2;
-        gsfw_pyramid *pyr = NULL;
-        assert_int_equal(gsfw_pyramid_image(A, y, SIDE2, SIDE2, s, 2, NULL, &pst, &pyr, NULL),
-                         GSFW_OK);
+        double *y = NULL;
+        gsfw_pyramid *pyr = dct_pyramid(xs, SIDE2, s, seed, 1, (const int[]){2}, &A, &y);
         int nl = 0;
         const gsfw_level *levels = gsfw_pyramid_levels(pyr, &nl);
         assert_int_equal(nl, 2);
@@ -536,22 +548,11 @@ static void test_pyramid_head_runs_per_call(void **state)
             xs[r * SIDE3 + c] = v;
             s += v != 0.0;
         }
-    const int n = 4 * s;
     long calls = 0, runs = 0, refined_calls = 0;
     for (uint64_t seed = 0; seed < 4; seed++) {
         gsfw_operator *A = NULL;
-        assert_int_equal(gsfw_sensing_operator("dct", n, SIDE3, SIDE3, seed, 0, &A, NULL),
-                         GSFW_OK);
-        double *y = malloc((size_t)n * sizeof(double));
-        assert_non_null(y);
-        assert_int_equal(A->apply(A->ctx, xs, y), 0);
-        gsfw_pyramid_settings pst;
-        gsfw_pyramid_settings_default(&pst, SIDE3, SIDE3);
-        pst.n_coarse = 1;
-        pst.blocks[0] = 2;
-        gsfw_pyramid *pyr = NULL;
-        assert_int_equal(gsfw_pyramid_image(A, y, SIDE3, SIDE3, s, 2, NULL, &pst, &pyr, NULL),
-                         GSFW_OK);
+        double *y = NULL;
+        gsfw_pyramid *pyr = dct_pyramid(xs, SIDE3, s, seed, 1, (const int[]){2}, &A, &y);
         int nl = 0;
         const gsfw_level *pl = gsfw_pyramid_levels(pyr, &nl);
         assert_int_equal(nl, 2);
@@ -597,20 +598,10 @@ static void test_stop_on_coarse_level(void **state)
 {
     (void)state;
     static double xs[D2], x[D2], x_last[D2], coarse[D2 / 4];
-    const int s = strokes(xs), n = 4 * s;
+    const int s = strokes(xs);
     gsfw_operator *A = NULL;
-    assert_int_equal(gsfw_sensing_operator("dct", n, SIDE2, SIDE2, 5, 0, &A, NULL), GSFW_OK);
-    double *y = malloc((size_t)n * sizeof(double));
-    assert_non_null(y);
-    assert_int_equal(A->apply(A->ctx, xs, y), 0);
-    gsfw_pyramid_settings pst;
-    gsfw_pyramid_settings_default(&pst, SIDE2, SIDE2);
-    pst.n_coarse = 2;
-    pst.blocks[0] = 4;
-    pst.blocks[1] = 2;
-    gsfw_pyramid *pyr = NULL;
-    assert_int_equal(gsfw_pyramid_image(A, y, SIDE2, SIDE2, s, 2, NULL, &pst, &pyr, NULL),
-                     GSFW_OK);
+    double *y = NULL;
+    gsfw_pyramid *pyr = dct_pyramid(xs, SIDE2, s, 5, 2, (const int[]){4, 2}, &A, &y);
     int nl = 0;
     const gsfw_level *levels = gsfw_pyramid_levels(pyr, &nl);
     assert_int_equal(nl, 3);
