@@ -5,10 +5,13 @@
  * aligned_alloc, posix_memalign and memalign, which the library (linked statically) and
  * glibc's own functions (strdup, ...) call instead of the allocator's public entry
  * points, and which pass each request on to glibc. The library allocates through these
- * only.
+ * only. Also: the head / tail projections after their first call, the graph subspace
+ * pursuit and its pyramid (first mode, full searches, and the switch between them), and
+ * the PCSF workspace once grown (and after its arena grew mid-run).
  *
- * The sanitizer builds replace the allocator themselves, so there the test is skipped
- * (it runs in the release build of `make test`). */
+ * The sanitizer builds replace the allocator themselves, so there the tests are skipped
+ * (they run in the release build of `make test`), except the PCSF workspace's, which
+ * run there without their counts, for memory safety. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -24,6 +27,7 @@
 #include "gsfw.h"
 #include "support/oracle_factory.h"
 #include "support/planted.h"
+#include "oracles/pcsf/pcsf_ws.h" /* the workspace's pruning block */
 #include "util/rng.h"
 
 #include "support/alloc_counter.h"
@@ -33,6 +37,8 @@ enum { SIDE = 12, D = SIDE * SIDE, N = 70 };
 
 static gsfw_graph *grid;
 static planted_problem prob;
+/* prob.y with noise: no exact fit ends a pursuit's run early */
+static double noisy_y[N];
 
 /* Allocations made inside gsfw_solve (gsfw_baseline_solve for the baselines) for a run
  * of max_iter iterations, with fresh objects (so that oracles and objectives start from
@@ -42,8 +48,9 @@ static long allocations_of_solve(gsfw_method method, gsfw_option option, gsfw_st
                                  int *iterations)
 {
     gsfw_objective *obj = NULL;
-    assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, prob.y, &obj,
-                                                  NULL), GSFW_OK);
+    const double *y = method == GSFW_METHOD_GRAPH_SP ? noisy_y : prob.y;
+    assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, y, &obj, NULL),
+                     GSFW_OK);
     gsfw_dmo *dmo = test_oracle(model, grid, 6);
     gsfw_dmo *tail = tail_model ? test_oracle(tail_model, grid, 6) : NULL;
     assert_true(dmo && (!tail_model || tail));
@@ -107,6 +114,7 @@ static void test_allocations_do_not_grow_with_iterations(void **state)
         {GSFW_METHOD_GRAPH_IHT, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO},
         {GSFW_METHOD_GRAPH_COSAMP, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO},
         {GSFW_METHOD_GEN_MP, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO},
+        {GSFW_METHOD_GRAPH_SP, GSFW_OPTION_I, "head", "tail", GSFW_STEP_AUTO}, /* noisy y */
         {GSFW_METHOD_FW, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_SHORT},
         {GSFW_METHOD_FW, GSFW_OPTION_I, "subgraph", NULL, GSFW_STEP_ADAPTIVE},
         {GSFW_METHOD_ACCFW, GSFW_OPTION_I, "topk", NULL, GSFW_STEP_LINE},
@@ -128,9 +136,12 @@ static void test_allocations_do_not_grow_with_iterations(void **state)
                                             runs[r].model, runs[r].tail, 2, &it_short);
         long a_long = allocations_of_solve(runs[r].method, runs[r].option, runs[r].step,
                                            runs[r].model, runs[r].tail, 40, &it_long);
-        /* the long run really iterated more (no early stop hides the loop) */
+        /* the long run really iterated more (no early stop hides the loop); graph-sp ends
+         * by its stall rule, which the baseline settings do not reach: its best iterate
+         * (the first) and `patience` = 6 more */
+        const int min_long = runs[r].method == GSFW_METHOD_GRAPH_SP ? 7 : 20;
         assert_int_equal(it_short, 2);
-        if (it_long < 20)
+        if (it_long < min_long)
             fail_msg("%s with %s: only %d iterations", gsfw_method_name(runs[r].method),
                      runs[r].model, it_long);
         if (a_short != a_long) {
@@ -203,32 +214,48 @@ static void test_projections_allocate_nothing_after_the_first_call(void **state)
 #endif
 }
 
-/* Allocations made inside gsfw_multilevel_solve for max_iter iterations per level, one
- * level (the planted problem with noise, so that no exact fit ends the run) or two (a
- * 16 x 16 image through the pyramid: block 2, Hadamard rows, since FFTW's DCT allocates
- * in every transform: test_operators_no_alloc.c); *iterations = the iterations of all
- * levels. No stall rule, no tolerance: every level runs max_iter iterations. */
-static long allocations_of_pursuit(int two_levels, int max_iter, int *iterations)
+/* The pursuit runs of the allocation count: one level (the planted problem with noise,
+ * so that no exact fit ends the run) or two (a 16 x 16 image through the pyramid: block
+ * 2, Hadamard rows, since FFTW's DCT allocates in every transform:
+ * test_operators_no_alloc.c); the projections' first mode (first_calls = 1: one PCSF run
+ * and the size repair) or full lambda-searches throughout (0); and whether every level's
+ * head and tail are switched to their full search (refine) right before their 2nd call,
+ * so that the refined search runs for all later iterations. */
+typedef struct {
+    int levels, first_calls, refine;
+} pursuit_case;
+
+/* What the counting wrappers saw over the levels of one run. */
+typedef struct {
+    int iterations;           /* of all levels */
+    long calls[2], pcsf[2];   /* head [0] and tail [1] */
+    long refined_calls[2], refined_pcsf[2];
+    int refine_failed;        /* an oracle's forced refine did not return 0 */
+} pursuit_seen;
+
+/* Allocations made inside gsfw_multilevel_solve for max_iter iterations per level. No
+ * stall rule, no tolerance: every level runs max_iter iterations. */
+static long allocations_of_pursuit(const pursuit_case *pc, int max_iter, pursuit_seen *seen)
 {
     enum { SIDE2 = 16, D2 = SIDE2 * SIDE2, S2 = 30 };
     gsfw_objective *obj = NULL;
     gsfw_dmo *head = NULL, *tail = NULL;
     gsfw_operator *A = NULL;
     gsfw_pyramid *pyr = NULL;
-    double y[N], y2[3 * S2];
+    double y2[3 * S2];
     gsfw_rng rng;
     gsfw_rng_seed(&rng, 5);
-    gsfw_level single;
-    const gsfw_level *levels = &single;
+    gsfw_level levels[2];
     int n_levels = 1;
-    if (!two_levels) {
-        for (int i = 0; i < N; i++) y[i] = prob.y[i] + 0.05 * gsfw_rng_normal(&rng);
-        assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, y, &obj,
-                                                      NULL), GSFW_OK);
-        head = test_oracle("tail", grid, 6);
-        tail = test_oracle("tail", grid, 6);
-        assert_true(head && tail);
-        single = (gsfw_level){obj, head, tail, NULL};
+    if (pc->levels == 1) {
+        assert_int_equal(gsfw_objective_least_squares(N, D, prob.A, GSFW_ROW_MAJOR, noisy_y,
+                                                      &obj, NULL), GSFW_OK);
+        gsfw_proj_settings pst;
+        gsfw_proj_settings_default(&pst, GSFW_PROJ_TAIL, 6, 1);
+        pst.first_calls = pc->first_calls;
+        assert_int_equal(gsfw_dmo_headtail(grid, &pst, &head, NULL), GSFW_OK);
+        assert_int_equal(gsfw_dmo_headtail(grid, &pst, &tail, NULL), GSFW_OK);
+        levels[0] = (gsfw_level){obj, head, tail, NULL};
     } else {
         double img[D2] = {0};
         for (int r = 2; r < 14; r++) img[r * SIDE2 + 4] = img[r * SIDE2 + 5] = 1.0;
@@ -241,9 +268,21 @@ static long allocations_of_pursuit(int two_levels, int max_iter, int *iterations
         gsfw_pyramid_settings_default(&pst, SIDE2, SIDE2);
         pst.n_coarse = 1;
         pst.blocks[0] = 2;
+        pst.first_calls = pc->first_calls;
         assert_int_equal(gsfw_pyramid_image(A, y2, SIDE2, SIDE2, S2, 1, NULL, &pst, &pyr, NULL),
                          GSFW_OK);
-        levels = gsfw_pyramid_levels(pyr, &n_levels);
+        const gsfw_level *pl = gsfw_pyramid_levels(pyr, &n_levels);
+        assert_int_equal(n_levels, 2);
+        memcpy(levels, pl, sizeof levels);
+    }
+    /* every oracle behind a counting wrapper (which allocates nothing) */
+    gsfw_dmo wrapped[2][2];
+    test_counted_dmo counted[2][2];
+    for (int k = 0; k < n_levels; k++) {
+        wrapped[k][0] = test_counted_wrap(levels[k].head, &counted[k][0], 2 * pc->refine);
+        wrapped[k][1] = test_counted_wrap(levels[k].tail, &counted[k][1], 2 * pc->refine);
+        levels[k].head = &wrapped[k][0];
+        levels[k].tail = &wrapped[k][1];
     }
     gsfw_pursuit_settings st;
     gsfw_pursuit_settings_default(&st);
@@ -266,8 +305,18 @@ static long allocations_of_pursuit(int two_levels, int max_iter, int *iterations
     long made = 0;
 #endif
     if (e) fail_msg("pursuit failed: %s", err.message);
-    *iterations = 0;
-    for (int k = 0; k < n_levels; k++) *iterations += linfo[k].iterations;
+    memset(seen, 0, sizeof *seen);
+    for (int k = 0; k < n_levels; k++) {
+        seen->iterations += linfo[k].iterations;
+        for (int r = 0; r < 2; r++) {
+            const test_counted_dmo *c = &counted[k][r];
+            seen->calls[r] += c->calls;
+            seen->pcsf[r] += c->pcsf;
+            seen->refined_calls[r] += c->calls_refined;
+            seen->refined_pcsf[r] += c->pcsf_refined;
+            if (pc->refine && c->refine_rc != 0) seen->refine_failed = 1;
+        }
+    }
     gsfw_pyramid_free(pyr);
     gsfw_operator_free(A);
     gsfw_objective_free(obj);
@@ -276,23 +325,197 @@ static long allocations_of_pursuit(int two_levels, int max_iter, int *iterations
     return made;
 }
 
+/* A run allocates the same with 2 iterations per level as with 30: with the
+ * projections' first mode throughout, with their full searches throughout (first_calls
+ * = 0), and with the switch from one to the other (refine) inside the loop. */
 static void test_pursuit_allocations_do_not_grow(void **state)
 {
     (void)state;
     if (!COUNTING) skip();
-    int warm_up;
-    allocations_of_pursuit(1, 2, &warm_up);
-    for (int two = 0; two <= 1; two++) {
-        int it_short = 0, it_long = 0;
-        long a_short = allocations_of_pursuit(two, 2, &it_short);
-        long a_long = allocations_of_pursuit(two, 30, &it_long);
-        assert_int_equal(it_short, 2 * (1 + two));
-        assert_int_equal(it_long, 30 * (1 + two));
+    static const pursuit_case cases[] = {
+        {1, 0, 0}, {1, 1, 1}, {2, 1, 0}, {2, 1, 1}, {2, 0, 0},
+    };
+    pursuit_seen warm_up;
+    allocations_of_pursuit(&cases[0], 2, &warm_up);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const pursuit_case *pc = &cases[k];
+        pursuit_seen s_short, s_long;
+        long a_short = allocations_of_pursuit(pc, 2, &s_short);
+        long a_long = allocations_of_pursuit(pc, 30, &s_long);
+        assert_int_equal(s_short.iterations, 2 * pc->levels);
+        assert_int_equal(s_long.iterations, 30 * pc->levels);
+        /* the searches ran as configured: in the first mode one PCSF run per head
+         * projection; refined from each level's 2nd call on (the forced refine returned 0),
+         * or full throughout, more runs than calls */
+        const long calls = pc->refine ? s_long.refined_calls[0] : s_long.calls[0];
+        const long pcsf = pc->refine ? s_long.refined_pcsf[0] : s_long.pcsf[0];
+        assert_int_equal(s_long.refine_failed, 0);
+        if (pc->refine) assert_int_equal(calls, s_long.calls[0] - pc->levels);
+        if (pc->first_calls && !pc->refine ? pcsf != calls : pcsf <= calls)
+            fail_msg("pursuit case %zu: %ld head PCSF runs in %ld calls", k, pcsf, calls);
         if (a_short != a_long)
-            fail_msg("pursuit on %d level(s): %ld allocations in %d iterations, %ld in %d",
-                     1 + two, a_short, it_short, a_long, it_long);
+            fail_msg("pursuit case %zu (%d level(s), first_calls %d, refine %d): %ld "
+                     "allocations in %d iterations, %ld in %d", k, pc->levels,
+                     pc->first_calls, pc->refine, a_short, s_short.iterations, a_long,
+                     s_long.iterations);
         assert_true(a_short > 0);
     }
+}
+
+/* ------------------------------------------------------------ the PCSF workspace */
+
+/* The allocations counted so far, all of them or the aligned ones (0 under the
+ * sanitizers, which count nothing: there the runs below only check memory safety). */
+static long counted(int aligned)
+{
+#if COUNTING
+    return aligned ? aligned_allocations : allocations;
+#else
+    (void)aligned;
+    return 0;
+#endif
+}
+
+/* One PCSF run on ws (output buffers of n nodes and m edges), failing the test on error;
+ * unrooted runs keep 2 clusters. */
+static void pcsf_once(gsfw_pcsf *ws, int n, int m, const int *u, const int *v,
+                      const double *prize, const double *cost, int root, gsfw_pruning pruning,
+                      int *nodes, int *edges)
+{
+    int nn = -1, ne = -1;
+    gsfw_err err;
+    if (gsfw_pcsf_run(ws, n, m, u, v, prize, cost, root, root >= 0 ? 0 : 2, pruning, nodes,
+                      &nn, edges, &ne, &err))
+        fail_msg("pcsf on %d nodes, %d edges: %s", n, m, err.message);
+    assert_true(nn >= 1 && nn <= n && ne >= 0 && ne < nn);
+}
+
+/* Prizes of the PCSF runs: mostly small, a few large (forests of many sizes). */
+static void pcsf_prizes(gsfw_rng *rng, int n, double *prize)
+{
+    for (int i = 0; i < n; i++) {
+        const double r = gsfw_rng_uniform(rng);
+        prize[i] = 3.0 * r * r * r * r;
+    }
+}
+
+/* The workspace grows to the largest instance it has seen and reuses it: after a run on
+ * a 200 x 200 grid (arrays of 4 MB and more, which take gsfw_pcsf_big_alloc's
+ * aligned_alloc path), one on a tree with more nodes (its pruning arrays do not fit in
+ * the heap nodes: the workspace's own block, prune_own) and one on a smaller grid,
+ * further runs allocate nothing: new prizes, every pruning, rooted and unrooted, unit
+ * and other costs, both merge tolerances, the big grid and the tree again. */
+static void test_pcsf_reuse_allocates_nothing(void **state)
+{
+    (void)state;
+    enum { BIG = 200, SMALL = 60, TREE = 70000 };
+    gsfw_graph *big = NULL, *small = NULL;
+    assert_int_equal(gsfw_graph_grid(BIG, BIG, &big, NULL), GSFW_OK);
+    assert_int_equal(gsfw_graph_grid(SMALL, SMALL, &small, NULL), GSFW_OK);
+    const int nb = gsfw_graph_nodes(big), mb = gsfw_graph_edge_count(big);
+    const int ns = gsfw_graph_nodes(small), ms = gsfw_graph_edge_count(small);
+    const int *bu, *bv, *su, *sv;
+    gsfw_graph_edges(big, &bu, &bv, NULL);
+    gsfw_graph_edges(small, &su, &sv, NULL);
+    /* a random recursive tree: node i hangs from a node before it */
+    static int tu[TREE - 1], tv[TREE - 1], nodes[TREE], edges[2 * BIG * BIG];
+    static double prize[TREE], cost[2 * BIG * BIG];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 21);
+    for (int i = 1; i < TREE; i++) {
+        tu[i - 1] = (int)(gsfw_rng_uniform(&rng) * i);
+        tv[i - 1] = i;
+    }
+    for (int e = 0; e < mb; e++) cost[e] = 0.5 + gsfw_rng_uniform(&rng);
+    gsfw_pcsf *ws = NULL;
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    long before = counted(1);
+    pcsf_prizes(&rng, nb, prize);
+    pcsf_once(ws, nb, mb, bu, bv, prize, NULL, -1, GSFW_PRUNING_GW, nodes, edges);
+    assert_true(counted(1) > before || !COUNTING); /* the big arrays' own path */
+    pcsf_prizes(&rng, TREE, prize);
+    pcsf_once(ws, TREE, TREE - 1, tu, tv, prize, NULL, -1, GSFW_PRUNING_GW, nodes, edges);
+    pcsf_prizes(&rng, ns, prize);
+    pcsf_once(ws, ns, ms, su, sv, prize, NULL, -1, GSFW_PRUNING_GW, nodes, edges);
+    const size_t bytes = gsfw_pcsf_bytes(ws);
+    int runs = 0;
+    before = counted(0);
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(gsfw_pcsf_set_tolerance(ws, t ? 1e-10 : GSFW_PCSF_DEFAULT_TOLERANCE,
+                                                 NULL), GSFW_OK);
+        for (int pr = GSFW_PRUNING_NONE; pr <= GSFW_PRUNING_STRONG; pr++) {
+            pcsf_prizes(&rng, ns, prize);
+            pcsf_once(ws, ns, ms, su, sv, prize, NULL, -1, (gsfw_pruning)pr, nodes, edges);
+            pcsf_once(ws, ns, ms, su, sv, prize, cost, (int)(gsfw_rng_uniform(&rng) * ns),
+                      (gsfw_pruning)pr, nodes, edges);
+            runs += 2;
+        }
+        pcsf_prizes(&rng, TREE, prize);
+        pcsf_once(ws, TREE, TREE - 1, tu, tv, prize, t ? cost : NULL, t ? 0 : -1,
+                  t ? GSFW_PRUNING_STRONG : GSFW_PRUNING_GW, nodes, edges);
+        /* the tree's pruning arrays are the workspace's own block */
+        assert_non_null(ws->prune_own);
+        assert_ptr_equal(ws->parc, ws->prune_own);
+        pcsf_prizes(&rng, nb, prize);
+        pcsf_once(ws, nb, mb, bu, bv, prize, cost, -1, t ? GSFW_PRUNING_STRONG : GSFW_PRUNING_GW,
+                  nodes, edges);
+        runs += 2;
+    }
+    const long made = counted(0) - before;
+    if (made) fail_msg("%ld allocations in %d PCSF runs on a grown workspace", made, runs);
+    assert_true(gsfw_pcsf_bytes(ws) == bytes);
+    gsfw_pcsf_free(ws);
+    gsfw_graph_free(big);
+    gsfw_graph_free(small);
+}
+
+/* The documented exception (src/oracles/pcsf/pcsf.c): the heaps' arena starts at 7 slots
+ * per edge and grows during a run whose input needs more, here the complete graph K_40
+ * with unit prizes and costs (7.9 slots per edge); the workspace keeps the grown arena,
+ * so repeats allocate nothing. */
+static void test_pcsf_arena_growth_is_kept(void **state)
+{
+    (void)state;
+    enum { K = 40, M = K * (K - 1) / 2 };
+    static int u[M], v[M], nodes[K], edges[M];
+    static double unit[K], random[K], cost[M];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 3);
+    int m = 0;
+    for (int a = 0; a < K; a++)
+        for (int b = a + 1; b < K; b++, m++) {
+            u[m] = a;
+            v[m] = b;
+        }
+    for (int i = 0; i < K; i++) {
+        unit[i] = 1.0;
+        random[i] = 3.0 * gsfw_rng_uniform(&rng);
+    }
+    for (int e = 0; e < M; e++) cost[e] = 0.1 + gsfw_rng_uniform(&rng);
+    /* on fresh workspaces: random prizes and costs fit the arena, unit ones grow it (one
+     * more allocation, seen by the counter) */
+    long made[2];
+    gsfw_pcsf *ws = NULL;
+    for (int grow = 0; grow < 2; grow++) {
+        gsfw_pcsf_free(ws);
+        assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+        const long before = counted(0);
+        pcsf_once(ws, K, M, u, v, grow ? unit : random, grow ? NULL : cost, -1, GSFW_PRUNING_GW,
+                  nodes, edges);
+        made[grow] = counted(0) - before;
+        gsfw_pcsf_stats st;
+        gsfw_pcsf_get_stats(ws, &st);
+        if (grow ? st.heap_slots <= 7L * M : st.heap_slots > 7L * M)
+            fail_msg("K_%d with %s prizes and costs: %ld arena slots for %d edges", K,
+                     grow ? "unit" : "random", st.heap_slots, M);
+    }
+    assert_true(made[1] > made[0] || !COUNTING);
+    const long before = counted(0);
+    for (int r = 0; r < 3; r++)
+        for (int pr = GSFW_PRUNING_NONE; pr <= GSFW_PRUNING_STRONG; pr++)
+            pcsf_once(ws, K, M, u, v, unit, NULL, -1, (gsfw_pruning)pr, nodes, edges);
+    assert_int_equal(counted(0) - before, 0);
+    gsfw_pcsf_free(ws);
 }
 
 static int setup(void **state)
@@ -305,6 +528,8 @@ static int setup(void **state)
     const int block[5] = {33, 34, 35, 44, 45};
     for (int k = 0; k < 5; k++) prob.x_star[block[k]] = 1.0 + 0.2 * k;
     planted_measure(&prob, 1.0);
+    gsfw_rng_seed(&rng, 5);
+    for (int i = 0; i < N; i++) noisy_y[i] = prob.y[i] + 0.05 * gsfw_rng_normal(&rng);
     return 0;
 }
 
@@ -322,6 +547,8 @@ int main(void)
         cmocka_unit_test(test_allocations_do_not_grow_with_iterations),
         cmocka_unit_test(test_projections_allocate_nothing_after_the_first_call),
         cmocka_unit_test(test_pursuit_allocations_do_not_grow),
+        cmocka_unit_test(test_pcsf_reuse_allocates_nothing),
+        cmocka_unit_test(test_pcsf_arena_growth_is_kept),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
