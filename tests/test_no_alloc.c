@@ -183,16 +183,19 @@ static void test_projections_allocate_nothing_after_the_first_call(void **state)
         gsfw_proj_kind kind;
         gsfw_proj_method method;
         int warm;
+        double near_miss; /* > 0: the near-miss mode, its predictor and its repairs */
     } runs[] = {
-        {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1}, {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 0},
-        {GSFW_PROJ_TAIL, GSFW_PROJ_PRACTICAL, 1}, {GSFW_PROJ_HEAD, GSFW_PROJ_THEORY, 1},
-        {GSFW_PROJ_TAIL, GSFW_PROJ_THEORY, 1},
+        {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1, -1}, {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 0, -1},
+        {GSFW_PROJ_TAIL, GSFW_PROJ_PRACTICAL, 1, -1}, {GSFW_PROJ_HEAD, GSFW_PROJ_THEORY, 1, -1},
+        {GSFW_PROJ_TAIL, GSFW_PROJ_THEORY, 1, -1},    {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1, 0.5},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         gsfw_proj_settings st;
         gsfw_proj_settings_default(&st, runs[r].kind, S, 2);
         st.method = runs[r].method;
         st.warm_start = runs[r].warm;
+        st.near_miss = runs[r].near_miss;
+        if (st.near_miss > 0) st.s_high = st.s_low; /* a one-size window: repairs */
         gsfw_headtail *ht = NULL;
         assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
         gsfw_proj_info info;
