@@ -5,7 +5,10 @@
  *   original sources (tolerance 1e-10), run with that tolerance and with the default;
  * - image-like 100 x 100 grids (tests/data/pcsf-reference-images.json) on which the
  *   tolerances 1e-6 (pcst_fast as released) and 1e-10 give different outputs: each
- *   tolerance must reproduce its own reference. */
+ *   tolerance must reproduce its own reference;
+ * - large grids (tests/data/pcsf-reference-large.json): bench_pcsf's 316 x 316 grid with
+ *   strong and GW pruning and a 200 x 200 image grid on which the tolerances differ,
+ *   checked by output counts and hashes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 
 #include "gsfw.h"
 #include "support/json_mini.h"
+#include "util/splitmix.h"
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -205,6 +209,134 @@ static void test_reference_image_grids(void **state)
     json_free(cases);
 }
 
+/* FNV-1a 64 over ids, each as 4 bytes little-endian, continuing from h (the hash of
+ * scripts/reference/pcsf_fixture_large.py). */
+static uint64_t fnv1a_ids(uint64_t h, const int *ids, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++) {
+            h ^= ((uint32_t)ids[i] >> (8 * b)) & 0xFF;
+            h *= 0x100000001B3ULL;
+        }
+    return h;
+}
+
+/* The same over doubles, each as the 8 bytes little-endian of its IEEE-754 encoding. */
+static uint64_t fnv1a_doubles(const double *x, int n)
+{
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (int i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &x[i], sizeof bits);
+        for (int b = 0; b < 8; b++) {
+            h ^= (bits >> (8 * b)) & 0xFF;
+            h *= 0x100000001B3ULL;
+        }
+    }
+    return h;
+}
+
+static uint64_t hex64(const json_value *v)
+{
+    assert_non_null(v);
+    assert_int_equal(v->type, JSON_STRING);
+    return strtoull(v->string, NULL, 16);
+}
+
+/* Grids of 4e4..1e5 nodes (scripts/reference/pcsf_fixture_large.py): bench_pcsf's grid
+ * (prizes generated again here, as bench_pcsf does) and image grids (prizes in an .npy),
+ * unit costs; expected per tolerance: the output's node and edge counts and FNV-1a 64 of
+ * its sorted node ids, then its sorted edge ids. */
+static void test_reference_large_grids(void **state)
+{
+    (void)state;
+    json_value *cases = load(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-large.json", 3);
+    gsfw_pcsf *ws = NULL;
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    int differ = 0;
+    for (size_t k = 0; k < cases->len; k++) {
+        const json_value *c = &cases->items[k];
+        const char *name = json_get(c, "name")->string;
+        int h = (int)json_get(c, "height")->number, w = (int)json_get(c, "width")->number;
+        const json_value *P = json_get(c, "prizes"), *seed = json_get(P, "splitmix64");
+        double *prizes = NULL;
+        if (seed) {
+            /* bench_pcsf's make_prizes: scale * U[0,1), the state starting at the seed */
+            double scale = json_get(P, "scale")->number;
+            uint64_t st = (uint64_t)seed->number;
+            prizes = malloc((size_t)h * w * sizeof *prizes);
+            assert_non_null(prizes);
+            for (int i = 0; i < h * w; i++) prizes[i] = scale * gsfw_splitmix_uniform(&st);
+        } else {
+            char path[512];
+            snprintf(path, sizeof path, "%s/tests/data/%s", GSFW_SOURCE_DIR,
+                     json_get(P, "npy")->string);
+            double *p = NULL;
+            int ndim, shape[2];
+            assert_int_equal(gsfw_npy_read(path, &p, &ndim, shape, NULL), GSFW_OK);
+            assert_int_equal(ndim == 1 ? shape[0] : shape[0] * shape[1], h * w);
+            prizes = malloc((size_t)h * w * sizeof *prizes);
+            assert_non_null(prizes);
+            memcpy(prizes, p, (size_t)h * w * sizeof *prizes);
+            gsfw_free(p);
+        }
+        /* the instance the references ran: a changed generator or file is not the engine's
+         * failure */
+        if (fnv1a_doubles(prizes, h * w) != hex64(json_get(c, "prizes_hash")))
+            fprintf(stderr, "%s: the prizes are not those of the fixture\n", name);
+        assert_true(fnv1a_doubles(prizes, h * w) == hex64(json_get(c, "prizes_hash")));
+        gsfw_graph *g = NULL;
+        assert_int_equal(gsfw_graph_grid(h, w, &g, NULL), GSFW_OK);
+        const int gn = gsfw_graph_nodes(g), gm = gsfw_graph_edge_count(g);
+        const int *gu, *gv;
+        const double *gc;
+        gsfw_graph_edges(g, &gu, &gv, &gc);
+        double *costs = malloc((size_t)gm * sizeof *costs);
+        int *on = malloc((size_t)gn * sizeof *on), *oe = malloc((size_t)gm * sizeof *oe);
+        assert_true(costs && on && oe);
+        for (int e = 0; e < gm; e++) costs[e] = json_get(c, "cost")->number;
+        int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
+        assert_true(pruning >= 0);
+        const json_value *X = json_get(c, "expected");
+        assert_int_equal(X->len, 2);
+        for (size_t t = 0; t < X->len; t++) {
+            double eps = strtod(X->keys[t], NULL);
+            const json_value *want = &X->items[t];
+            assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
+            int nn, ne;
+            assert_int_equal(gsfw_pcsf_run(ws, gn, gm, gu, gv, prizes, costs,
+                                           (int)json_get(c, "root")->number,
+                                           (int)json_get(c, "target_num_active_clusters")->number,
+                                           (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
+                             GSFW_OK);
+            qsort(on, (size_t)nn, sizeof *on, cmp_int);
+            qsort(oe, (size_t)ne, sizeof *oe, cmp_int);
+            uint64_t hash = fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, on, nn), oe, ne);
+            int wn = (int)json_get(want, "nodes")->number;
+            int we = (int)json_get(want, "edges")->number;
+            uint64_t wh = hex64(json_get(want, "hash"));
+            if (nn != wn || ne != we || hash != wh)
+                fprintf(stderr, "%s (tolerance %g): %d nodes, %d edges, hash %016llx; "
+                        "pcst_fast: %d nodes, %d edges, hash %016llx\n", name, eps, nn, ne,
+                        (unsigned long long)hash, wn, we, (unsigned long long)wh);
+            assert_int_equal(nn, wn);
+            assert_int_equal(ne, we);
+            assert_true(hash == wh);
+        }
+        differ += strcmp(json_get(&X->items[0], "hash")->string,
+                         json_get(&X->items[1], "hash")->string) != 0;
+        free(costs);
+        free(on);
+        free(oe);
+        free(prizes);
+        gsfw_graph_free(g);
+    }
+    /* the fixture's point: at least one instance where the tolerances give other outputs */
+    assert_true(differ >= 1);
+    gsfw_pcsf_free(ws);
+    json_free(cases);
+}
+
 static void test_tolerance_setting(void **state)
 {
     (void)state;
@@ -225,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_peer_cases),
         cmocka_unit_test(test_reference_random_cases),
         cmocka_unit_test(test_reference_image_grids),
+        cmocka_unit_test(test_reference_large_grids),
         cmocka_unit_test(test_tolerance_setting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
