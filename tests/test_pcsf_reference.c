@@ -148,6 +148,53 @@ static void test_reference_random_cases(void **state)
     run_fixture(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-random.json", 800, 1e-6);
 }
 
+/* A fixture's grid: the h x w grid's edges, the case's one cost on every edge, and
+ * output buffers. */
+typedef struct {
+    gsfw_graph *g;
+    int n, m;
+    const int *u, *v;
+    double *costs;
+    int *nodes, *edges;
+} grid_case;
+
+static void grid_case_init(grid_case *gc, const json_value *c, int h, int w)
+{
+    gc->g = NULL;
+    assert_int_equal(gsfw_graph_grid(h, w, &gc->g, NULL), GSFW_OK);
+    gc->n = gsfw_graph_nodes(gc->g);
+    gc->m = gsfw_graph_edge_count(gc->g);
+    const double *unit;
+    gsfw_graph_edges(gc->g, &gc->u, &gc->v, &unit);
+    gc->costs = malloc((size_t)gc->m * sizeof *gc->costs);
+    gc->nodes = malloc((size_t)gc->n * sizeof *gc->nodes);
+    gc->edges = malloc((size_t)gc->m * sizeof *gc->edges);
+    assert_true(gc->costs && gc->nodes && gc->edges);
+    for (int e = 0; e < gc->m; e++) gc->costs[e] = json_get(c, "cost")->number;
+}
+
+/* The case's PCSF (its root, clusters and pruning) at tolerance eps into gc's buffers. */
+static void grid_case_run(grid_case *gc, gsfw_pcsf *ws, const json_value *c,
+                          const double *prizes, double eps, int *nn, int *ne)
+{
+    int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
+    assert_true(pruning >= 0);
+    assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
+    assert_int_equal(gsfw_pcsf_run(ws, gc->n, gc->m, gc->u, gc->v, prizes, gc->costs,
+                                   (int)json_get(c, "root")->number,
+                                   (int)json_get(c, "target_num_active_clusters")->number,
+                                   (gsfw_pruning)pruning, gc->nodes, nn, gc->edges, ne, NULL),
+                     GSFW_OK);
+}
+
+static void grid_case_free(grid_case *gc)
+{
+    free(gc->costs);
+    free(gc->nodes);
+    free(gc->edges);
+    gsfw_graph_free(gc->g);
+}
+
 /* Grids with the prizes of an .npy file and one cost for every edge, expected outputs per
  * tolerance (scripts/reference/pcsf_fixture_images.py). */
 static void test_reference_image_grids(void **state)
@@ -160,7 +207,6 @@ static void test_reference_image_grids(void **state)
         const json_value *c = &cases->items[k];
         const char *name = json_get(c, "name")->string;
         int h = (int)json_get(c, "height")->number, w = (int)json_get(c, "width")->number;
-        double cost = json_get(c, "cost")->number;
         char path[512];
         snprintf(path, sizeof path, "%s/tests/data/%s", GSFW_SOURCE_DIR,
                  json_get(c, "prizes_npy")->string);
@@ -168,41 +214,24 @@ static void test_reference_image_grids(void **state)
         int ndim, shape[2];
         assert_int_equal(gsfw_npy_read(path, &prizes, &ndim, shape, NULL), GSFW_OK);
         assert_int_equal(shape[0] * shape[1], h * w);
-        gsfw_graph *g = NULL;
-        assert_int_equal(gsfw_graph_grid(h, w, &g, NULL), GSFW_OK);
-        const int gn = gsfw_graph_nodes(g), gm = gsfw_graph_edge_count(g);
-        const int *gu, *gv;
-        const double *gc;
-        gsfw_graph_edges(g, &gu, &gv, &gc);
-        double *costs = malloc((size_t)gm * sizeof *costs);
-        int *on = malloc((size_t)gn * sizeof *on), *oe = malloc((size_t)gm * sizeof *oe);
-        assert_true(costs && on && oe);
-        for (int e = 0; e < gm; e++) costs[e] = cost;
-        int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
+        grid_case gc;
+        grid_case_init(&gc, c, h, w);
         const json_value *X = json_get(c, "expected");
         assert_int_equal(X->len, 2);
         for (size_t t = 0; t < X->len; t++) {
             double eps = strtod(X->keys[t], NULL);
-            assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
             int nn, ne;
-            assert_int_equal(gsfw_pcsf_run(ws, gn, gm, gu, gv, prizes, costs,
-                                           (int)json_get(c, "root")->number,
-                                           (int)json_get(c, "target_num_active_clusters")->number,
-                                           (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
-                             GSFW_OK);
+            grid_case_run(&gc, ws, c, prizes, eps, &nn, &ne);
             char what[300];
             snprintf(what, sizeof what, "%s (tolerance %g) nodes", name, eps);
-            expect_set(on, nn, json_get(&X->items[t], "nodes"), what);
+            expect_set(gc.nodes, nn, json_get(&X->items[t], "nodes"), what);
             snprintf(what, sizeof what, "%s (tolerance %g) edges", name, eps);
-            expect_set(oe, ne, json_get(&X->items[t], "edges"), what);
+            expect_set(gc.edges, ne, json_get(&X->items[t], "edges"), what);
         }
         /* the fixture's point: the two tolerances disagree on this instance */
         assert_false(same_ids(json_get(&X->items[0], "nodes"), json_get(&X->items[1], "nodes")) &&
                      same_ids(json_get(&X->items[0], "edges"), json_get(&X->items[1], "edges")));
-        free(costs);
-        free(on);
-        free(oe);
-        gsfw_graph_free(g);
+        grid_case_free(&gc);
         gsfw_free(prizes);
     }
     gsfw_pcsf_free(ws);
@@ -285,33 +314,19 @@ static void test_reference_large_grids(void **state)
         if (fnv1a_doubles(prizes, h * w) != hex64(json_get(c, "prizes_hash")))
             fprintf(stderr, "%s: the prizes are not those of the fixture\n", name);
         assert_true(fnv1a_doubles(prizes, h * w) == hex64(json_get(c, "prizes_hash")));
-        gsfw_graph *g = NULL;
-        assert_int_equal(gsfw_graph_grid(h, w, &g, NULL), GSFW_OK);
-        const int gn = gsfw_graph_nodes(g), gm = gsfw_graph_edge_count(g);
-        const int *gu, *gv;
-        const double *gc;
-        gsfw_graph_edges(g, &gu, &gv, &gc);
-        double *costs = malloc((size_t)gm * sizeof *costs);
-        int *on = malloc((size_t)gn * sizeof *on), *oe = malloc((size_t)gm * sizeof *oe);
-        assert_true(costs && on && oe);
-        for (int e = 0; e < gm; e++) costs[e] = json_get(c, "cost")->number;
-        int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
-        assert_true(pruning >= 0);
+        grid_case gc;
+        grid_case_init(&gc, c, h, w);
         const json_value *X = json_get(c, "expected");
         assert_int_equal(X->len, 2);
         for (size_t t = 0; t < X->len; t++) {
             double eps = strtod(X->keys[t], NULL);
             const json_value *want = &X->items[t];
-            assert_int_equal(gsfw_pcsf_set_tolerance(ws, eps, NULL), GSFW_OK);
             int nn, ne;
-            assert_int_equal(gsfw_pcsf_run(ws, gn, gm, gu, gv, prizes, costs,
-                                           (int)json_get(c, "root")->number,
-                                           (int)json_get(c, "target_num_active_clusters")->number,
-                                           (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
-                             GSFW_OK);
-            qsort(on, (size_t)nn, sizeof *on, cmp_int);
-            qsort(oe, (size_t)ne, sizeof *oe, cmp_int);
-            uint64_t hash = fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, on, nn), oe, ne);
+            grid_case_run(&gc, ws, c, prizes, eps, &nn, &ne);
+            qsort(gc.nodes, (size_t)nn, sizeof *gc.nodes, cmp_int);
+            qsort(gc.edges, (size_t)ne, sizeof *gc.edges, cmp_int);
+            uint64_t hash =
+                fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, gc.nodes, nn), gc.edges, ne);
             int wn = (int)json_get(want, "nodes")->number;
             int we = (int)json_get(want, "edges")->number;
             uint64_t wh = hex64(json_get(want, "hash"));
@@ -325,11 +340,8 @@ static void test_reference_large_grids(void **state)
         }
         differ += strcmp(json_get(&X->items[0], "hash")->string,
                          json_get(&X->items[1], "hash")->string) != 0;
-        free(costs);
-        free(on);
-        free(oe);
+        grid_case_free(&gc);
         free(prizes);
-        gsfw_graph_free(g);
     }
     /* the fixture's point: at least one instance where the tolerances give other outputs */
     assert_true(differ >= 1);
