@@ -10,12 +10,12 @@
 #
 # Environment: BUILD (default build; needs $BUILD/bench_pcsf), PCST_TIME_GRID (the
 # reference timer built from scripts/reference/pcst_time_grid.cc, see
-# scripts/reference/README.md; default /work/peers/ref/pcst_time_grid).
+# scripts/reference/README.md; default REF/pcst_time_grid, REF=scripts/reference/REF).
 set -eu
 SIZES=${1:-"1000 2000"}
 ROUNDS=${2:-5}
 BUILD=${BUILD:-build}
-REF=${PCST_TIME_GRID:-/work/peers/ref/pcst_time_grid}
+REF=${PCST_TIME_GRID:-$(dirname "$0")/../scripts/reference/REF/pcst_time_grid}
 GSFW="$BUILD/bench_pcsf"
 for exe in "$GSFW" "$REF" /usr/bin/time; do
     if [ ! -x "$exe" ]; then

@@ -20,7 +20,8 @@
 #                nodes)
 #   ROUNDS       solves per size and program, the median is reported (default 3)
 #   SIDES        image sides of the recoveries (default "256 512 1024 2048"; "" skips them)
-#   PCST_TIME_GRID  the reference timer (default /work/peers/ref/pcst_time_grid)
+#   PCST_TIME_GRID  the reference timer (default scripts/reference/REF/pcst_time_grid, where
+#                scripts/reference/README.md builds it with REF=scripts/reference/REF)
 #   GNUPLOT      the gnuplot program (default gnuplot; the plots are skipped without it)
 #
 # Timings are wall clock: run it on an otherwise idle machine (the load average at the
@@ -32,7 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 grids=${GRIDS:-100 200 316 500 707 1000 1414 2000}
 rounds=${ROUNDS:-3}
 sides=${SIDES-256 512 1024 2048}
-ref=${PCST_TIME_GRID:-/work/peers/ref/pcst_time_grid}
+ref=${PCST_TIME_GRID:-$root/scripts/reference/REF/pcst_time_grid}
 gnuplot=${GNUPLOT:-gnuplot}
 for exe in "$build/bench_pcsf" "$build/gsfw" /usr/bin/time; do
     [ -x "$exe" ] || { echo "$0: $exe is missing (make; apt-get install time)" >&2; exit 1; }
