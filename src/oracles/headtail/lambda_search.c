@@ -135,8 +135,11 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
             moved = -1;
             gsfw_ht_keep_current(ht);
         }
-        if (near > 0 && kk >= (1.0 - near) * lo_k && kk <= (1.0 + near) * hi_k) {
-            ht->near_missed = 1; /* close enough: the size repair finishes the job */
+        /* close enough when warm: the size repair finishes the job (a first call, or a
+         * single projection, keeps the full search) */
+        if (near > 0 && ht->memory.count > 0 && kk >= (1.0 - near) * lo_k &&
+            kk <= (1.0 + near) * hi_k) {
+            ht->near_missed = 1;
             break;
         }
         if (ht->calls >= budget) break;
