@@ -273,9 +273,9 @@ static void test_near_miss(void **state)
     gsfw_dmo *near = NULL, *off = NULL, *automatic = NULL;
     gsfw_proj_settings st;
     gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, gc);
-    assert_true(st.near_miss < 0); /* automatic by default */
+    assert_true(st.near_miss == 0.0); /* automatic by default */
     assert_int_equal(gsfw_dmo_headtail(g, &st, &automatic, NULL), GSFW_OK);
-    st.near_miss = 0.0;
+    st.near_miss = -1.0;
     assert_int_equal(gsfw_dmo_headtail(g, &st, &off, NULL), GSFW_OK);
     st.near_miss = 0.2;
     assert_int_equal(gsfw_dmo_headtail(g, &st, &near, NULL), GSFW_OK);

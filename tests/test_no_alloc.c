@@ -185,9 +185,9 @@ static void test_projections_allocate_nothing_after_the_first_call(void **state)
         int warm;
         double near_miss; /* > 0: the near-miss mode, its predictor and its repairs */
     } runs[] = {
-        {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1, -1}, {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 0, -1},
-        {GSFW_PROJ_TAIL, GSFW_PROJ_PRACTICAL, 1, -1}, {GSFW_PROJ_HEAD, GSFW_PROJ_THEORY, 1, -1},
-        {GSFW_PROJ_TAIL, GSFW_PROJ_THEORY, 1, -1},    {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1, 0.5},
+        {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1, 0}, {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 0, 0},
+        {GSFW_PROJ_TAIL, GSFW_PROJ_PRACTICAL, 1, 0}, {GSFW_PROJ_HEAD, GSFW_PROJ_THEORY, 1, 0},
+        {GSFW_PROJ_TAIL, GSFW_PROJ_THEORY, 1, 0},    {GSFW_PROJ_HEAD, GSFW_PROJ_PRACTICAL, 1, 0.5},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         gsfw_proj_settings st;

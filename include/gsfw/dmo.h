@@ -103,6 +103,8 @@ typedef struct {
     uint64_t seed;            /* randomised oracles */
     const struct gsfw_model_def *def; /* a model of one's own (gsfw/registry.h): used
                                          instead of the name when set (default NULL) */
+    double near_miss;         /* head: the warm lambda search's near-miss band
+                                 (gsfw_proj_settings.near_miss: 0 automatic, < 0 off) */
 } gsfw_model_spec;
 
 /* 1 if the model needs a graph, 2 if it needs a tree, 0 if neither, -1 if unknown. */

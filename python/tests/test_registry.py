@@ -71,3 +71,24 @@ def test_every_model_by_name(row):
     s = 1 if "s=1" in row["reads"] else 4
     ids = gsfw.dmo(z, row["name"], s, **extra)
     assert 1 <= len(ids) <= 64 and len(set(ids)) == len(ids)
+
+
+def test_head_near_miss_parameter():
+    """near_miss reaches the head oracle: on a small graph the automatic default is off
+    (the same answer as near_miss < 0), a band changes the search, and a value outside
+    [-1, 1] is refused."""
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((120, 400)) / np.sqrt(120)
+    x = np.zeros(400)
+    x[[20 * i + j for i in range(4) for j in range(6)]] = 1 / np.sqrt(24)
+    y = A @ x
+    common = dict(model="head", s=24, graph=gsfw.Graph.grid(20, 20), C=1, method="accfw",
+                  max_iter=20)
+    default = gsfw.solve(A, y, **common)
+    off = gsfw.solve(A, y, near_miss=-1, **common)
+    band = gsfw.solve(A, y, near_miss=0.5, **common)
+    assert np.array_equal(default.x, off.x)
+    assert default.info["pcsf_calls"] == off.info["pcsf_calls"]
+    assert band.info["pcsf_calls"] < off.info["pcsf_calls"]
+    with pytest.raises(ValueError, match="near_miss"):
+        gsfw.solve(A, y, near_miss=2, **common)

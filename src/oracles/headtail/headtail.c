@@ -26,7 +26,7 @@ void gsfw_proj_settings_default(gsfw_proj_settings *st, gsfw_proj_kind kind, int
     st->nu = 2.5;
     st->err_tol = 1e-6;
     st->repair_size = 1;
-    st->near_miss = -1.0;
+    st->near_miss = 0.0;
 }
 
 void gsfw_headtail_free(gsfw_headtail *ht)
@@ -123,7 +123,7 @@ static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *
                          st->first_calls);
     if (isnan(st->near_miss) || st->near_miss > 1.0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: near_miss = %g must be at most 1 "
-                         "(< 0: automatic, 0: off)", who, st->near_miss);
+                         "(0: automatic, < 0: off)", who, st->near_miss);
     if (st->max_calls < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: max_calls = %d must be >= 1", who,
                          st->max_calls);
@@ -158,7 +158,8 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->n = graph->n;
     ht->m = graph->m;
     ht->slope_prev = GSFW_HT_SLOPE;
-    ht->near_miss = settings->near_miss >= 0 ? settings->near_miss
+    ht->near_miss = settings->near_miss > 0 ? settings->near_miss
+                    : settings->near_miss < 0 ? 0.0
                     : settings->kind == GSFW_PROJ_HEAD && graph->n >= GSFW_HT_NEAR_MISS_NODES
                         ? GSFW_HT_NEAR_MISS
                         : 0.0;

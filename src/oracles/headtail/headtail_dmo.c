@@ -230,7 +230,10 @@ static double headtail_memory(const gsfw_model_spec *spec, const gsfw_sizes *siz
 
 static gsfw_error head_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
 {
-    return gsfw_dmo_head(spec->graph, spec->s, spec->g, out, err);
+    gsfw_proj_settings st;
+    gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, spec->s, spec->g);
+    st.near_miss = spec->near_miss;
+    return gsfw_dmo_headtail(spec->graph, &st, out, err);
 }
 
 static gsfw_error tail_build(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
@@ -243,7 +246,8 @@ static const gsfw_model_def tail_def = {.build = tail_build, .memory = headtail_
 
 const gsfw_entry gsfw_entry_model_head = {
     GSFW_KIND_MODEL, "head",
-    "PCSF head projection over M(G, s, g) (lambda-search for [s, 1.05 s] nodes)", "s g",
+    "PCSF head projection over M(G, s, g) (lambda-search for [s, 1.05 s] nodes)",
+    "s g near_miss",
     GSFW_NEEDS_GRAPH, GSFW_ENTRY_DEFAULT,
     &(const gsfw_model_def){.build = head_build, .memory = headtail_memory, .squares = 1,
                             .tail = &tail_def},
