@@ -270,14 +270,19 @@ static void test_near_miss(void **state)
         b[i] = b[i] * b[i] * b[i]; /* heavier tails: another lambda per unit of prize */
         w[i] = rng_normal(&seed);
     }
-    gsfw_dmo *near = NULL, *off = NULL, *automatic = NULL;
+    gsfw_dmo *near = NULL, *off = NULL, *automatic = NULL, *unrepaired = NULL,
+             *unrepaired_off = NULL;
     gsfw_proj_settings st;
     gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, gc);
     assert_true(st.near_miss == 0.0); /* automatic by default */
     assert_int_equal(gsfw_dmo_headtail(g, &st, &automatic, NULL), GSFW_OK);
     st.near_miss = -1.0;
     assert_int_equal(gsfw_dmo_headtail(g, &st, &off, NULL), GSFW_OK);
+    st.repair_size = 0; /* no repair, no near misses: the answer stays the search's */
+    assert_int_equal(gsfw_dmo_headtail(g, &st, &unrepaired_off, NULL), GSFW_OK);
     st.near_miss = 0.2;
+    assert_int_equal(gsfw_dmo_headtail(g, &st, &unrepaired, NULL), GSFW_OK);
+    st.repair_size = 1;
     assert_int_equal(gsfw_dmo_headtail(g, &st, &near, NULL), GSFW_OK);
     long runs_near = 0, runs_off = 0;
     for (int t = 0; t < steps; t++) {
@@ -293,6 +298,11 @@ static void test_near_miss(void **state)
         assert_int_equal(automatic->select(automatic->ctx, y, S, &ka, &sa), 0);
         assert_int_equal(ka, k0); /* below the threshold the automatic mode is off */
         assert_memory_equal(S, S0, (size_t)k0 * sizeof *S);
+        int ku = 0, ku0 = 0;
+        assert_int_equal(unrepaired->select(unrepaired->ctx, y, S, &ku, NULL), 0);
+        assert_int_equal(unrepaired_off->select(unrepaired_off->ctx, y, S0, &ku0, NULL), 0);
+        assert_int_equal(ku, ku0);
+        assert_memory_equal(S, S0, (size_t)ku0 * sizeof *S);
         if (t >= 2) {
             runs_near += sn.count[GSFW_COUNT_PCSF_CALLS];
             runs_off += so.count[GSFW_COUNT_PCSF_CALLS];
@@ -305,6 +315,8 @@ static void test_near_miss(void **state)
     gsfw_dmo_free(near);
     gsfw_dmo_free(off);
     gsfw_dmo_free(automatic);
+    gsfw_dmo_free(unrepaired);
+    gsfw_dmo_free(unrepaired_off);
     free(a);
     free(b);
     free(w);

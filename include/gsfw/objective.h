@@ -91,7 +91,9 @@ GSFW_API gsfw_error gsfw_objective_callback(int d, void *ctx,
                                    int (*value_grad)(void *, const double *, double *, double *),
                                    gsfw_objective **out, gsfw_err *err);
 /* Frees an objective: through its destroy hook, or with free() when it has none (so an
- * objective built by hand must be malloc'ed or carry a destroy hook). NULL is a no-op. */
+ * objective built by hand must be malloc'ed or carry a destroy hook). NULL is a no-op.
+ * Build one by hand zero-initialised (calloc, memset or a compound literal): the optional
+ * hooks, including any a later version adds, must be NULL unless set. */
 GSFW_API void gsfw_objective_free(gsfw_objective *obj);
 
 /* Power-iteration estimate of ||A||_2^2 for a dense n x d matrix (column-major, lda = n).

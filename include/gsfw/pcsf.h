@@ -94,7 +94,8 @@ typedef struct {
                              the window (repair_size = 1), and the first lambda of a call is
                              predicted from the last two calls (accelerated Frank-Wolfe's
                              gradients alternate between two regimes). Worth it where one
-                             PCSF run costs far more than the repair. 0 (default):
+                             PCSF run costs far more than the repair (off when
+                             repair_size = 0). 0 (default):
                              automatic, 0.2 for head projections on graphs of at least
                              2^18 nodes, else off; < 0: off */
 } gsfw_proj_settings;

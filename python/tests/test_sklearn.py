@@ -135,6 +135,20 @@ def test_classifier_with_a_baseline_on_separable_classes_warns():
         gsfw.GraphSparseClassifier(s=3, method="graph-sp").fit(X, noisy)
 
 
+@pytest.mark.parametrize("method", ["cosamp", "graph-cosamp", "graph-sp"])
+def test_refit_baselines_with_an_intercept_on_separable_classes_fit(method):
+    # separable with large margins: the refits drive every margin so high that the
+    # intercept's 1-D problem is nearly flat, where its search once gave up ("no minimiser")
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 100))
+    w = np.zeros(100)
+    w[:5] = 3
+    y = np.sign(X @ w)
+    clf = gsfw.GraphSparseClassifier(s=5, model="topk", method=method, max_iter=30).fit(X, y)
+    assert np.isfinite(clf.intercept_) and np.all(np.isfinite(clf.coef_))
+    assert np.count_nonzero(clf.coef_) <= 5
+
+
 def test_warm_start_continues_from_the_previous_fit():
     X, y, coef = data(7, noise=0.0)
     cold = gsfw.GraphSparseRegression(s=3, C=5.0, max_iter=2).fit(X, y)

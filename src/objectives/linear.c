@@ -161,7 +161,8 @@ static const char *lin_code_text(int code)
     switch (code) {
     case OP_FAILED: return "an operator product failed";
     case REDUCER_FAILED: return "the reducer (the sum over processes) failed";
-    case NO_INTERCEPT: return "the intercept has no minimiser (every label of one sign)";
+    case NO_INTERCEPT: return "the intercept's minimisation did not converge (labels of one "
+                              "sign leave it without a minimiser)";
     case BAD_ARGUMENT: return "bad arguments (a support id out of range or repeated)";
     case LAPACK_FAILED: return "LAPACK's least-squares solve (dgelsy) failed";
     default: return NULL;

@@ -41,12 +41,14 @@ static void intercept_sums(const lin_ctx *c, const double *z, const double *dz, 
 
 /* b* = argmin_b sum_i l(z_i + gamma dz_i + b) (dz may be NULL), from the warm start *b.
  * phi(b) is convex: Newton steps, kept inside the bracket [lo, hi] that the signs of
- * phi' give (bisection when a step leaves it, doubling while one side is still open).
- * With labels of one sign phi' never changes sign and the search fails. */
+ * phi' give (bisection when a step leaves it or is not half the step before the last, as
+ * in Numerical Recipes' rtsafe; doubling while one side is still open). With labels of
+ * one sign phi' never changes sign and the search fails. */
 int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz, double gamma,
                              double *b)
 {
     double lo = -INFINITY, hi = INFINITY, x = isfinite(*b) ? *b : 0.0;
+    double dx = INFINITY, dx_old = INFINITY; /* the last two step lengths */
     for (int it = 0; it < NEWTON_MAX_ITER; it++) {
         double s[2];
         intercept_sums(c, z, dz, gamma, x, s);
@@ -60,6 +62,16 @@ int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz
         else
             lo = x;
         double next = s[1] > 0 ? x - s[0] / s[1] : NAN;
+        /* While a side is open, no longer step than the doubling's: where every row's
+         * curvature has underflowed (huge margins) a Newton step can land at 1e100, and
+         * bisecting back from there would take hundreds of steps. */
+        const double cap = fmax(1.0, fabs(x));
+        if (!(isfinite(lo) && isfinite(hi)) && fabs(next - x) > cap)
+            next = next > x ? x + cap : x - cap;
+        /* Newton creeps where phi' is nearly exponential (every margin huge, phi' and
+         * phi'' near underflow): bisect once its steps stop halving */
+        if (isfinite(lo) && isfinite(hi) && fabs(next - x) > 0.5 * dx_old)
+            next = 0.5 * (lo + hi);
         if (!(next > lo && next < hi)) {
             if (isfinite(lo) && isfinite(hi))
                 next = 0.5 * (lo + hi);
@@ -70,6 +82,8 @@ int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz
             *b = next;
             return 0;
         }
+        dx_old = dx;
+        dx = fabs(next - x);
         x = next;
     }
     return NO_INTERCEPT;

@@ -158,8 +158,9 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->n = graph->n;
     ht->m = graph->m;
     ht->slope_prev = GSFW_HT_SLOPE;
-    ht->near_miss = settings->near_miss > 0 ? settings->near_miss
-                    : settings->near_miss < 0 ? 0.0
+    /* a near miss needs the size repair to reach the window */
+    ht->near_miss = !settings->repair_size || settings->near_miss < 0 ? 0.0
+                    : settings->near_miss > 0 ? settings->near_miss
                     : settings->kind == GSFW_PROJ_HEAD && graph->n >= GSFW_HT_NEAR_MISS_NODES
                         ? GSFW_HT_NEAR_MISS
                         : 0.0;
