@@ -97,7 +97,7 @@ typedef struct {
                              PCSF run costs far more than the repair (off when
                              repair_size = 0). 0 (default):
                              automatic, 0.2 for head projections on graphs of at least
-                             2^18 nodes, else off; < 0: off */
+                             2^18 nodes, else off; < 0: off; at most just below 1 */
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */

@@ -145,9 +145,9 @@ static int lin_no_minimiser(void *ctx, const double *x, int *out)
     lin_ctx *c = ctx;
     double *z = c->wn[0], shift = 0.0;
     int rc = compute_z(c, x, z);
-    if (!rc && c->intercept) {
-        rc = gsfw_lin_solve_intercept(c, z, NULL, 0.0, &c->b_other);
+    if (!rc && c->intercept) { /* from the warm start, which stays the solver's */
         shift = c->b_other;
+        rc = gsfw_lin_solve_intercept(c, z, NULL, 0.0, &shift);
     }
     if (rc) return rc;
     double count = c->loss->unseparated(&c->par, c->n, z, shift);

@@ -22,7 +22,7 @@ const gsfw_param gsfw_params_model[] = {
      .target2 = GSFW_TARGET_SETTINGS, .offset2 = offsetof(gsfw_settings, delta),
      .help = "target of the approximate oracles; Option II's scale (default: the oracle's)"},
     {.name = "near_miss", .type = GSFW_PARAM_DOUBLE, .lo = -1, .hi = 1,
-     .flags = GSFW_PARAM_ZERO_UNSET, MODEL(near_miss),
+     .flags = GSFW_PARAM_ZERO_UNSET | GSFW_PARAM_HI_OPEN, MODEL(near_miss),
      .unused = "only the head model reads it",
      .help = "head: end a warm search at a size within this fraction of the window and "
              "repair it (default automatic: 0.2 from 2^18 nodes; < 0: off)"},

@@ -291,7 +291,7 @@ static gsfw_error check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw
 {
     if (!obj->no_minimiser || info->status == GSFW_STATUS_CALLBACK_STOP) return GSFW_OK;
     const double *points[2] = {res->x_best, res->x_last};
-    if (points[1] && !memcmp(points[0], points[1], (size_t)obj->d * sizeof(double)))
+    if (points[0] && points[1] && !memcmp(points[0], points[1], (size_t)obj->d * sizeof(double)))
         points[1] = NULL; /* one check (one sum over the processes) is enough */
     for (int k = 0; k < 2; k++) {
         int none = 0, rc = points[k] ? obj->no_minimiser(obj->ctx, points[k], &none) : 0;

@@ -121,8 +121,8 @@ static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *
     if (st->first_calls < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: first_calls = %d must be >= 0", who,
                          st->first_calls);
-    if (isnan(st->near_miss) || st->near_miss > 1.0)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: near_miss = %g must be at most 1 "
+    if (isnan(st->near_miss) || st->near_miss >= 1.0)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: near_miss = %g must be below 1 "
                          "(0: automatic, < 0: off)", who, st->near_miss);
     if (st->max_calls < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: max_calls = %d must be >= 1", who,

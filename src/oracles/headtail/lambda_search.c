@@ -104,7 +104,12 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
     const double near = ht->near_miss;
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
                                                    : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
-    if (near > 0 && ht->memory.count > 0) lam = exp(predict_log_rho(&ht->memory)) * ref;
+    if (near > 0 && ht->memory.count > 0) { /* within the search's step clamp of the last */
+        const double predicted = exp(predict_log_rho(&ht->memory)) * ref;
+        lam = ht->have_prev && ht->rho_prev > 0
+                  ? fmin(fmax(predicted, lam / 8.0), 8.0 * lam)
+                  : predicted;
+    }
     if (!ht->have_prev && ht->refined) lam = fmax(lam, 0.25 * ref);
     if (!(lam > 0)) lam = ref;
     ht->ref_now = ref;
