@@ -88,16 +88,15 @@ typedef struct {
                              is called (then max_calls); 0 (default): max_calls throughout.
                              With 1, a projection is one run at the predicted lambda and,
                              when it misses the window, the size repair */
-    double near_miss;     /* practical, warm: after the first call, a run whose size k lies
-                             within this fraction of the window, s_low (1 - near_miss) <= k
-                             <= s_high (1 + near_miss), ends the search and is repaired into
-                             the window (repair_size = 1), and the first lambda of a call is
-                             predicted from the last two calls (accelerated Frank-Wolfe's
-                             gradients alternate between two regimes). Worth it where one
-                             PCSF run costs far more than the repair (off when
-                             repair_size = 0). 0 (default):
-                             automatic, 0.2 for head projections on graphs of at least
-                             2^18 nodes, else off; < 0: off; at most just below 1 */
+    double near_miss;     /* practical, warm, repair_size = 1: after the first call, a run
+                             whose size k lies within this fraction of the window,
+                             s_low (1 - near_miss) <= k <= s_high (1 + near_miss), ends the
+                             search and is repaired into the window, and the first lambda
+                             of a call is predicted from the last two calls (accelerated
+                             Frank-Wolfe's gradients alternate between two regimes). Worth
+                             it where one PCSF run costs far more than the repair.
+                             0 (default): automatic, 0.2 for head projections on graphs of
+                             at least 2^18 nodes, else off; < 0: off; must be below 1 */
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */
