@@ -252,7 +252,16 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
         MPI_Abort(m->comm, CLI_FAIL);
         return CLI_FAIL;
     }
-    s->status = stop.reason == 2 ? "time_limit" : gsfw_status_name(info->status);
+    /* the time limit stops the ranks through the callback, whose stops the baselines'
+     * check of the answer leaves alone: run it here, on every rank (it sums over them) */
+    if (stop.reason == 2 && gsfw_spec_is_baseline(o->spec) && p->obj->no_minimiser) {
+        int none = 0;
+        if (p->obj->no_minimiser(p->obj->ctx, s->x_best, &none) == 0 && none)
+            info->status = GSFW_STATUS_UNBOUNDED;
+    }
+    s->status = stop.reason == 2 && info->status != GSFW_STATUS_UNBOUNDED
+                    ? "time_limit"
+                    : gsfw_status_name(info->status);
     return CLI_OK;
 }
 
