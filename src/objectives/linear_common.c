@@ -62,22 +62,15 @@ int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz
         else
             lo = x;
         double next = s[1] > 0 ? x - s[0] / s[1] : NAN;
-        /* While a side is open, no longer step than the doubling's: where every row's
-         * curvature has underflowed (huge margins) a Newton step can land at 1e100, and
-         * bisecting back from there would take hundreds of steps. */
-        const double cap = fmax(1.0, fabs(x));
-        if (!(isfinite(lo) && isfinite(hi)) && fabs(next - x) > cap)
-            next = next > x ? x + cap : x - cap;
-        /* Newton creeps where phi' is nearly exponential (every margin huge, phi' and
-         * phi'' near underflow): bisect once its steps stop halving */
-        if (isfinite(lo) && isfinite(hi) && fabs(next - x) > 0.5 * dx_old)
-            next = 0.5 * (lo + hi);
-        if (!(next > lo && next < hi)) {
-            if (isfinite(lo) && isfinite(hi))
-                next = 0.5 * (lo + hi);
-            else
-                next = s[0] > 0 ? x - fmax(1.0, fabs(x)) : x + fmax(1.0, fabs(x));
-        }
+        /* Newton's step, unless it leaves the bracket or is too long: while a side is open,
+         * longer than the doubling's (where every row's curvature has underflowed, huge
+         * margins, it can land at 1e100, and bisecting back would take hundreds of steps);
+         * inside a bracket, not half the step before the last (it creeps where phi' is
+         * nearly exponential). Then bisection, or doubling while a side is open. */
+        const int bracketed = isfinite(lo) && isfinite(hi);
+        const double doubling = fmax(1.0, fabs(x));
+        if (!(next > lo && next < hi) || fabs(next - x) > (bracketed ? 0.5 * dx_old : doubling))
+            next = bracketed ? 0.5 * (lo + hi) : s[0] > 0 ? x - doubling : x + doubling;
         if (fabs(next - x) <= NEWTON_TOL * (1.0 + fabs(x))) {
             *b = next;
             return 0;
