@@ -5,6 +5,7 @@
 #include "outputs.h"
 #include "io/npy.h"
 #include "objectives/linear.h"
+#include "solvers/baselines/baselines.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -253,12 +254,12 @@ int mpi_run(mpi_ctx *m, const char *cmd, mpi_problem *p, const mpi_run_opts *o,
         return CLI_FAIL;
     }
     /* the time limit stops the ranks through the callback, whose stops the baselines'
-     * check of the answer leaves alone: run it here, on every rank (it sums over them) */
-    if (stop.reason == 2 && gsfw_spec_is_baseline(o->spec) && p->obj->no_minimiser) {
-        int none = 0;
-        if (p->obj->no_minimiser(p->obj->ctx, s->x_best, &none) == 0 && none)
-            info->status = GSFW_STATUS_UNBOUNDED;
-    }
+     * check of the answer leaves alone: run it here, on every rank (it sums over them);
+     * a failed check leaves the status as it was */
+    int unbounded = 0;
+    if (stop.reason == 2 && gsfw_spec_is_baseline(o->spec) &&
+        !gsfw_baseline_answer_unbounded(p->obj, &s->res, &unbounded, &err) && unbounded)
+        info->status = GSFW_STATUS_UNBOUNDED;
     s->status = stop.reason == 2 && info->status != GSFW_STATUS_UNBOUNDED
                     ? "time_limit"
                     : gsfw_status_name(info->status);

@@ -2,6 +2,7 @@
  * their settings' defaults and checks, and the method / status names. The per-run
  * bookkeeping lives in run.c, the loops in one file per family. */
 #include "core/registry.h"
+#include "solvers/baselines/baselines.h"
 #include "solvers/fw_family.h"
 #include "solvers/steps/steps.h"
 
@@ -283,29 +284,36 @@ gsfw_error gsfw_solve_checked(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_set
 
 /* ---------------------------------------------------- gsfw_baseline_solve */
 
-/* GSFW_STATUS_UNBOUNDED when the best or the last iterate shows that f has no minimiser
- * (the objective's no_minimiser hook): the baselines bound no norm, so their answer then
- * grows with the iterations. A run the callback stopped keeps its status. */
-static gsfw_error check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw_info *info,
-                               gsfw_err *err)
+gsfw_error gsfw_baseline_answer_unbounded(gsfw_objective *obj, const gsfw_result *res,
+                                          int *unbounded, gsfw_err *err)
 {
-    if (!obj->no_minimiser || info->status == GSFW_STATUS_CALLBACK_STOP) return GSFW_OK;
+    *unbounded = 0;
+    if (!obj->no_minimiser) return GSFW_OK;
     const double *points[2] = {res->x_best, res->x_last};
     if (points[0] && points[1] && !memcmp(points[0], points[1], (size_t)obj->d * sizeof(double)))
         points[1] = NULL; /* one check (one sum over the processes) is enough */
-    for (int k = 0; k < 2; k++) {
-        int none = 0, rc = points[k] ? obj->no_minimiser(obj->ctx, points[k], &none) : 0;
+    for (int k = 0; k < 2 && !*unbounded; k++) {
+        int rc = points[k] ? obj->no_minimiser(obj->ctx, points[k], unbounded) : 0;
         const char *text = rc && obj->code_text ? obj->code_text(rc) : NULL;
         if (rc)
             return gsfw_fail(err, GSFW_ERR_CALLBACK, "baseline solve: the objective's "
                              "no_minimiser check failed (code %d%s%s)", rc, text ? ": " : "",
                              text ? text : "");
-        if (none) {
-            info->status = GSFW_STATUS_UNBOUNDED;
-            return GSFW_OK;
-        }
     }
     return GSFW_OK;
+}
+
+/* GSFW_STATUS_UNBOUNDED when the answer shows that f has no minimiser: the baselines bound
+ * no norm, so their answer then grows with the iterations. A run the callback stopped
+ * keeps its status. */
+static gsfw_error check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw_info *info,
+                               gsfw_err *err)
+{
+    if (info->status == GSFW_STATUS_CALLBACK_STOP) return GSFW_OK;
+    int unbounded = 0;
+    gsfw_error rc = gsfw_baseline_answer_unbounded(obj, res, &unbounded, err);
+    if (!rc && unbounded) info->status = GSFW_STATUS_UNBOUNDED;
+    return rc;
 }
 
 static gsfw_error run_baseline(const gsfw_method_def *method, gsfw_objective *obj,

@@ -22,6 +22,13 @@ gsfw_error gsfw_solve_gen_mp(gsfw_run *run, const gsfw_baseline_settings *set, g
 gsfw_error gsfw_baseline_make(const gsfw_model_spec *base, const char *model, int tail, int s,
                               int g, gsfw_dmo **out, gsfw_err *err);
 
+/* Whether the best or the last iterate of res shows that f has no minimiser (the
+ * objective's no_minimiser hook; *unbounded = 0 for an objective without one): the check
+ * by which gsfw_baseline_solve reports GSFW_STATUS_UNBOUNDED unless the callback stopped
+ * the run, and which gsfw-mpi runs itself when its time limit, a callback stop, did. */
+gsfw_error gsfw_baseline_answer_unbounded(gsfw_objective *obj, const gsfw_result *res,
+                                          int *unbounded, gsfw_err *err);
+
 /* The family name of the baselines in messages. */
 #define GSFW_BASELINE_FAMILY "baseline"
 
