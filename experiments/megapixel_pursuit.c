@@ -21,60 +21,8 @@
 
 #include "gsfw.h"
 #include "core/internal.h"
+#include "counted_dmo.h"
 #include "png_io.h"
-
-/* A head oracle wrapped to count its calls and the PCSF runs they report; everything
- * else is forwarded (the wrapper does not own the oracle). */
-typedef struct {
-    const gsfw_dmo *inner;
-    long calls, pcsf;
-} counted_dmo;
-
-static int counted_select(void *ctx, const double *z, int *support, int *size,
-                          gsfw_dmo_stats *stats)
-{
-    counted_dmo *c = ctx;
-    gsfw_dmo_stats own = {{0}};
-    int rc = c->inner->select(c->inner->ctx, z, support, size, &own);
-    c->calls++;
-    c->pcsf += gsfw_dmo_count(c->inner, &own, "pcsf_calls");
-    if (stats)
-        for (int k = 0; k < GSFW_DMO_COUNTERS; k++) stats->count[k] += own.count[k];
-    return rc;
-}
-
-static int counted_reset(void *ctx)
-{
-    counted_dmo *c = ctx;
-    c->calls = c->pcsf = 0;
-    return c->inner->reset ? c->inner->reset(c->inner->ctx) : 0;
-}
-
-static int counted_refine(void *ctx)
-{
-    const counted_dmo *c = ctx;
-    return c->inner->refine ? c->inner->refine(c->inner->ctx) : 1;
-}
-
-static int counted_contains(void *ctx, const int *support, int size)
-{
-    const counted_dmo *c = ctx;
-    return c->inner->contains(c->inner->ctx, support, size);
-}
-
-static gsfw_dmo counted_wrap(const gsfw_dmo *inner, counted_dmo *c)
-{
-    gsfw_dmo w = *inner;
-    c->inner = inner;
-    c->calls = c->pcsf = 0;
-    w.ctx = c;
-    w.select = counted_select;
-    w.destroy = NULL;
-    w.reset = counted_reset;
-    w.refine = inner->refine ? counted_refine : NULL;
-    w.contains = inner->contains ? counted_contains : NULL;
-    return w;
-}
 
 static int parse_blocks(const char *text, int height, int width, gsfw_pyramid_settings *st)
 {
@@ -150,10 +98,10 @@ int main(int argc, char **argv)
     const gsfw_level *pyr_levels = gsfw_pyramid_levels(pyr, &nl);
     gsfw_level levels[GSFW_PYRAMID_MAX_COARSE + 1];
     gsfw_dmo heads[GSFW_PYRAMID_MAX_COARSE + 1];
-    counted_dmo counts[GSFW_PYRAMID_MAX_COARSE + 1];
+    gsfw_counted_dmo counts[GSFW_PYRAMID_MAX_COARSE + 1];
     for (int k = 0; k < nl; k++) {
         levels[k] = pyr_levels[k];
-        heads[k] = counted_wrap(pyr_levels[k].head, &counts[k]);
+        heads[k] = gsfw_counted_wrap(pyr_levels[k].head, &counts[k], 0);
         levels[k].head = &heads[k];
     }
     gsfw_result res = {.x_best = x};

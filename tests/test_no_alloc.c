@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "counted_dmo.h"
 #include "support/oracle_factory.h"
 #include "support/planted.h"
 #include "oracles/pcsf/pcsf_ws.h" /* the workspace's pruning block */
@@ -280,10 +281,10 @@ static long allocations_of_pursuit(const pursuit_case *pc, int max_iter, pursuit
     }
     /* every oracle behind a counting wrapper (which allocates nothing) */
     gsfw_dmo wrapped[2][2];
-    test_counted_dmo counted[2][2];
+    gsfw_counted_dmo counted[2][2];
     for (int k = 0; k < n_levels; k++) {
-        wrapped[k][0] = test_counted_wrap(levels[k].head, &counted[k][0], 2 * pc->refine);
-        wrapped[k][1] = test_counted_wrap(levels[k].tail, &counted[k][1], 2 * pc->refine);
+        wrapped[k][0] = gsfw_counted_wrap(levels[k].head, &counted[k][0], 2 * pc->refine);
+        wrapped[k][1] = gsfw_counted_wrap(levels[k].tail, &counted[k][1], 2 * pc->refine);
         levels[k].head = &wrapped[k][0];
         levels[k].tail = &wrapped[k][1];
     }
@@ -312,7 +313,7 @@ static long allocations_of_pursuit(const pursuit_case *pc, int max_iter, pursuit
     for (int k = 0; k < n_levels; k++) {
         seen->iterations += linfo[k].iterations;
         for (int r = 0; r < 2; r++) {
-            const test_counted_dmo *c = &counted[k][r];
+            const gsfw_counted_dmo *c = &counted[k][r];
             seen->calls[r] += c->calls;
             seen->pcsf[r] += c->pcsf;
             seen->refined_calls[r] += c->calls_refined;

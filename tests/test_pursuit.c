@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "gsfw.h"
+#include "counted_dmo.h"
 #include "support/oracle_factory.h"
 #include "support/planted.h"
 #include "util/rng.h"
@@ -558,10 +559,10 @@ static void test_pyramid_head_runs_per_call(void **state)
         assert_int_equal(nl, 2);
         gsfw_level levels[2];
         gsfw_dmo heads[2];
-        test_counted_dmo counted[2];
+        gsfw_counted_dmo counted[2];
         for (int k = 0; k < nl; k++) {
             levels[k] = pl[k];
-            heads[k] = test_counted_wrap(pl[k].head, &counted[k], 0);
+            heads[k] = gsfw_counted_wrap(pl[k].head, &counted[k], 0);
             levels[k].head = &heads[k];
         }
         gsfw_pursuit_settings set;
@@ -573,7 +574,7 @@ static void test_pyramid_head_runs_per_call(void **state)
         if (!(dist(x, xs, D3) < 1e-8))
             fail_msg("seed %d: error %g", (int)seed, dist(x, xs, D3));
         for (int k = 0; k < nl; k++) {
-            const test_counted_dmo *c = &counted[k];
+            const gsfw_counted_dmo *c = &counted[k];
             /* the first mode: one run per projection, until the level refined */
             assert_int_equal(c->pcsf - c->pcsf_refined, c->calls - c->calls_refined);
             calls += c->calls;
