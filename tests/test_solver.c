@@ -491,6 +491,41 @@ static void test_zero_direction(void **st)
     gsfw_objective_free(obj);
 }
 
+/* DMO-AccFW whose gradient step lands exactly on 0: A = [1 2; 2 0], y = (1, 1), C = 1,
+ * s = 1, L = 5. From x = (1, 0) (grad (2, 0)) at t = 3, eta = 2/5, w = x - grad/(L eta) = 0.
+ * w = 0 certifies nothing (f* = 0 at x = (0.5, 0.25), f(x) = 0.5): the iteration takes the
+ * FW atom, whose gap is a certified bound, and the run goes on to the optimum. */
+static void test_accfw_gradient_step_to_zero(void **st)
+{
+    (void)st;
+    const int T = 50;
+    double A[4] = {1, 2, 2, 0}, y[2] = {1, 1};
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(2, 2, A, GSFW_ROW_MAJOR, y, &obj, NULL), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    assert_int_equal(gsfw_dmo_topk(2, 1, &dmo, NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_ACCFW;
+    set.C = 1.0;
+    set.L = 5.0;
+    set.max_iter = T;
+    gsfw_iterate trace[T + 1];
+    gsfw_result res = {.trace = trace, .trace_capacity = T + 1};
+    gsfw_info info;
+    assert_int_equal(gsfw_solve(obj, dmo, &set, &res, &info, NULL), GSFW_OK);
+    assert_int_equal(info.status, GSFW_STATUS_MAX_ITER);
+    assert_int_equal(info.iterations, T);
+    assert_true(trace[3].f == 0.5);
+    /* the FW atom (-1, 0): gap <grad, x - v> = 4, certified, and a step is taken */
+    assert_true(trace[3].gap == 4.0);
+    assert_true(trace[3].gap_bound == 4.0);
+    assert_true(trace[3].step > 0);
+    assert_true(info.f_best < 1e-2);
+    gsfw_dmo_free(dmo);
+    gsfw_objective_free(obj);
+}
+
 /* ---- info.setup_time: the L estimate is counted once */
 
 typedef struct {
@@ -660,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_nonfinite_gradient),
         cmocka_unit_test(test_status_best_and_callback),
         cmocka_unit_test(test_zero_direction),
+        cmocka_unit_test(test_accfw_gradient_step_to_zero),
         cmocka_unit_test(test_setup_time_counts_L_estimate_once),
         cmocka_unit_test(test_invalid_arguments),
         cmocka_unit_test(test_bad_user_oracle),

@@ -43,7 +43,8 @@ typedef enum {
     GSFW_STATUS_MAX_ITER = 0,     /* ran the requested number of iterations */
     GSFW_STATUS_TIME_LIMIT,       /* stopped by settings.time_limit */
     GSFW_STATUS_CALLBACK_STOP,    /* the callback asked to stop */
-    GSFW_STATUS_ZERO_DIRECTION,   /* ||z_S|| = 0: the oracle input vanishes on its support */
+    GSFW_STATUS_ZERO_DIRECTION,   /* the gradient vanishes on the oracle's support (for the
+                                     pursuits, on the head projection's) */
     GSFW_STATUS_CONVERGED,        /* the certified bound fell below the tolerance (the
                                      pursuit solvers: f of the polished answer did) */
     GSFW_STATUS_STALLED,          /* the pursuit solvers (gsfw/pursuit.h): f stopped
