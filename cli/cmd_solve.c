@@ -55,7 +55,8 @@ static int check_curvature(const char *cmd, const double *A, int n, int d)
         fro2 += A[k] * A[k];
         nonzero |= A[k] != 0.0;
     }
-    if (fro2 >= DBL_MIN || !nonzero) return CLI_OK; /* A = 0 is the solver's to report */
+    /* A = 0 is the solver's to report, a NaN or infinite entry the objective's (by name) */
+    if (!(fro2 < DBL_MIN) || !nonzero) return CLI_OK;
     return cli_fail(cmd, "L <= ||A||_F^2 = %.2g underflows: the objective's curvature is too "
                     "small to estimate; rescale A or pass --L", fro2);
 }
