@@ -74,9 +74,9 @@ awk 'BEGIN { for (r = 0; r < 10; r++) for (c = 0; c < 10; c++) { i = r * 10 + c
           if (c < 9 && i + 1 != 99) print i, i + 1
           if (r < 9 && i + 10 != 99) print i, i + 10 } }' </dev/null >grid10_short.txt
 
-# hostile inputs: sums of costs that overflow, byte-order marks, control bytes, entries
-# whose squares overflow, a matrix so small that its curvature underflows, one with a NaN
-# entry (A_nan.npy: A[0, 5])
+# hostile inputs: sums of costs that overflow, byte-order marks, control bytes, empty
+# prize files, entries whose squares overflow, a matrix so small that its curvature
+# underflows, one with a NaN entry (A_nan.npy: A[0, 5])
 printf '0 1 1e308\n1 2 1e308\n2 3 1e308\n' >costly.txt
 echo 1 2 3 4 | npy_f8 '(4,)' z4.npy
 printf '1\n2\n3\n4\n' >prizes4.txt
@@ -86,6 +86,8 @@ printf '0 1 1\n1 2 1\n2 3 1\n' >plain-edges.txt
 printf '5\n0\n0\n5\n' >plain-prizes.txt
 printf '1\n\033[31mred\n' >esc-prizes.txt
 printf '0 1\n' >esc-edges.txt
+: >empty-prizes.txt
+npy_f8 '(0,)' empty-prizes.npy </dev/null
 echo 1e154 1e154 1 1 1 1 | npy_f8 '(6,)' zbig.npy
 echo 1e308 1e308 1e308 1e308 1 1 | npy_f8 '(6,)' zhuge.npy
 f8 A.npy | head -n 320 | awk '{ printf "%.17g ", $1 * 1e-160 }' | npy_f8 '(20, 16)' A_tiny.npy
