@@ -92,6 +92,14 @@ def test_bad_gradient_shape_is_reported():
         gsfw.solve(obj, s=2, max_iter=3, method="fw")
 
 
+def test_nan_value_at_zero_blames_the_objective_not_c():
+    obj = gsfw.Objective(4, lambda x: float("nan"), lambda x: np.zeros(4))
+    with pytest.raises(ValueError, match="objective value is -?nan at x = 0, where C plays "
+                                         "no part") as info:
+        gsfw.solve(obj, s=2, max_iter=3, method="fw")
+    assert "smaller C" not in str(info.value)
+
+
 def test_callback_sees_iterates_and_stops():
     rng = np.random.default_rng(1)
     A = rng.standard_normal((30, 40))
