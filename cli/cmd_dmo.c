@@ -40,6 +40,8 @@ int cmd_dmo(int argc, char **argv)
     cli_params cp;
     cli_model_flags mf = {0};
     if (cli_params_init(cmd, &cp, GSFW_USES_MODEL, NULL)) return CLI_FAIL;
+    static const char *const required[] = {"model", "s", NULL};
+    cp.required = required;
     cli_opt opts[CLI_MAX_PARAMS + 8] = {
         {"--z", 0, &z_path}, {"--graph", 0, &mf.grid}, {"--edges", 0, &mf.edges},
         {"--stats", 1, &stats_flag}, {"--tree", 0, &mf.tree_spec},
@@ -51,9 +53,8 @@ int cmd_dmo(int argc, char **argv)
     int rc = usage ? cli_parse(cmd, argc, argv, opts, nopts, usage) : cli_fail(cmd, "out of memory");
     free(usage);
     if (!rc) rc = cli_mem_set_limit(cmd, mem_text);
-    if (!rc) rc = cli_require(cmd, "--model", cli_params_text(&cp, "model"));
     if (!rc) rc = cli_require(cmd, "--z", z_path);
-    if (!rc) rc = cli_require(cmd, "--s", cli_params_text(&cp, "s"));
+    if (!rc) rc = cli_params_require(cmd, &cp);
     if (!rc) rc = cli_params_apply(cmd, &cp);
     if (!rc) rc = cli_model_check_flags(cmd, &cp, &mf);
     if (!rc) rc = cli_params_check(cmd, &cp);

@@ -237,12 +237,23 @@ static int copy_edges(const gsfw_graph *g, edge_list *el)
     return CLI_OK;
 }
 
+/* What the prize file holds, for a message: "is empty", "has 3 prizes", or with `nodes`
+ * "has only 3 prizes (nodes 0..2)". */
+static const char *prizes_held(int n, int nodes, char *buf, size_t cap)
+{
+    if (n == 0) snprintf(buf, cap, "is empty");
+    else if (nodes) snprintf(buf, cap, "has only %d prizes (nodes 0..%d)", n, n - 1);
+    else snprintf(buf, cap, "has %d prizes", n);
+    return buf;
+}
+
 /* The graph's edges, with messages that name the prize file when the sizes disagree;
  * an edge list is checked by building the graph once (ids, costs). */
 static int load_graph(const char *grid, const char *edges, int n, const char *prizes_path,
                       edge_list *el)
 {
     gsfw_err err;
+    char held[64];
     gsfw_graph *g = NULL;
     if (grid) {
         long h = 0, w = 0;
@@ -250,8 +261,8 @@ static int load_graph(const char *grid, const char *edges, int n, const char *pr
         int sized = sscanf(grid, "grid:%ldx%ld%c", &h, &w, &tail) == 2 && h > 0 && w > 0 &&
                     h <= 100000000L / w;
         if (sized && h * w != n)
-            return cli_fail("pcsf", "--graph %s has %ld nodes but --prizes %s has %d prizes",
-                            grid, h * w, prizes_path, n);
+            return cli_fail("pcsf", "--graph %s has %ld nodes but --prizes %s %s", grid, h * w,
+                            prizes_path, prizes_held(n, 0, held, sizeof held));
         if (sized && canonical_grid_spec(grid)) return grid_edge_list((int)h, (int)w, el);
         int ret = cli_load_graph("pcsf", grid, NULL, n, &g);
         if (ret == CLI_OK) ret = copy_edges(g, el);
@@ -265,8 +276,8 @@ static int load_graph(const char *grid, const char *edges, int n, const char *pr
         int big = u[e] > v[e] ? u[e] : v[e];
         if (big >= n)
             return cli_fail("pcsf", "--edges %s: edge %d (%d, %d) uses node %d, but --prizes "
-                            "%s has only %d prizes (nodes 0..%d)", edges, e, u[e], v[e], big,
-                            prizes_path, n, n - 1);
+                            "%s %s", edges, e, u[e], v[e], big, prizes_path,
+                            prizes_held(n, 1, held, sizeof held));
     }
     rc = gsfw_graph_from_edges(n, el->m, u, v, el->cost, &g, &err);
     gsfw_graph_free(g);

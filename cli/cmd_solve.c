@@ -1,5 +1,5 @@
-/* gsfw solve: minimise a loss of A x (least squares, logistic, Huber) over D(C, M) with
- * DMO-FW / DMO-AccFW. */
+/* gsfw solve: minimise a loss of A x (least squares, logistic, Huber, squared hinge) over
+ * D(C, M) with a Frank-Wolfe method or a baseline. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,8 +27,9 @@ static const char synopsis[] =
     "\n"
     "Minimise f(x) = loss(A x, y) over D(C, M) = conv{x : ||x|| <= C, supp(x) in M}\n"
     "with a Frank-Wolfe method (the paper's Algorithm 1 and active-set variants) or a\n"
-    "baseline, from x_0 = 0 (or --x0).\n"
-    "\n"
+    "baseline, from x_0 = 0 (or --x0).\n";
+
+static const char own_files[] =
     "  --polished-out FILE  the polished x (with --polish on)\n"
     CLI_MEM_HELP;
 
@@ -55,7 +56,8 @@ static int check_curvature(const char *cmd, const double *A, int n, int d)
         fro2 += A[k] * A[k];
         nonzero |= A[k] != 0.0;
     }
-    if (fro2 >= DBL_MIN || !nonzero) return CLI_OK; /* A = 0 is the solver's to report */
+    /* A = 0 is the solver's to report, a NaN or infinite entry the objective's (by name) */
+    if (!(fro2 < DBL_MIN) || !nonzero) return CLI_OK;
     return cli_fail(cmd, "L <= ||A||_F^2 = %.2g underflows: the objective's curvature is too "
                     "small to estimate; rescale A or pass --L", fro2);
 }
@@ -208,7 +210,7 @@ static int parse_flags(int argc, char **argv, solve_flags *f)
     f->mem_text = NULL;
     opts[n++] = (cli_opt){"--polished-out", 0, &a->pol_path};
     opts[n++] = (cli_opt){"--max-memory", 0, &f->mem_text};
-    char *usage = cli_asks_help(argc, argv) ? cli_solve_usage(a, synopsis, extra) : strdup("");
+    char *usage = cli_asks_help(argc, argv) ? cli_solve_usage(a, synopsis, own_files, extra) : strdup("");
     if (!usage) return cli_fail(CMD, "out of memory");
     int rc = cli_parse(CMD, argc, argv, opts, n, usage);
     free(usage);

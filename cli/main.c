@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 static const cli_command commands[] = {
-    {"solve", cmd_solve, "minimise 0.5||Ax - y||^2 over D(C, M) with DMO-FW / DMO-AccFW"},
+    {"solve", cmd_solve,
+     "minimise loss(Ax, y) over D(C, M) with a Frank-Wolfe method or a baseline"},
     {"dmo", cmd_dmo, "run a dual maximisation oracle on a vector and print the support"},
     {"pcsf", cmd_pcsf, "solve a prize-collecting Steiner forest instance"},
     {"tail", cmd_tail, "tail projection of a vector onto M(G, s, g)"},

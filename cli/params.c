@@ -28,10 +28,11 @@ static const char *spell(void *ctx, const char *param)
     return out;
 }
 
-static int skipped(const char *name, const char *const *skip)
+/* name is one of list (NULL-terminated, may be NULL) */
+static int listed(const char *name, const char *const *list)
 {
-    for (int k = 0; skip && skip[k]; k++)
-        if (!strcmp(name, skip[k])) return 1;
+    for (int k = 0; list && list[k]; k++)
+        if (!strcmp(name, list[k])) return 1;
     return 0;
 }
 
@@ -44,7 +45,7 @@ int cli_params_init(const char *cmd, cli_params *cp, unsigned uses, const char *
     const gsfw_param *p;
     for (int i = 0; (p = gsfw_registry_param(i)) && cp->n < CLI_MAX_PARAMS; i++) {
         if (p->type == GSFW_PARAM_VECTOR || !strcmp(p->name, "L_rule") ||
-            skipped(p->name, skip) || !gsfw_spec_accepts(cp->spec, p->name))
+            listed(p->name, skip) || !gsfw_spec_accepts(cp->spec, p->name))
             continue;
         cp->param[cp->n] = p;
         flag_of(p->name, cp->flag[cp->n], sizeof cp->flag[0]);
@@ -73,11 +74,28 @@ int cli_params_opts(cli_params *cp, cli_opt *opts)
     return cp->n;
 }
 
-const char *cli_params_text(const cli_params *cp, const char *param)
+static int param_index(const cli_params *cp, const char *param)
 {
     for (int k = 0; k < cp->n; k++)
-        if (!strcmp(cp->param[k]->name, param)) return cp->text[k];
-    return NULL;
+        if (!strcmp(cp->param[k]->name, param)) return k;
+    return -1;
+}
+
+const char *cli_params_text(const cli_params *cp, const char *param)
+{
+    const int k = param_index(cp, param);
+    return k < 0 ? NULL : cp->text[k];
+}
+
+int cli_params_require(const char *cmd, const cli_params *cp)
+{
+    for (int i = 0; cp->required && cp->required[i]; i++) {
+        const int k = param_index(cp, cp->required[i]);
+        int rc = cli_require(cmd, k < 0 ? cp->required[i] : cp->flag[k],
+                             k < 0 ? NULL : cp->text[k]);
+        if (rc) return rc;
+    }
+    return CLI_OK;
 }
 
 /* --L takes a number or a rule of L_rule */
@@ -277,7 +295,7 @@ void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip)
 {
     for (int k = 0; k < cp->n; k++) {
         const gsfw_param *p = cp->param[k];
-        if (skipped(p->name, skip)) continue;
+        if (listed(p->name, skip)) continue;
         char var[64], line[128];
         metavar(p, var, sizeof var);
         if (!strcmp(p->name, "L")) snprintf(var, sizeof var, "L|spectral|atom");
@@ -288,10 +306,13 @@ void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip)
         else
             fprintf(out, "%-19s ", line);
         char help[256];
+        const int required = listed(p->name, cp->required);
         if (p->type == GSFW_PARAM_ENTRY) {
             char names[200];
             gsfw_registry_names(p->kind, ", ", names, sizeof names);
-            snprintf(help, sizeof help, "%s: %s", p->help, names);
+            snprintf(help, sizeof help, "%s%s: %s", p->help, required ? ", required" : "", names);
+        } else if (required) {
+            snprintf(help, sizeof help, "%s (required)", p->help);
         } else if ((p->type == GSFW_PARAM_INT || p->type == GSFW_PARAM_DOUBLE) && p->def != 0 &&
                    !strstr(p->help, "default") && !(p->flags & GSFW_PARAM_GENERAL &&
                                                     !strcmp(p->name, "s"))) {

@@ -24,6 +24,9 @@ typedef struct {
     char spelled[8][40];                   /* spellings handed out (the spec keeps them) */
     int next;
     int n_warned;                          /* warnings of the spec already printed */
+    const char *const *required;           /* the parameters the command requires
+                                              (NULL-terminated, may be NULL): their help
+                                              says so, cli_params_require checks them */
 } cli_params;
 
 /* A spec for the kinds in `uses` (GSFW_USES_*) spelling its messages as flags, and one
@@ -36,6 +39,8 @@ void cli_params_free(cli_params *cp);
 int cli_params_opts(cli_params *cp, cli_opt *opts);
 /* The text given for a parameter's flag, or NULL. */
 const char *cli_params_text(const cli_params *cp, const char *param);
+/* A usage error naming the first parameter of cp->required not given, else CLI_OK. */
+int cli_params_require(const char *cmd, const cli_params *cp);
 /* Hand every value given to the spec, in the registry's order; a bad value is a usage
  * error with the library's message. */
 int cli_params_apply(const char *cmd, cli_params *cp);

@@ -9,6 +9,8 @@ int cli_solve_opts(const char *cmd, cli_solve_args *a, cli_opt *opts)
 {
     memset(a, 0, sizeof *a);
     if (cli_params_init(cmd, &a->params, GSFW_USES_SOLVE, NULL)) return -1;
+    static const char *const required[] = {"model", "s", "C", "method", "max_iter", NULL};
+    a->params.required = required;
     const cli_opt files[] = {
         {"--A", 0, &a->a_path},          {"--y", 0, &a->y_path},
         {"--graph", 0, &a->model.grid},  {"--edges", 0, &a->model.edges},
@@ -28,7 +30,8 @@ void cli_solve_args_free(cli_solve_args *a)
     cli_params_free(&a->params);
 }
 
-char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *extra)
+char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *own_files,
+                      const char *extra)
 {
     static const char files[] =
         "\n"
@@ -47,13 +50,15 @@ char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *ext
         "                  (FILE '-' is standard output, for one of the outputs; the summary\n"
         "                  line then goes to stderr)\n"
         "  --x-true FILE   ground truth: est_err = ||x_t - x_true|| in the trace, and est_err\n"
-        "                  (of x_T) and est_err_best in the summary\n"
-        "\n"
-        "Parameters (gsfw help params):\n";
-    char *whole = malloc(strlen(head) + sizeof files);
+        "                  (of x_T) and est_err_best in the summary\n";
+    static const char params[] = "\nParameters (gsfw help params):\n";
+    if (!own_files) own_files = "";
+    char *whole = malloc(strlen(head) + sizeof files + strlen(own_files) + sizeof params);
     if (!whole) return NULL;
     strcpy(whole, head);
     strcat(whole, files);
+    strcat(whole, own_files);
+    strcat(whole, params);
     char *text = cli_usage_text(whole, &a->params, NULL, extra);
     free(whole);
     return text;
@@ -63,13 +68,10 @@ int cli_solve_check(const char *cmd, cli_solve_args *a)
 {
     /* Flags first (usage errors, exit 2), files second (exit 1). */
     cli_params *cp = &a->params;
-    const char *required[][2] = {
-        {"--A", a->a_path}, {"--y", a->y_path}, {"--model", cli_params_text(cp, "model")},
-        {"--s", cli_params_text(cp, "s")}, {"--C", cli_params_text(cp, "C")},
-        {"--method", cli_params_text(cp, "method")}, {"--iters", cli_params_text(cp, "max_iter")}};
     int rc;
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if ((rc = cli_require(cmd, required[i][0], required[i][1]))) return rc;
+    if ((rc = cli_require(cmd, "--A", a->a_path)) || (rc = cli_require(cmd, "--y", a->y_path)) ||
+        (rc = cli_params_require(cmd, cp)))
+        return rc;
     if ((rc = cli_params_apply(cmd, cp))) return rc;
     if ((rc = cli_params_mark(cmd, cp, "x0", a->x0_path))) return rc;
     if ((rc = cli_params_mark(cmd, cp, "x_true", a->xtrue_path))) return rc;

@@ -28,11 +28,13 @@ typedef struct {
 int cli_solve_opts(const char *cmd, cli_solve_args *a, cli_opt *opts);
 void cli_solve_args_free(cli_solve_args *a);
 
-/* The usage text of a solve command: `head` (its synopsis and description), the files,
- * the registry's parameters, the methods, models, step rules and losses, and `extra` (the
- * command's own flags, then the summary's fields). Returned malloc'ed (NULL when out of
+/* The usage text of a solve command: `head` (its synopsis and description), the files
+ * and then `own_files` (the command's own file flags; may be NULL), the registry's
+ * parameters, the methods, models, step rules and losses, and `extra` (the command's
+ * other flags, then the summary's fields). Returned malloc'ed (NULL when out of
  * memory). */
-char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *extra);
+char *cli_solve_usage(const cli_solve_args *a, const char *head, const char *own_files,
+                      const char *extra);
 
 /* The checks of the parsed flags: the required ones, every parameter's value, their
  * combination (the spec's warnings printed). Returns CLI_OK or CLI_USAGE. */

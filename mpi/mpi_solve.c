@@ -108,7 +108,7 @@ static int parse_flags(mpi_ctx *m, int argc, char **argv, cli_solve_args *a, mpi
     char *usage = NULL;
     if (!rc) {
         opts[n++] = (cli_opt){"--oracle", 0, &oracle_text};
-        usage = cli_asks_help(argc, argv) ? cli_solve_usage(a, head, extra) : strdup("");
+        usage = cli_asks_help(argc, argv) ? cli_solve_usage(a, head, NULL, extra) : strdup("");
         if (!usage) rc = cli_fail(CMD, "out of memory");
     }
     if (!rc) rc = cli_parse(CMD, argc, argv, opts, n, usage);

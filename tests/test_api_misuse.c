@@ -1462,8 +1462,8 @@ static void test_solve_objective_failures(void **state)
         o.code_text = NULL;
         t.fail = 0;
         t.nan_value = 1;
-        EXPECT_FAIL(GSFW_ERR_NONFINITE, "the objective value is nan",
-                    solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
+        EXPECT_FAIL(GSFW_ERR_NONFINITE, "the objective value is nan at x = 0, where C plays "
+                    "no part", solve_method(&o, &ok, NULL, &set, NULL, NULL, ERR));
         t.nan_value = 0;
         t.inf_gradient = 1;
         EXPECT_FAIL(GSFW_ERR_NONFINITE, "entry 2 of the objective's gradient is inf",

@@ -162,7 +162,7 @@ static void test_spec_parses_and_checks(void **state)
     expect_set_error(spec, "C", "-1", "C must be > 0, got -1");
     expect_set_error(spec, "C", "inf", "C expects a finite number");
     expect_set_error(spec, "tol_rel", "1", "tol_rel must be in (0, 1), got 1");
-    expect_set_error(spec, "option", "III", "option must be I or II, got 'III'");
+    expect_set_error(spec, "option", "III", "option must be I or II (or 1 or 2), got 'III'");
     expect_set_error(spec, "polish", "maybe", "polish must be on or off");
     expect_set_error(spec, "method", "newton", "unknown method 'newton'");
     expect_set_error(spec, "nope", "1", "unknown parameter 'nope'");
@@ -317,7 +317,7 @@ static void test_spec_quotes_out_of_range_integers_exactly(void **state)
     expect_exact_error(spec, "C", minus, 0,
                        "C must be > 0, got -1000000000000000000...0000 (61 digits)");
     expect_exact_error(spec, "option", NULL, 1099511627776.0,
-                       "option must be I or II, got 1099511627776");
+                       "option must be I or II (or 1 or 2), got 1099511627776");
     gsfw_spec_free(spec);
 }
 

@@ -81,7 +81,7 @@ typedef enum {
     GSFW_PARAM_DOUBLE,
     GSFW_PARAM_BOOL,    /* text: on|off (also 1|0, true|false) */
     GSFW_PARAM_CHOICE,  /* one of `choices`: "I:1 II:2 1:1 2:2" (name:code; the first name
-                           of a code is the one listed) */
+                           of a code is the one listed, messages add the others) */
     GSFW_PARAM_ENTRY,   /* the name of an entry of `kind` */
     GSFW_PARAM_VECTOR   /* a vector the caller passes itself (in gsfw_settings): the spec
                            only records that it is given, for the checks */

@@ -2,6 +2,18 @@
 import numpy as np
 
 from . import _gsfw
+from ._checks import INT32_MAX, INT32_MIN, integral
+
+
+def _int(name, value):
+    """value as an int for the extension: TypeError naming the argument for another kind
+    (3.0, '3', True), ValueError beyond the int32 range; the rest of the range is the
+    library's to check."""
+    value = integral(name, value)
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise ValueError("%s must be in the int32 range (%d..%d), got %d"
+                         % (name, INT32_MIN, INT32_MAX, value))
+    return value
 
 
 class Graph(_gsfw.Graph):
@@ -16,12 +28,15 @@ class Graph(_gsfw.Graph):
     nodes = None
     index = None
 
+    def __init__(self, n, edges, costs=None):
+        super().__init__(_int("n", n), edges, costs)
+
     @classmethod
     def grid(cls, h, w):
         """The h x w 4-neighbour grid, node r*w + c, unit costs; edges per node in
         row-major order: (i, i+1) if not in the last column, then (i, i+w) if not in the
         last row."""
-        return cls._grid(h, w)
+        return cls._grid(_int("h", h), _int("w", w))
 
     @classmethod
     def from_networkx(cls, G, cost=None):

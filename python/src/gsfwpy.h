@@ -23,6 +23,8 @@ PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err);
 
 /* ---- arrays (module.c) */
 
+/* An array's shape as numpy prints it, "(2, 3)", "(5,)" or "()", in buf. */
+const char *gsfwpy_shape(PyArrayObject *a, char *buf, size_t cap);
 /* obj as a float64 array (numpy flags), or NULL with a ValueError naming what. */
 PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags);
 /* A C-contiguous float64 1-D array from any array-like (new reference), or NULL with

@@ -26,6 +26,17 @@ PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err)
     return NULL;
 }
 
+const char *gsfwpy_shape(PyArrayObject *a, char *buf, size_t cap)
+{
+    const int nd = PyArray_NDIM(a);
+    size_t used = (size_t)snprintf(buf, cap, "(");
+    for (int k = 0; k < nd && used < cap; k++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%zd", k ? ", " : "",
+                                 (Py_ssize_t)PyArray_DIM(a, k));
+    if (used < cap) snprintf(buf + used, cap - used, nd == 1 ? ",)" : ")");
+    return buf;
+}
+
 PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags)
 {
     PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0, flags);
@@ -108,9 +119,9 @@ int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m)
         return 0;
     }
     if (PyArray_NDIM(raw) != 2 || PyArray_DIM(raw, 1) != 2) {
-        PyErr_Format(PyExc_ValueError, "edges must be an (m, 2) array of node ids, got %d "
-                     "dimensions%s", PyArray_NDIM(raw),
-                     PyArray_NDIM(raw) == 2 ? " with a second dimension other than 2" : "");
+        char shape[96];
+        PyErr_Format(PyExc_ValueError, "edges must be an (m, 2) array of node ids, got an "
+                     "array of shape %s", gsfwpy_shape(raw, shape, sizeof shape));
         Py_DECREF(raw);
         return -1;
     }

@@ -47,12 +47,17 @@ static int read_value(PyObject *res, double *f)
 
 static int read_gradient(const gsfwpy_callables *c, PyObject *res, double *grad)
 {
+    if (res == Py_None) {
+        PyErr_Format(PyExc_ValueError, "Objective gradient returned None; expected an array "
+                     "of %d entries", c->d);
+        return -1;
+    }
     PyArrayObject *g = gsfwpy_doubles(res, "the Objective's gradient", NPY_ARRAY_IN_ARRAY);
     if (!g) return -1;
     if (PyArray_NDIM(g) != 1 || PyArray_DIM(g, 0) != c->d) {
-        PyErr_Format(PyExc_ValueError, "Objective gradient returned an array of %zd entries "
-                     "(%d dimensions); expected %d entries",
-                     (Py_ssize_t)PyArray_SIZE(g), PyArray_NDIM(g), c->d);
+        char shape[96];
+        PyErr_Format(PyExc_ValueError, "Objective gradient returned an array of shape %s; "
+                     "expected shape (%d,)", gsfwpy_shape(g, shape, sizeof shape), c->d);
         Py_DECREF(g);
         return -1;
     }

@@ -28,7 +28,8 @@ GRID = gsfw.Graph.grid(5, 6)
     (dict(A=A, y=y, L=-1), ValueError, "L must be > 0"),
     (dict(A=A, y=y, tol=-1), ValueError, "tol must be > 0"),
     (dict(A=A, y=y, max_iter=-1), ValueError, "max_iter must be between 0 and"),
-    (dict(A=A, y=y, option="III"), ValueError, "option must be I or II, got 'III'"),
+    (dict(A=A, y=y, option="III"), ValueError, r"option must be I or II \(or 1 or 2\), got 'III'"),
+    (dict(A=A, y=y, option=3), ValueError, r"option must be I or II \(or 1 or 2\), got 3"),
     (dict(A=A, y=y, L_rule="exact"), ValueError, "L_rule must be spectral or atom"),
     (dict(A=A, y=y, x0=np.zeros(29)), ValueError, "x0 has 29 entries, expected 30"),
     (dict(A=A, y=y, x0=np.r_[5.0, np.zeros(29)]), ValueError, "x0"),
@@ -54,10 +55,24 @@ def test_solve_rejects(kwargs, exc, match):
     ((3, [[0.5, 1]]), {}, TypeError, "integer"),
     ((3, [[0, 2 ** 40]]), {}, ValueError, "out of range"),
     ((-1, []), {}, ValueError, "n must be >= 0"),
+    ((3.0, [[0, 1]]), {}, TypeError, "^n must be an integer, got float 3.0$"),
+    ((2 ** 40, [[0, 1]]), {}, ValueError,
+     r"^n must be in the int32 range \(.*\), got 1099511627776$"),
+    ((3, np.zeros((2, 3), dtype=int)), {}, ValueError,
+     r"edges must be an \(m, 2\) array of node ids, got an array of shape \(2, 3\)$"),
 ])
 def test_graph_rejects(args, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         gsfw.Graph(*args, **kwargs)
+
+
+def test_grid_names_its_arguments():
+    with pytest.raises(TypeError, match="^h must be an integer, got float 2.0$"):
+        gsfw.Graph.grid(2.0, 5)
+    with pytest.raises(TypeError, match="^w must be an integer, got str '5'$"):
+        gsfw.Graph.grid(2, "5")
+    with pytest.raises(ValueError, match=r"^w must be in the int32 range"):
+        gsfw.Graph.grid(2, 2 ** 40)
 
 
 def test_pcst_fast_rejects():
@@ -76,6 +91,11 @@ def test_pcst_fast_rejects():
         gsfw.pcst_fast(e, p, c, -2, 1, "gw")
     with pytest.raises(ValueError, match="prizes has 3 entries, expected 2"):
         gsfw.pcsf(gsfw.Graph(2, e), [1.0, 1.0, 1.0])
+    E = np.array([[0, 1], [1, 2], [2, 0]])
+    with pytest.raises(ValueError, match=r"got an array of shape \(6,\)$"):
+        gsfw.pcst_fast(E.ravel(), [1.0] * 3, [1.0] * 3, -1, 1, "gw")
+    with pytest.raises(ValueError, match=r"got an array of shape \(2, 3\)$"):
+        gsfw.pcst_fast(E.T, [1.0] * 3, [1.0] * 3, -1, 1, "gw")
 
 
 def test_dmo_rejects():

@@ -88,8 +88,24 @@ def test_exception_inside_callable_comes_out_unchanged(where):
 
 def test_bad_gradient_shape_is_reported():
     obj = gsfw.Objective(4, lambda x: 0.0, lambda x: np.zeros(3))
-    with pytest.raises(ValueError, match="gradient returned an array of 3 entries"):
+    with pytest.raises(ValueError, match=r"gradient returned an array of shape \(3,\); "
+                                         r"expected shape \(4,\)$"):
         gsfw.solve(obj, s=2, max_iter=3, method="fw")
+    obj = gsfw.Objective(4, lambda x: 0.0, lambda x: np.zeros((2, 2)))
+    with pytest.raises(ValueError, match=r"gradient returned an array of shape \(2, 2\)"):
+        gsfw.solve(obj, s=2, max_iter=3, method="fw")
+    obj = gsfw.Objective(4, lambda x: 0.0, lambda x: None)
+    with pytest.raises(ValueError, match=r"^Objective gradient returned None; expected an "
+                                         r"array of 4 entries$"):
+        gsfw.solve(obj, s=2, max_iter=3, method="fw")
+
+
+def test_nan_value_at_zero_blames_the_objective_not_c():
+    obj = gsfw.Objective(4, lambda x: float("nan"), lambda x: np.zeros(4))
+    with pytest.raises(ValueError, match="objective value is -?nan at x = 0, where C plays "
+                                         "no part") as info:
+        gsfw.solve(obj, s=2, max_iter=3, method="fw")
+    assert "smaller C" not in str(info.value)
 
 
 def test_callback_sees_iterates_and_stops():

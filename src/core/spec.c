@@ -150,31 +150,46 @@ static gsfw_error settable(gsfw_spec *spec, const char *name, gsfw_spec_value **
     return GSFW_OK;
 }
 
-/* "I or II", "a, b or c": the first spelling of each code of a CHOICE */
+/* "a, b or c" from n names, appended at buf + used; the new length */
+static size_t or_list(char names[][32], int n, char *buf, size_t cap, size_t used)
+{
+    for (int k = 0; k < n && used < cap; k++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s",
+                                 k == 0 ? "" : k == n - 1 ? " or " : ", ", names[k]);
+    return used;
+}
+
+/* "I or II (or 1 or 2)", "a, b or c": the first spelling of each code of a CHOICE, then
+ * the others it accepts */
 static void choice_list(const char *choices, char *buf, size_t cap)
 {
-    char names[8][32];
-    int codes[8], n = 0;
-    for (const char *p = choices; p && *p && n < 8;) {
+    char names[8][32], others[8][32];
+    int codes[8], n = 0, n_others = 0;
+    for (const char *p = choices; p && *p;) {
         while (*p == ' ') p++;
         size_t len = strcspn(p, " ");
         const char *colon = memchr(p, ':', len);
         if (colon && (size_t)(colon - p) < sizeof names[0]) {
             int code = atoi(colon + 1), seen = 0;
             for (int k = 0; k < n; k++) seen |= codes[k] == code;
-            if (!seen) {
-                memcpy(names[n], p, (size_t)(colon - p));
-                names[n][colon - p] = '\0';
-                codes[n++] = code;
+            char *name = !seen ? (n < 8 ? names[n] : NULL)
+                               : (n_others < 8 ? others[n_others] : NULL);
+            if (name) {
+                memcpy(name, p, (size_t)(colon - p));
+                name[colon - p] = '\0';
+                if (seen) n_others++;
+                else codes[n++] = code;
             }
         }
         p += len;
     }
-    size_t used = 0;
     buf[0] = '\0';
-    for (int k = 0; k < n && used < cap; k++)
-        used += (size_t)snprintf(buf + used, cap - used, "%s%s",
-                                 k == 0 ? "" : k == n - 1 ? " or " : ", ", names[k]);
+    size_t used = or_list(names, n, buf, cap, 0);
+    if (n_others && used < cap) {
+        used += (size_t)snprintf(buf + used, cap - used, " (or ");
+        used = or_list(others, n_others, buf, cap, used);
+        if (used < cap) snprintf(buf + used, cap - used, ")");
+    }
 }
 
 /* The code of a CHOICE spelling, or -1. */

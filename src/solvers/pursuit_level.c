@@ -116,9 +116,7 @@ static gsfw_error value_at_zero(pursuit_work *w, double *f0)
     if (rc)
         return gsfw_fail(w->run->err, GSFW_ERR_CALLBACK, "pursuit: the objective failed (code "
                          "%d%s) at 0", rc, gsfw_run_code_text(w->run, rc));
-    if (!isfinite(*f0))
-        return gsfw_fail(w->run->err, GSFW_ERR_NONFINITE, "pursuit: the objective value is %g at 0: "
-                         "the data overflow; rescale them", *f0);
+    if (!isfinite(*f0)) return gsfw_run_nonfinite_value(w->run, "pursuit: ", w->b, *f0);
     return GSFW_OK;
 }
 

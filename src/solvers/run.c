@@ -117,6 +117,19 @@ void gsfw_run_free(gsfw_run *run)
     run->dir_dense = run->x_trial = run->g_trial = NULL;
 }
 
+gsfw_error gsfw_run_nonfinite_value(gsfw_run *run, const char *who, const double *x, double f)
+{
+    double xmax = 0.0; /* computed only on failure */
+    for (int i = 0; i < run->d; i++) xmax = fmax(xmax, fabs(x[i]));
+    if (xmax == 0.0) /* no C is to blame: the objective itself, or data that overflow alone */
+        return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "%sthe objective value is %g at x = 0, "
+                         "where C plays no part: the objective is not finite there, or its "
+                         "data overflow (rescale them)", who, f);
+    return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "%sthe objective value is %g at a point "
+                     "with max |x_i| = %g: the data or the point overflow (a smaller C, or "
+                     "rescaled data)", who, f, xmax);
+}
+
 gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad)
 {
     double t0 = gsfw_now();
@@ -135,14 +148,7 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
     if (rc)
         return gsfw_fail(run->err, GSFW_ERR_CALLBACK, "the objective failed (code %d%s)", rc,
                          gsfw_run_code_text(run, rc));
-    if (!isfinite(*f)) {
-        /* name the likely cause: the point's scale (C) against the data's; only on failure */
-        double xmax = 0.0;
-        for (int i = 0; i < run->d; i++) xmax = fmax(xmax, fabs(x[i]));
-        return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "the objective value is %g at a point "
-                         "with max |x_i| = %g: the data or the point overflow (a smaller C, "
-                         "or rescaled data)", *f, xmax);
-    }
+    if (!isfinite(*f)) return gsfw_run_nonfinite_value(run, "", x, *f);
     for (int i = 0; i < run->d; i++)
         if (!isfinite(grad[i]))
             return gsfw_fail(run->err, GSFW_ERR_NONFINITE, "entry %d of the objective's "

@@ -61,6 +61,11 @@ gsfw_error gsfw_run_eval(gsfw_run *run, const double *x, double *f, double *grad
 /* Tell the objective the iterate was replaced by x (incremental objectives recompute). */
 gsfw_error gsfw_run_reset(gsfw_run *run, const double *x);
 
+/* The failure of a value f(x) that is not finite, naming the likely cause: the point's
+ * scale (C) against the data's, or at x = 0 the objective itself. `who` prefixes the
+ * message ("" or "pursuit: "). */
+gsfw_error gsfw_run_nonfinite_value(gsfw_run *run, const char *who, const double *x, double f);
+
 /* ": what the code means" for a failure code the objective explains (its code_text
  * hook), "" for any other; valid until the next call on this run. */
 const char *gsfw_run_code_text(gsfw_run *run, int code);

@@ -39,10 +39,11 @@ npy() {
         }' | { IFS= read -r esc; printf "$esc"; } >"$3"
 }
 
-# npy_f8 SHAPE FILE: numbers on stdin (normal doubles or 0) to a float64 .npy;
+# npy_f8 SHAPE FILE: numbers on stdin (normal doubles, 0 or nan) to a float64 .npy;
 # awk computes the bytes: exponent e with 2^e <= v < 2^(e+1), 52 bits of mantissa
 npy_f8() {
     awk '{ for (i = 1; i <= NF; i++) {
+              if ($i == "nan") { printf "0 0 0 0 0 0 248 127 "; continue }
               v = $i + 0; hi = 0; lo = 0; sign = v < 0; v = sign ? -v : v
               if (v > 0) {
                   e = int(log(v) / log(2)); while (2 ^ e > v) e--; while (2 ^ (e + 1) <= v) e++
@@ -73,8 +74,9 @@ awk 'BEGIN { for (r = 0; r < 10; r++) for (c = 0; c < 10; c++) { i = r * 10 + c
           if (c < 9 && i + 1 != 99) print i, i + 1
           if (r < 9 && i + 10 != 99) print i, i + 10 } }' </dev/null >grid10_short.txt
 
-# hostile inputs: sums of costs that overflow, byte-order marks, control bytes, entries
-# whose squares overflow, a matrix so small that its curvature underflows
+# hostile inputs: sums of costs that overflow, byte-order marks, control bytes, empty
+# prize files, entries whose squares overflow, a matrix so small that its curvature
+# underflows, one with a NaN entry (A_nan.npy: A[0, 5])
 printf '0 1 1e308\n1 2 1e308\n2 3 1e308\n' >costly.txt
 echo 1 2 3 4 | npy_f8 '(4,)' z4.npy
 printf '1\n2\n3\n4\n' >prizes4.txt
@@ -84,6 +86,8 @@ printf '0 1 1\n1 2 1\n2 3 1\n' >plain-edges.txt
 printf '5\n0\n0\n5\n' >plain-prizes.txt
 printf '1\n\033[31mred\n' >esc-prizes.txt
 printf '0 1\n' >esc-edges.txt
+: >empty-prizes.txt
+npy_f8 '(0,)' empty-prizes.npy </dev/null
 echo 1e154 1e154 1 1 1 1 | npy_f8 '(6,)' zbig.npy
 echo 1e308 1e308 1e308 1e308 1 1 | npy_f8 '(6,)' zhuge.npy
 f8 A.npy | head -n 320 | awk '{ printf "%.17g ", $1 * 1e-160 }' | npy_f8 '(20, 16)' A_tiny.npy
@@ -91,3 +95,5 @@ f8 A.npy | head -n 320 | awk 'BEGIN { print "%%MatrixMarket matrix coordinate re
                                        print 20, 16, 320 }
     { printf "%d %d %.17g\n", int((NR - 1) / 16) + 1, (NR - 1) % 16 + 1, $1 * 1e-160 }' >A_tiny.mtx
 printf '1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0' | npy '|i1' '(20,)' y_tiny.npy
+f8 A.npy | head -n 320 | awk '{ if (NR == 6) printf "nan "; else printf "%.17g ", $1 }' |
+    npy_f8 '(20, 16)' A_nan.npy
