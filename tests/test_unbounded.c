@@ -219,6 +219,39 @@ static void test_callback_stop_kept(void **state)
     free_objective(&o);
 }
 
+static int failing_check(void *ctx, const double *x, int *out)
+{
+    (void)ctx;
+    (void)x;
+    *out = 1; /* a failed check's answer must not be read */
+    return 7;
+}
+
+/* The check of the answer is advisory: a hook that fails leaves a run that ended
+ * normally as it was (its status, answer and GSFW_OK), on separable labels too, where a
+ * working hook reports unbounded. */
+static void test_failed_check_kept(void **state)
+{
+    (void)state;
+    labelled p;
+    make_labels(&p, 0);
+    objective o = make_objective(&p, &gsfw_loss_logistic, 0);
+    gsfw_objective failing = *o.obj; /* the same objective, its check failing */
+    failing.no_minimiser = failing_check;
+    for (int k = 0; k < N_GROWING; k++) {
+        const gsfw_method m = growing[k].method;
+        const int iters = growing[k].iters[0], inner = growing[k].inner[0];
+        double ok_norms[2], failed_norms[2];
+        assert_int_equal(run(o.obj, m, iters, inner, 1, NULL, ok_norms), GSFW_STATUS_UNBOUNDED);
+        gsfw_status st = run(&failing, m, iters, inner, 1, NULL, failed_norms);
+        if (st == GSFW_STATUS_UNBOUNDED)
+            fail_msg("%s: unbounded from a check that failed", gsfw_method_name(m));
+        /* the same run: the failed check changed nothing in the answer */
+        assert_true(failed_norms[0] == ok_norms[0] && failed_norms[1] == ok_norms[1]);
+    }
+    free_objective(&o);
+}
+
 /* The hook: logistic objectives have it (x* separates, 0 does not); the losses that
  * attain their minimum do not, and their baseline statuses are unchanged. */
 static void test_hook(void **state)
@@ -266,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_separable_is_unbounded),
         cmocka_unit_test(test_not_separable),
         cmocka_unit_test(test_callback_stop_kept),
+        cmocka_unit_test(test_failed_check_kept),
         cmocka_unit_test(test_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

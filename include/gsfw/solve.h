@@ -299,7 +299,8 @@ GSFW_API gsfw_error gsfw_baseline_oracles(gsfw_method method, const gsfw_model_s
 /* The baselines bound no norm: when the objective has a no_minimiser hook and it finds
  * that the best or the last iterate shows f to have no minimiser (logistic labels
  * separated by it), info.status is GSFW_STATUS_UNBOUNDED, whatever stopped the run
- * (except the callback). */
+ * (except the callback). The check is advisory: when the hook fails, the run's own
+ * status and answer stand and the call still returns GSFW_OK. */
 GSFW_API gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
                                const gsfw_baseline_settings *settings, gsfw_result *result,
                                gsfw_info *info, gsfw_err *err);

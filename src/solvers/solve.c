@@ -305,15 +305,16 @@ gsfw_error gsfw_baseline_answer_unbounded(gsfw_objective *obj, const gsfw_result
 
 /* GSFW_STATUS_UNBOUNDED when the answer shows that f has no minimiser: the baselines bound
  * no norm, so their answer then grows with the iterations. A run the callback stopped
- * keeps its status. */
-static gsfw_error check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw_info *info,
-                               gsfw_err *err)
+ * keeps its status. The check is advisory: the run has ended normally and its answer
+ * stands, so a check that fails (its hook's error) leaves the status as it was rather
+ * than turning the run into an error. */
+static void check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw_info *info)
 {
-    if (info->status == GSFW_STATUS_CALLBACK_STOP) return GSFW_OK;
+    if (info->status == GSFW_STATUS_CALLBACK_STOP) return;
     int unbounded = 0;
-    gsfw_error rc = gsfw_baseline_answer_unbounded(obj, res, &unbounded, err);
-    if (!rc && unbounded) info->status = GSFW_STATUS_UNBOUNDED;
-    return rc;
+    gsfw_err ignored;
+    if (!gsfw_baseline_answer_unbounded(obj, res, &unbounded, &ignored) && unbounded)
+        info->status = GSFW_STATUS_UNBOUNDED;
 }
 
 static gsfw_error run_baseline(const gsfw_method_def *method, gsfw_objective *obj,
@@ -381,7 +382,7 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     gsfw_error rc = obj->no_minimiser
                         ? with_best(result, obj->d, &local_res, &res, &best_buf, err) : GSFW_OK;
     if (!rc) rc = run_baseline(method, obj, head, tail, settings, res, info, err);
-    if (!rc && res) rc = check_answer(obj, res, info, err);
+    if (!rc && res) check_answer(obj, res, info);
     if (result && res != result) result->trace_len = res->trace_len;
     free(best_buf);
     return rc;
