@@ -39,6 +39,12 @@ typedef struct {
 int cli_parse(const char *cmd, int argc, char **argv, cli_opt *opts, int nopts,
               const char *usage);
 
+/* The program the messages below name, "PROGRAM CMD: message": "gsfw" unless set.
+ * gsfw-mpi runs the subcommands' shared code (their flags, checks and warnings) and sets
+ * its own name once, before any message, so that they name the tool the user ran. */
+void cli_set_program(const char *name);
+const char *cli_program(void);
+
 /* Report a usage problem ("gsfw CMD: message" + hint) and return CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -52,6 +52,18 @@ size_t cli_escape(const char *in, char *out, size_t cap)
     return used;
 }
 
+static const char *program = "gsfw";
+
+void cli_set_program(const char *name)
+{
+    program = name;
+}
+
+const char *cli_program(void)
+{
+    return program;
+}
+
 /* Print "gsfw CMD: message" with control bytes and malformed UTF-8 escaped: messages
  * quote file contents, paths and arguments, and none of them may move the cursor, clear
  * the screen or retitle the terminal. */
@@ -63,7 +75,7 @@ static void print_message(const char *cmd, const char *fmt, va_list ap)
     char raw[2048], shown[4 * sizeof raw];
     vsnprintf(raw, sizeof raw, fmt, ap);
     cli_escape(raw, shown, sizeof shown);
-    fprintf(stderr, "gsfw %s: %s\n", cmd, shown);
+    fprintf(stderr, "%s %s: %s\n", program, cmd, shown);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -72,7 +84,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     print_message(cmd, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try 'gsfw %s --help'.\n", cmd);
+    fprintf(stderr, "Try '%s %s --help'.\n", program, cmd);
     return CLI_USAGE;
 }
 
@@ -341,7 +353,7 @@ int cli_parse_nodes(const char *cmd, const char *text, int *nodes)
 void cli_warn(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "gsfw %s: warning: ", cmd);
+    fprintf(stderr, "%s %s: warning: ", program, cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* flock, realpath */
 #endif
 #include "outputs.h"
+#include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,8 +60,8 @@ static void block_signals(int block)
 int cli_interrupted_exit(const char *cmd, const char *what)
 {
     int sig = received ? received : SIGINT;
-    fprintf(stderr, "gsfw %s: interrupted (%s); %s\n", cmd, sig == SIGTERM ? "SIGTERM" : "SIGINT",
-            what);
+    fprintf(stderr, "%s %s: interrupted (%s); %s\n", cli_program(), cmd,
+            sig == SIGTERM ? "SIGTERM" : "SIGINT", what);
     return 128 + sig;
 }
 
@@ -119,9 +120,10 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
             lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
         if (kind[0] == 'o' && st.st_nlink == 1) {
-            fprintf(stderr, "gsfw %s: note: '%s' holds the earlier contents of an output "
+            fprintf(stderr, "%s %s: note: '%s' holds the earlier contents of an output "
                     "that a run (pid %ld) was replacing when it was killed; it is kept: "
-                    "rename it back over that output, or delete it\n", cmd, path, pid);
+                    "rename it back over that output, or delete it\n", cli_program(), cmd,
+                    path, pid);
             continue;
         }
         unlink(path);
@@ -130,9 +132,9 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
     }
     if (dp) closedir(dp);
     if (removed)
-        fprintf(stderr, "gsfw %s: note: removed %d unfinished file%s left in '%s' by a run "
-                "that was killed (pid %ld%s)\n", cmd, removed, removed == 1 ? "" : "s", dir,
-                dead, removed > 1 ? " and others" : "");
+        fprintf(stderr, "%s %s: note: removed %d unfinished file%s left in '%s' by a run "
+                "that was killed (pid %ld%s)\n", cli_program(), cmd, removed,
+                removed == 1 ? "" : "s", dir, dead, removed > 1 ? " and others" : "");
     return live;
 }
 

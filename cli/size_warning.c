@@ -36,8 +36,8 @@ void cli_warn_short_support(const char *cmd, const char *what, const gsfw_graph 
                             int s, int gc)
 {
     if (size >= s) return;
-    fprintf(stderr, "gsfw %s: warning: the %s projection returned %d node%s, below s = %d", cmd,
-            what, size, size == 1 ? "" : "s", s);
+    fprintf(stderr, "%s %s: warning: the %s projection returned %d node%s, below s = %d",
+            cli_program(), cmd, what, size, size == 1 ? "" : "s", s);
     long reach = reachable_nodes(g, gc);
     if (reach >= 0 && reach < s) {
         if (gc == 1)

@@ -53,6 +53,7 @@ static int arguments_agree(const mpi_ctx *m, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_set_program("gsfw-mpi"); /* the shared subcommand code's messages name this tool */
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "gsfw-mpi: MPI_Init failed\n");
         return CLI_FAIL;

@@ -326,6 +326,65 @@ static void test_near_miss(void **state)
     gsfw_graph_free(g);
 }
 
+/* A projection of the zero vector ends the sequence the warm start and the near-miss
+ * memory describe: the call after it does exactly what a fresh projector's first call
+ * does (the same PCSF runs, lambda and support), with or without near misses, for head
+ * and tail projections. Remembered, the lambdas of vectors before the zero one would
+ * seed its search (the near-miss prediction, and the zero call's missed window read as
+ * a jump of k(lambda) just above the last lambda). */
+static void test_zero_vector_forgets(void **state)
+{
+    (void)state;
+    gsfw_graph *g = NULL;
+    assert_int_equal(gsfw_graph_grid(40, 40, &g, NULL), GSFW_OK);
+    const int n = g->n, s = 120;
+    double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b),
+           *c = malloc((size_t)n * sizeof *c), *zero = calloc((size_t)n, sizeof *zero);
+    int *S = malloc((size_t)n * sizeof *S), *S0 = malloc((size_t)n * sizeof *S0);
+    uint64_t seed = 21;
+    for (int i = 0; i < n; i++) {
+        a[i] = rng_normal(&seed);
+        b[i] = 3.0 * rng_normal(&seed); /* other scales: other lambdas */
+        double e = rng_normal(&seed);
+        c[i] = 0.01 * e * e * e;
+    }
+    const gsfw_proj_kind kinds[2] = {GSFW_PROJ_HEAD, GSFW_PROJ_TAIL};
+    const double bands[2] = {-1.0, 0.2}; /* near misses off, on */
+    for (int kind = 0; kind < 2; kind++)
+        for (int band = 0; band < 2; band++) {
+            gsfw_proj_settings st;
+            gsfw_proj_settings_default(&st, kinds[kind], s, 2);
+            st.near_miss = bands[band];
+            gsfw_headtail *used = NULL, *fresh = NULL;
+            assert_int_equal(gsfw_headtail_create(g, &st, &used, NULL), GSFW_OK);
+            assert_int_equal(gsfw_headtail_create(g, &st, &fresh, NULL), GSFW_OK);
+            const double *before[] = {a, b, a, b, zero};
+            gsfw_proj_info info, info0;
+            int k = 0, k0 = 0;
+            for (int t = 0; t < 5; t++)
+                assert_int_equal(gsfw_headtail_project(used, before[t], S, &k, &info, NULL),
+                                 GSFW_OK);
+            assert_int_equal(gsfw_headtail_project(used, c, S, &k, &info, NULL), GSFW_OK);
+            assert_int_equal(gsfw_headtail_project(fresh, c, S0, &k0, &info0, NULL), GSFW_OK);
+            if (info.pcsf_calls != info0.pcsf_calls || info.lambda != info0.lambda)
+                fail_msg("%s, near_miss %g: after z = 0, %d PCSF runs to lambda %.17g; a "
+                         "fresh projector's first call: %d to %.17g",
+                         kind ? "tail" : "head", bands[band], info.pcsf_calls, info.lambda,
+                         info0.pcsf_calls, info0.lambda);
+            assert_int_equal(k, k0);
+            assert_memory_equal(S, S0, (size_t)k0 * sizeof *S);
+            gsfw_headtail_free(used);
+            gsfw_headtail_free(fresh);
+        }
+    free(a);
+    free(b);
+    free(c);
+    free(zero);
+    free(S);
+    free(S0);
+    gsfw_graph_free(g);
+}
+
 static void test_tail_sizes(void **state)
 {
     (void)state;
@@ -413,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_window_hits),
         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_near_miss),
+        cmocka_unit_test(test_zero_vector_forgets),
         cmocka_unit_test(test_tail_sizes),
         cmocka_unit_test(test_checks),
     };

@@ -84,6 +84,9 @@ static int stop_callback(const gsfw_iterate *it, const double *x, void *user)
     return it->iter == s->stop_at;
 }
 
+/* The best and the last iterate of the last run with a result. */
+static double answer[2][D];
+
 /* One baseline run on the subgraph model of the grid: its status, ||x_best|| and
  * ||x_last||. with_result = 0 passes no result (the check then keeps a best of its own). */
 static gsfw_status run(gsfw_objective *obj, gsfw_method method, int iters, int inner_iters,
@@ -112,6 +115,10 @@ static gsfw_status run(gsfw_objective *obj, gsfw_method method, int iters, int i
     if (norms) {
         norms[0] = norm(xb);
         norms[1] = norm(xl);
+    }
+    if (with_result) {
+        memcpy(answer[0], xb, sizeof xb);
+        memcpy(answer[1], xl, sizeof xl);
     }
     gsfw_dmo_free(head);
     gsfw_dmo_free(tail);
@@ -219,6 +226,122 @@ static void test_callback_stop_kept(void **state)
     free_objective(&o);
 }
 
+/* Few rows: random labels that most merged supports of CoSaMP (up to 3 S columns)
+ * separate and its pruned ones (S columns) do not. */
+enum { N_FEW = 16 };
+
+/* CoSaMP refits on the merged support, which separates the labels, and prunes the refit
+ * to a support that does not: neither the best nor the last iterate separates them, yet
+ * x_last grows with the (inner) iterations, driven by the unbounded refits. The last
+ * refit is checked too, and the run is unbounded (Graph-CoSaMP's as well). */
+static void test_refit_separates(void **state)
+{
+    (void)state;
+    static double A[N_FEW * D];
+    double y[N_FEW];
+    gsfw_rng rng;
+    gsfw_rng_seed(&rng, 8);
+    for (int k = 0; k < N_FEW * D; k++) A[k] = gsfw_rng_normal(&rng);
+    for (int i = 0; i < N_FEW; i++) y[i] = gsfw_rng_normal(&rng) > 0 ? 1.0 : -1.0;
+    gsfw_operator *op = NULL;
+    gsfw_objective *obj = NULL;
+    gsfw_loss_options opt;
+    gsfw_loss_options_def(&opt, &gsfw_loss_logistic);
+    opt.intercept = 0;
+    assert_int_equal(gsfw_operator_dense(N_FEW, D, A, GSFW_ROW_MAJOR, GSFW_OP_COPY, &op,
+                                         NULL), GSFW_OK);
+    assert_int_equal(gsfw_objective_linear(op, N_FEW, y, &opt, &obj, NULL), GSFW_OK);
+    const gsfw_method refitting[] = {GSFW_METHOD_COSAMP, GSFW_METHOD_GRAPH_COSAMP};
+    for (int k = 0; k < 2; k++) {
+        const char *name = gsfw_method_name(refitting[k]);
+        double norms[2][2];
+        for (int r = 0; r < 2; r++) {
+            const int iters = r ? 80 : 20;
+            gsfw_status st = run(obj, refitting[k], iters, r ? 50 : 10, 1, NULL, norms[r]);
+            int separates[2] = {-1, -1};
+            assert_int_equal(obj->no_minimiser(obj->ctx, answer[0], &separates[0]), 0);
+            assert_int_equal(obj->no_minimiser(obj->ctx, answer[1], &separates[1]), 0);
+            if (separates[0] || separates[1])
+                fail_msg("%s, %d iterations: the answer separates the labels (best %d, last "
+                         "%d); this test wants one that does not", name, iters, separates[0],
+                         separates[1]);
+            if (st != GSFW_STATUS_UNBOUNDED)
+                fail_msg("%s, %d iterations: status %s with separating refits", name, iters,
+                         gsfw_status_name(st));
+        }
+        const double last_norm[2] = {norms[0][1], norms[1][1]};
+        if (!(last_norm[1] > last_norm[0]))
+            fail_msg("%s: ||x_last|| %g after the longer run, %g after the shorter: the "
+                     "refits were to make it grow", name, last_norm[1], last_norm[0]);
+    }
+    gsfw_objective_free(obj);
+    gsfw_operator_free(op);
+}
+
+/* gsfw_pursuit_solve called directly (not through gsfw_baseline_solve's graph-sp) checks
+ * its answer too. */
+static void test_pursuit_solve_checks(void **state)
+{
+    (void)state;
+    labelled p;
+    make_labels(&p, 0);
+    objective o = make_objective(&p, &gsfw_loss_logistic, 0);
+    gsfw_graph *grid = NULL;
+    assert_int_equal(gsfw_graph_grid(H, W, &grid, NULL), GSFW_OK);
+    gsfw_dmo *head = NULL, *tail = NULL;
+    assert_int_equal(gsfw_dmo_head(grid, S, 1, &head, NULL), GSFW_OK);
+    assert_int_equal(gsfw_dmo_tail(grid, S, 1, &tail, NULL), GSFW_OK);
+    gsfw_pursuit_settings set;
+    gsfw_pursuit_settings_default(&set);
+    set.max_iter = 20;
+    gsfw_info info;
+    assert_int_equal(gsfw_pursuit_solve(o.obj, head, tail, &set, NULL, &info, NULL), GSFW_OK);
+    assert_int_equal(info.status, GSFW_STATUS_UNBOUNDED);
+    /* labels no support separates: the pursuit's own status */
+    free_objective(&o);
+    make_labels(&p, 8);
+    o = make_objective(&p, &gsfw_loss_logistic, 0);
+    assert_int_equal(gsfw_pursuit_solve(o.obj, head, tail, &set, NULL, &info, NULL), GSFW_OK);
+    assert_int_not_equal(info.status, GSFW_STATUS_UNBOUNDED);
+    gsfw_dmo_free(head);
+    gsfw_dmo_free(tail);
+    gsfw_graph_free(grid);
+    free_objective(&o);
+}
+
+static int failing_check(void *ctx, const double *x, int *out)
+{
+    (void)ctx;
+    (void)x;
+    *out = 1; /* a failed check's answer must not be read */
+    return 7;
+}
+
+/* The check of the answer is advisory: a hook that fails leaves a run that ended
+ * normally as it was (its status, answer and GSFW_OK), on separable labels too, where a
+ * working hook reports unbounded. */
+static void test_failed_check_kept(void **state)
+{
+    (void)state;
+    labelled p;
+    make_labels(&p, 0);
+    objective o = make_objective(&p, &gsfw_loss_logistic, 0);
+    gsfw_objective failing = *o.obj; /* the same objective, its check failing */
+    failing.no_minimiser = failing_check;
+    for (int k = 0; k < N_GROWING; k++) {
+        const gsfw_method m = growing[k].method;
+        const int iters = growing[k].iters[0], inner = growing[k].inner[0];
+        double ok_norms[2], failed_norms[2];
+        assert_int_equal(run(o.obj, m, iters, inner, 1, NULL, ok_norms), GSFW_STATUS_UNBOUNDED);
+        gsfw_status st = run(&failing, m, iters, inner, 1, NULL, failed_norms);
+        if (st == GSFW_STATUS_UNBOUNDED)
+            fail_msg("%s: unbounded from a check that failed", gsfw_method_name(m));
+        /* the same run: the failed check changed nothing in the answer */
+        assert_true(failed_norms[0] == ok_norms[0] && failed_norms[1] == ok_norms[1]);
+    }
+    free_objective(&o);
+}
+
 /* The hook: logistic objectives have it (x* separates, 0 does not); the losses that
  * attain their minimum do not, and their baseline statuses are unchanged. */
 static void test_hook(void **state)
@@ -266,6 +389,9 @@ int main(void)
         cmocka_unit_test(test_separable_is_unbounded),
         cmocka_unit_test(test_not_separable),
         cmocka_unit_test(test_callback_stop_kept),
+        cmocka_unit_test(test_failed_check_kept),
+        cmocka_unit_test(test_refit_separates),
+        cmocka_unit_test(test_pursuit_solve_checks),
         cmocka_unit_test(test_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,8 +43,9 @@ extern "C" {
  * no_minimiser (optional): *out = 1 when x shows that f has no minimiser: f(t x) falls
  * towards an infimum that no point attains as t -> infinity (a logistic loss whose labels
  * x separates: every margin y_i ((A x)_i + b) > 0), else 0. The baselines, which bound no
- * norm, then report GSFW_STATUS_UNBOUNDED. NULL for objectives that always attain their
- * minimum (least squares, Huber, squared hinge); it must not move the incremental cache.
+ * norm, then report GSFW_STATUS_UNBOUNDED (a nonzero return, a failed check, leaves their
+ * status as it was). NULL for objectives that always attain their minimum (least
+ * squares, Huber, squared hinge); it must not move the incremental cache.
  * quadratic = 1 declares f quadratic (a line search is then exact from two slopes). */
 typedef struct gsfw_objective {
     int d;

@@ -98,8 +98,11 @@ GSFW_API void gsfw_pursuit_settings_default(gsfw_pursuit_settings *settings);
  * level's outputs: x_best = x_polished = the best iterate, x_last, the trace (iterates
  * 0..T); info: status (GSFW_STATUS_CONVERGED, GSFW_STATUS_STALLED, ...), iterations,
  * best_iter, f_best = f_polished, oracle and PCSF calls, oracle_time, and gradient_time
- * = every objective call, the refits included; gap_bound is NaN. tail may equal head
- * (one oracle for both roles), but two objects keep their warm starts apart. */
+ * = every objective call, the refits included; gap_bound is NaN. The status is
+ * GSFW_STATUS_UNBOUNDED when the best or last iterate shows f to have no minimiser (as
+ * gsfw_baseline_solve's: the objective's no_minimiser hook, not after a callback stop; a
+ * failing check leaves the status). tail may equal head (one oracle for both roles), but
+ * two objects keep their warm starts apart. */
 GSFW_API gsfw_error gsfw_pursuit_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
                                        const gsfw_pursuit_settings *settings,
                                        gsfw_result *result, gsfw_info *info, gsfw_err *err);

@@ -49,10 +49,11 @@ typedef enum {
                                      pursuit solvers: f of the polished answer did) */
     GSFW_STATUS_STALLED,          /* the pursuit solvers (gsfw/pursuit.h): f stopped
                                      decreasing */
-    GSFW_STATUS_UNBOUNDED         /* the baselines (gsfw_baseline_solve): the answer shows
-                                     that f has no minimiser (the objective's no_minimiser
-                                     hook: a logistic loss whose labels the best or last
-                                     iterate separates, every margin positive), so its
+    GSFW_STATUS_UNBOUNDED         /* the baselines (gsfw_baseline_solve, gsfw_pursuit_solve):
+                                     the answer shows that f has no minimiser (the
+                                     objective's no_minimiser hook: a logistic loss whose
+                                     labels the best or last iterate, or CoSaMP's last
+                                     refit, separates, every margin positive), so its
                                      norm grows with the iterations (and the refits' inner
                                      iterations) without bound and its scale means
                                      nothing; use a Frank-Wolfe method, whose C-ball
@@ -298,9 +299,11 @@ GSFW_API gsfw_error gsfw_baseline_oracles(gsfw_method method, const gsfw_model_s
                                           gsfw_dmo **tail, gsfw_err *err);
 
 /* The baselines bound no norm: when the objective has a no_minimiser hook and it finds
- * that the best or the last iterate shows f to have no minimiser (logistic labels
- * separated by it), info.status is GSFW_STATUS_UNBOUNDED, whatever stopped the run
- * (except the callback). */
+ * that the best or the last iterate (or, for cosamp and graph-cosamp, whose answer is a
+ * refit pruned, the last refit on a merged support) shows f to have no minimiser
+ * (logistic labels separated by it), info.status is GSFW_STATUS_UNBOUNDED, whatever
+ * stopped the run (except the callback). The check is advisory: when the hook fails, the run's own
+ * status and answer stand and the call still returns GSFW_OK. */
 GSFW_API gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
                                const gsfw_baseline_settings *settings, gsfw_result *result,
                                gsfw_info *info, gsfw_err *err);

@@ -27,7 +27,8 @@ typedef struct {
     gsfw_error (*baseline_loop)(struct gsfw_run *run, const gsfw_baseline_settings *settings,
                                 gsfw_dmo *head, gsfw_dmo *tail);
     /* a baseline with a driver of its own (graph-sp: gsfw_pursuit_solve), called by
-     * gsfw_baseline_solve after its checks instead of baseline_loop */
+     * gsfw_baseline_solve after its checks instead of baseline_loop; it checks whether
+     * its answer shows f to have no minimiser itself (gsfw_run.check_answer) */
     gsfw_error (*own_solve)(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tail,
                             const gsfw_baseline_settings *settings, gsfw_result *result,
                             gsfw_info *info, gsfw_err *err);

@@ -476,13 +476,46 @@ gsfw_error gsfw_run_lipschitz(gsfw_run *run, double L_given, const char *who, do
     return GSFW_OK;
 }
 
+gsfw_error gsfw_run_shows_unbounded(gsfw_objective *obj, const double *const *points, int k,
+                                    int *unbounded, gsfw_err *err)
+{
+    *unbounded = 0;
+    if (!obj->no_minimiser) return GSFW_OK;
+    const size_t bytes = (size_t)obj->d * sizeof(double);
+    for (int j = 0; j < k && !*unbounded; j++) {
+        if (!points[j] || (j > 0 && points[j - 1] && !memcmp(points[j - 1], points[j], bytes)))
+            continue;
+        int rc = obj->no_minimiser(obj->ctx, points[j], unbounded);
+        const char *text = rc && obj->code_text ? obj->code_text(rc) : NULL;
+        if (rc) {
+            *unbounded = 0;
+            return gsfw_fail(err, GSFW_ERR_CALLBACK, "baseline solve: the objective's "
+                             "no_minimiser check failed (code %d%s%s)", rc, text ? ": " : "",
+                             text ? text : "");
+        }
+    }
+    return GSFW_OK;
+}
+
 void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
                      gsfw_status status)
 {
+    run->info->solve_time = gsfw_now() - run->t_start;
+    /* The baselines bound no norm: an answer that shows f to have no minimiser grows with
+     * the iterations, whatever stopped the run but the callback (the caller's own stop).
+     * A refitting loop's answer is its last refit pruned, which may no longer separate
+     * the labels that refit did, and the refit drove the growth: it is checked too. The
+     * check is advisory: the run ended normally, so a failure leaves its status. */
+    if (run->check_answer && status != GSFW_STATUS_CALLBACK_STOP) {
+        const double *points[3] = {run->res ? run->res->x_best : NULL, x, run->refit};
+        int unbounded = 0;
+        gsfw_err ignored;
+        if (!gsfw_run_shows_unbounded(run->obj, points, 3, &unbounded, &ignored) && unbounded)
+            status = GSFW_STATUS_UNBOUNDED;
+    }
     run->info->status = status;
     run->info->iterations = t_last;
     run->info->f_last = f_last;
-    run->info->solve_time = gsfw_now() - run->t_start;
     if (run->res && run->res->x_last)
         memcpy(run->res->x_last, x, (size_t)run->d * sizeof(double));
 }

@@ -40,6 +40,11 @@ typedef struct gsfw_run {
     double bound_C;            /* radius for the certified bound (0: no bound) */
     double bound0;             /* the first certified bound of the run (NaN before) */
     int check_invariants;      /* tests: active-set loops verify x = sum_i w_i a_i */
+    int check_answer;          /* the baselines: gsfw_run_finish checks whether the answer
+                                  shows f to have no minimiser */
+    const double *refit;       /* the refitting loops: their last refit on a merged support
+                                  (d entries, zero off it; NULL before one), which that
+                                  check reads too */
     /* objectives without the incremental hooks: the direction materialised */
     double *dir_dense, *x_trial, *g_trial; /* d each, NULL when incremental */
     char code_text[160];       /* gsfw_run_code_text's answer */
@@ -125,7 +130,14 @@ int gsfw_run_begin_iteration(gsfw_run *run, int t, const double *x, double *f, d
 /* The smoothness constant: L_given when > 0 (info.L_source = GIVEN), else the objective's
  * lipschitz hook (SPECTRAL); an error naming `who` when neither exists. */
 gsfw_error gsfw_run_lipschitz(gsfw_run *run, double L_given, const char *who, double *L);
-/* Final bookkeeping: last iterate, status, totals. */
+/* Whether one of points[0..k) (NULL entries skipped) shows f to have no minimiser (the
+ * objective's no_minimiser hook; *unbounded = 0 without one). A point equal to the one
+ * before it is not checked again: with several processes each check is a sum over them. */
+gsfw_error gsfw_run_shows_unbounded(gsfw_objective *obj, const double *const *points, int k,
+                                    int *unbounded, gsfw_err *err);
+/* Final bookkeeping: last iterate, status, totals. With check_answer, unless the callback
+ * stopped the run, the status is GSFW_STATUS_UNBOUNDED when the best iterate, the last
+ * one x or the last refit shows f to have no minimiser; a check that fails leaves it. */
 void gsfw_run_finish(gsfw_run *run, int t_last, double f_last, const double *x,
                      gsfw_status status);
 

@@ -287,33 +287,8 @@ gsfw_error gsfw_solve_checked(gsfw_objective *obj, gsfw_dmo *dmo, const gsfw_set
 gsfw_error gsfw_baseline_answer_unbounded(gsfw_objective *obj, const gsfw_result *res,
                                           int *unbounded, gsfw_err *err)
 {
-    *unbounded = 0;
-    if (!obj->no_minimiser) return GSFW_OK;
     const double *points[2] = {res->x_best, res->x_last};
-    if (points[0] && points[1] && !memcmp(points[0], points[1], (size_t)obj->d * sizeof(double)))
-        points[1] = NULL; /* one check (one sum over the processes) is enough */
-    for (int k = 0; k < 2 && !*unbounded; k++) {
-        int rc = points[k] ? obj->no_minimiser(obj->ctx, points[k], unbounded) : 0;
-        const char *text = rc && obj->code_text ? obj->code_text(rc) : NULL;
-        if (rc)
-            return gsfw_fail(err, GSFW_ERR_CALLBACK, "baseline solve: the objective's "
-                             "no_minimiser check failed (code %d%s%s)", rc, text ? ": " : "",
-                             text ? text : "");
-    }
-    return GSFW_OK;
-}
-
-/* GSFW_STATUS_UNBOUNDED when the answer shows that f has no minimiser: the baselines bound
- * no norm, so their answer then grows with the iterations. A run the callback stopped
- * keeps its status. */
-static gsfw_error check_answer(gsfw_objective *obj, const gsfw_result *res, gsfw_info *info,
-                               gsfw_err *err)
-{
-    if (info->status == GSFW_STATUS_CALLBACK_STOP) return GSFW_OK;
-    int unbounded = 0;
-    gsfw_error rc = gsfw_baseline_answer_unbounded(obj, res, &unbounded, err);
-    if (!rc && unbounded) info->status = GSFW_STATUS_UNBOUNDED;
-    return rc;
+    return gsfw_run_shows_unbounded(obj, points, 2, unbounded, err);
 }
 
 static gsfw_error run_baseline(const gsfw_method_def *method, gsfw_objective *obj,
@@ -328,6 +303,7 @@ static gsfw_error run_baseline(const gsfw_method_def *method, gsfw_objective *ob
     gsfw_run run;
     gsfw_error rc = gsfw_run_init(&run, obj, head, &lim, result, info, err);
     if (rc) return rc;
+    run.check_answer = 1;
     if (head->reset) head->reset(head->ctx);
     if (tail != head && tail->reset) tail->reset(tail->ctx);
     rc = method->baseline_loop(&run, settings, head, tail);
@@ -381,7 +357,6 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     gsfw_error rc = obj->no_minimiser
                         ? with_best(result, obj->d, &local_res, &res, &best_buf, err) : GSFW_OK;
     if (!rc) rc = run_baseline(method, obj, head, tail, settings, res, info, err);
-    if (!rc && res) rc = check_answer(obj, res, info, err);
     if (result && res != result) result->trace_len = res->trace_len;
     free(best_buf);
     return rc;

@@ -66,18 +66,10 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht);
 }
 
-/* The next search starts from the reference's guess, not from the last lambda. */
-static void forget_lambda(gsfw_headtail *ht)
-{
-    ht->have_prev = 0;
-    ht->prev_missed = 0;
-    memset(&ht->memory, 0, sizeof ht->memory);
-}
-
 void gsfw_headtail_reset(gsfw_headtail *ht)
 {
     if (ht) {
-        forget_lambda(ht);
+        gsfw_ht_forget_lambda(ht);
         ht->refined = 0;
         ht->slope_prev = GSFW_HT_SLOPE;
     }
@@ -88,7 +80,7 @@ int gsfw_ht_refine(gsfw_headtail *ht)
     if (ht->st.first_calls <= 0 || ht->refined) return 1;
     ht->refined = 1;
     /* a lambda that single runs left where it was tells the search nothing */
-    forget_lambda(ht);
+    gsfw_ht_forget_lambda(ht);
     return 0;
 }
 

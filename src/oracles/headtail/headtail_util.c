@@ -1,7 +1,8 @@
 /* The helpers of the head / tail projection that its versions share: one PCSF run, the
- * stored solution, order statistics and sums of the prizes. They sit below everything
- * else in src/oracles/headtail/: headtail.c, lambda_search.c, theory.c and size_repair.c
- * call them, and they call none of those, so the files' call graph has no cycle. */
+ * stored solution, order statistics, sums of the prizes and the warm start's reset. They
+ * sit below everything else in src/oracles/headtail/: headtail.c, lambda_search.c,
+ * theory.c and size_repair.c call them, and they call none of those, so the files' call
+ * graph has no cycle. */
 #include "oracles/headtail/headtail_util.h"
 #include "util/select.h"
 
@@ -48,4 +49,11 @@ double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn)
     double s = 0.0;
     for (int i = 0; i < nn; i++) s += ht->prize[nodes[i]];
     return s;
+}
+
+void gsfw_ht_forget_lambda(gsfw_headtail *ht)
+{
+    ht->have_prev = 0;
+    ht->prev_missed = 0;
+    memset(&ht->memory, 0, sizeof ht->memory);
 }

@@ -15,6 +15,10 @@ void gsfw_ht_keep_current(gsfw_headtail *ht);
 void gsfw_ht_restore_kept(gsfw_headtail *ht);
 /* k-th largest prize (1-based, clamped to 1..n), by selection: O(n), no allocation. */
 double gsfw_ht_kth_largest(gsfw_headtail *ht, int k);
+/* The next search starts from the reference's guess, not from the lambdas of past calls
+ * (the warm start, the near-miss memory, a missed window's jump); the slope of k(lambda)
+ * the searches measured stays. */
+void gsfw_ht_forget_lambda(gsfw_headtail *ht);
 /* sum of the prizes of nodes[0..nn), in list order */
 double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn);
 

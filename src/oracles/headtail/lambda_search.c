@@ -295,6 +295,9 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
     ht->have_prev = lam > 0 && ht->ref_now > 0;
     ht->rho_prev = ht->ref_now > 0 ? lam / ht->ref_now : 0.0;
     ht->ref_now = 0.0;
+    /* z = 0 breaks the sequence the remembered lambdas describe (it has no lambda, and its
+     * missed window is no jump of k(lambda)): the next call starts afresh */
+    if (max_prize == 0.0) gsfw_ht_forget_lambda(ht);
     return GSFW_OK;
 }
 #undef RUN

@@ -24,8 +24,9 @@ gsfw_error gsfw_baseline_make(const gsfw_model_spec *base, const char *model, in
 
 /* Whether the best or the last iterate of res shows that f has no minimiser (the
  * objective's no_minimiser hook; *unbounded = 0 for an objective without one): the check
- * by which gsfw_baseline_solve reports GSFW_STATUS_UNBOUNDED unless the callback stopped
- * the run, and which gsfw-mpi runs itself when its time limit, a callback stop, did. */
+ * of the answer by which the baselines' runs report GSFW_STATUS_UNBOUNDED unless the
+ * callback stopped them (gsfw_run_finish, which also reads CoSaMP's last refit), and
+ * which gsfw-mpi runs itself when its time limit, a callback stop, did. */
 gsfw_error gsfw_baseline_answer_unbounded(gsfw_objective *obj, const gsfw_result *res,
                                           int *unbounded, gsfw_err *err);
 

@@ -53,6 +53,7 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
     gsfw_status status = GSFW_STATUS_MAX_ITER;
     double f = 0.0;
     int t = 0, nx = 0; /* xsup[0..nx) = supp(x) as chosen by the last prune */
+    int nT = 0;        /* b = the last refit, on T[0..nT) */
     for (;; t++) {
         if (gsfw_run_begin_iteration(run, t, x, &f, grad, &status, &rc)) {
             if (rc) goto done;
@@ -72,7 +73,10 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
             status = GSFW_STATUS_ZERO_DIRECTION;
             break;
         }
-        /* merge */
+        /* merge, T's last refit cleared from b first (kept until now for the check of
+         * the answer, gsfw_run.refit) */
+        for (int j = 0; j < nT; j++) b[T[j]] = 0.0;
+        nT = 0;
         int k = 0;
         for (int j = 0; j < nx && k < cap; j++)
             if (!inT[xsup[j]]) {
@@ -97,6 +101,8 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
                            "(code %d%s)", hr, gsfw_run_code_text(run, hr));
         if (rc) goto done;
         for (int j = 0; j < k; j++) b[T[j]] = w[j];
+        nT = k;
+        run->refit = b;
         /* prune */
         int ts = 0;
         rc = gsfw_run_oracle(run, tail, b, xsup, &ts);
@@ -108,13 +114,13 @@ gsfw_error gsfw_solve_cosamp(gsfw_run *run, const gsfw_baseline_settings *set, g
             xnew[i] = b[i];
             if (b[i] != 0.0) xsup[nx++] = i;
         }
-        for (int j = 0; j < k; j++) b[T[j]] = 0.0;
         rc = gsfw_run_move(run, x, xnew, idx, val);
         if (rc) goto done;
     }
     gsfw_run_finish(run, t, f, x, status);
 
 done:
+    run->refit = NULL; /* b is freed */
     free(x);
     free(xnew);
     free(b);
