@@ -37,9 +37,10 @@ class ColdStartWarning(UserWarning):
 
 
 class UnboundedWarning(UserWarning):
-    """A baseline method (status 'unbounded'): the fitted coef_ separates the classes, so
-    the logistic loss has no minimiser and the baseline, which bounds no norm, returned
-    coefficients whose size grows with its iterations."""
+    """A baseline method (status 'unbounded'): the fitted coef_, or the method's last
+    refit, separates the classes on its support, so the logistic loss has no minimiser
+    there and the baseline, which bounds no norm, returned coefficients whose size grows
+    with its iterations."""
 
 
 # C chosen from the data: the first radius is this multiple of the norm of a least-squares
@@ -198,8 +199,8 @@ class _GraphSparseModel(BaseEstimator):
         self.C_ = C
         if result is not None and result.status == "unbounded":
             bounded = [e["name"] for e in entries("methods") if "polish" in e["reads"].split()]
-            warnings.warn("%s: the classes are separable on the support of coef_, so the "
-                          "loss has no minimiser there and method=%r, which bounds no norm, "
+            warnings.warn("%s: coef_, or the method's last refit, separates the "
+                          "classes on its support, so the loss has no minimiser there and method=%r, which bounds no norm, "
                           "returned coefficients whose size grows with max_iter; use a "
                           "Frank-Wolfe method (%s; None: the default), whose radius C "
                           "bounds them" % (type(self).__name__, self.method,
