@@ -30,14 +30,8 @@ static const char synopsis[] =
     "  --s S, --g G      sparsity and components (default: nnz(x*) and the components of\n"
     "                    supp(x*) on the 4-neighbour grid; with a wavelet basis, the\n"
     "                    number of coefficients holding 99.9% of the energy, and g = 1)\n"
-    "  --C C             radius of D(C, M) (default ||x*|| = 1)\n"
-    "  --iters T         iterations (default: the method's typical count, from 50 to 500)\n"
-    "  --tol, --tol-rel  stop the Frank-Wolfe methods on the certified bound; without\n"
-    "                    --iters the cap is then 20000 iterations\n"
-    "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"
-    "                    model and refitted (default on; then --tol-rel 1e-3 and\n"
-    "                    --restarts 10 unless --iters, --tol or --tol-rel is given); the\n"
-    "                    raw_* fields describe the unpolished best iterate\n"
+    CLI_RECOVER_RUN_HELP
+    "                    (the raw_* fields describe the unpolished best iterate)\n"
     "  --restarts N      warm restarts from the polished point (rounds of AccFW with line\n"
     "                    search; they stop at an exact fit or when f stops falling)\n"
     "  --model M         the support model (default: the one for the basis' structure:\n"
@@ -72,8 +66,8 @@ static const char epilogue[] =
     "with restarts, restarts (rounds run) and restart_best (the round returned).\n";
 
 /* the recovery's own flags that are registry parameters take their help from the rows */
-static const char *const described[] = {"s", "g", "C", "max_iter", "tol", "tol_rel", "polish",
-                                        "restarts", "model", "seed", "L", NULL};
+static const char *const described[] = {"s", "g", CLI_RECOVER_DESCRIBED, "restarts", "model",
+                                        "seed", "L", NULL};
 
 /* The basis' structure picks the models that fit; then the recovery's defaults. */
 static int recovery_defaults(const char *cmd, recover_args *a)

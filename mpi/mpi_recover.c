@@ -35,9 +35,10 @@ static const char synopsis[] =
     "iters, n, d, s, g, f, f_star, rel_err, psnr, support_f1, ranks, time_s, reduce_s;\n"
     "--out receives the returned x.\n"
     "\n"
-    "  --noise SIGMA   noise level (default 0)\n"
-    "  --out FILE      the returned x (.npy); --trace FILE: one CSV row per iterate\n"
-    "  --oracle WHERE  all (default) or root (rank 0 runs the oracle and broadcasts)\n"
+    CLI_RECOVER_RUN_HELP
+    "  --noise SIGMA     noise level (default 0)\n"
+    "  --out FILE        the returned x (.npy); --trace FILE: one CSV row per iterate\n"
+    "  --oracle WHERE    all (default) or root (rank 0 runs the oracle and broadcasts)\n"
     "\n"
     "Parameters (gsfw help params):\n";
 
@@ -181,7 +182,8 @@ static int parse_flags(mpi_ctx *m, int argc, char **argv, recover_flags *f, mpi_
     char *usage = NULL;
     if (!rc) {
         int n = 6 + cli_params_opts(&f->params, opts + 6);
-        usage = cli_asks_help(argc, argv) ? cli_usage_text(synopsis, &f->params, NULL, "")
+        static const char *const described[] = {CLI_RECOVER_DESCRIBED, NULL};
+        usage = cli_asks_help(argc, argv) ? cli_usage_text(synopsis, &f->params, described, "")
                                           : strdup("");
         rc = usage ? cli_parse(CMD, argc, argv, opts, n, usage) : cli_fail(CMD, "out of memory");
     }
