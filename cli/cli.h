@@ -44,6 +44,10 @@ int cli_parse(const char *cmd, int argc, char **argv, cli_opt *opts, int nopts,
  * its own name once, before any message, so that they name the tool the user ran. */
 void cli_set_program(const char *name);
 const char *cli_program(void);
+/* The message of the last error printed (cli_fail, cli_usage_error), "" after
+ * cli_forget_error or when none was. */
+const char *cli_last_error(void);
+void cli_forget_error(void);
 
 /* Report a usage problem ("gsfw CMD: message" + hint) and return CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

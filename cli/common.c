@@ -53,6 +53,9 @@ size_t cli_escape(const char *in, char *out, size_t cap)
 }
 
 static const char *program = "gsfw";
+/* the last error printed, for gsfw-mpi, whose other ranks print nowhere: their failure
+ * reaches rank 0's summary through it */
+static char last_error[4 * 2048]; /* as long as an escaped message */
 
 void cli_set_program(const char *name)
 {
@@ -62,6 +65,16 @@ void cli_set_program(const char *name)
 const char *cli_program(void)
 {
     return program;
+}
+
+const char *cli_last_error(void)
+{
+    return last_error;
+}
+
+void cli_forget_error(void)
+{
+    last_error[0] = '\0';
 }
 
 /* Print "gsfw CMD: message" with control bytes and malformed UTF-8 escaped: messages
@@ -76,6 +89,7 @@ static void print_message(const char *cmd, const char *fmt, va_list ap)
     vsnprintf(raw, sizeof raw, fmt, ap);
     cli_escape(raw, shown, sizeof shown);
     fprintf(stderr, "%s %s: %s\n", program, cmd, shown);
+    snprintf(last_error, sizeof last_error, "%s", shown);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

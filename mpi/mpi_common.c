@@ -17,6 +17,7 @@
 void mpi_quiet_begin(mpi_ctx *m)
 {
     m->saved_stdout = m->saved_stderr = -1;
+    cli_forget_error();
     if (m->rank == 0) return;
     fflush(stdout);
     fflush(stderr);
@@ -87,7 +88,9 @@ int mpi_rank_list(const char *take, int k, char *out, size_t cap)
 
 int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
 {
-    if (rc != CLI_OK && !m->held[0]) snprintf(m->held, sizeof m->held, "failed");
+    /* a failure of the shared CLI code printed its cause (nowhere, on the ranks but 0) */
+    if (rc != CLI_OK && !m->held[0])
+        snprintf(m->held, sizeof m->held, "%s", cli_last_error()[0] ? cli_last_error() : "failed");
     int failed = 0;
     if (gsfw_mpi_agree(m->comm, rc == CLI_OK, &failed)) return CLI_OK;
     /* rank 0 collects the held messages and prints each distinct one once */
