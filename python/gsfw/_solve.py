@@ -147,7 +147,8 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
 
     Returns a gsfw.Result. Raises TypeError for an argument of the wrong kind (s=4.5,
     s='4', s=True, C='1', a graph that is not a gsfw.Graph) and ValueError for a value
-    out of range, sizes that disagree or non-finite data, with a message naming it.
+    out of range (0 included: L=0, tol=0 or time_limit=0, as the command line's --L 0),
+    sizes that disagree or non-finite data, with a message naming it.
     """
     interval = _verbose_interval(verbose)
     if polish is None:

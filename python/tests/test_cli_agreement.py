@@ -5,6 +5,7 @@ the same order; the command line runs as a child of this process and inherits it
 environment, so OpenBLAS picks the same kernel (OPENBLAS_CORETYPE) and thread count
 (OPENBLAS_NUM_THREADS) in both. Hence exact equality, whichever kernel that is."""
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -87,3 +88,37 @@ def test_mnist7_losses_python_equals_cli(root, gsfw_bin, tmp_path, loss, extra):
         assert abs(b_p - b) > 1e-9  # the polished point has an intercept of its own
     else:
         assert res.intercept is None
+
+
+def cli_run(gsfw_bin, args):
+    return subprocess.run([gsfw_bin] + args, capture_output=True, text=True, check=False)
+
+
+def python_spelling(text):
+    """A command-line message in Python's words: --tol-rel is tol_rel, --model head is
+    model head."""
+    return re.sub(r"--([A-Za-z][A-Za-z-]*)", lambda m: m.group(1).replace("-", "_"), text)
+
+
+def small_problem(tmp_path):
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((20, 30))
+    y = A @ np.r_[np.ones(3), np.zeros(27)]
+    np.save(tmp_path / "A.npy", A)
+    np.save(tmp_path / "y.npy", y)
+    return A, y, ["--A", str(tmp_path / "A.npy"), "--y", str(tmp_path / "y.npy"), "--s", "3",
+                  "--C", "1", "--method", "accfw", "--iters", "5"]
+
+
+# 0 is refused in the same words (Python had read it as "not given")
+@pytest.mark.parametrize("name", ["L", "tol", "tol_rel", "time_limit", "delta"])
+def test_zero_refused_as_on_the_command_line(gsfw_bin, tmp_path, name):
+    A, y, args = small_problem(tmp_path)
+    proc = cli_run(gsfw_bin, ["solve", "--model", "topk-approx", "--" + name.replace("_", "-"),
+                              "0"] + args)
+    assert proc.returncode == 2
+    cli_message = proc.stderr.splitlines()[0]
+    with pytest.raises(ValueError) as info:
+        gsfw.solve(A, y, model="topk-approx", s=3, C=1.0, method="accfw", max_iter=5,
+                   **{name: 0})
+    assert python_spelling(cli_message) == "gsfw solve: %s" % info.value
