@@ -230,3 +230,19 @@ def test_not_fitted():
     for name in ESTIMATORS:
         with pytest.raises(NotFittedError):
             getattr(gsfw, name)().predict(np.zeros((1, 3)))
+
+
+# s_values are checked as s is (GraphSparseRegression(s=5.0) is a TypeError): 5.9 is not
+# read as 5, True as 1 nor '3' as 3.
+@pytest.mark.parametrize("s_values,match", [
+    ([3.5, 5], r"^s_values\[0\] must be an integer, got float 3\.5$"),
+    ([3, 5.9], r"^s_values\[1\] must be an integer, got float 5\.9$"),
+    ([True, 5], r"^s_values\[0\] must be an integer, got bool True$"),
+    (["3", 5], r"^s_values\[0\] must be an integer, got str '3'$"),
+])
+def test_cv_s_values_are_integers(s_values, match):
+    X, y, _ = data(9, n=60)
+    with pytest.raises(TypeError, match=match):
+        gsfw.GraphSparseRegressionCV(s_values=s_values, cv=3).fit(X, y)
+    cv = gsfw.GraphSparseRegressionCV(s_values=np.array([3, 2]), cv=3).fit(X, y)
+    assert cv.s_values_.tolist() == [2, 3]
