@@ -246,3 +246,22 @@ def test_cv_s_values_are_integers(s_values, match):
         gsfw.GraphSparseRegressionCV(s_values=s_values, cv=3).fit(X, y)
     cv = gsfw.GraphSparseRegressionCV(s_values=np.array([3, 2]), cv=3).fit(X, y)
     assert cv.s_values_.tolist() == [2, 3]
+
+
+# With an intercept, a design whose every column is constant centres to zero, as an
+# all-zero one does: coef_ 0 and intercept_ the mean of y (sklearn's answer), not an error
+# about L nor coefficients fitted to the rounding residues of the centring.
+@pytest.mark.parametrize("make", [
+    lambda rng: np.ones((80, 50)),
+    lambda rng: np.full((80, 50), 3.7),
+    lambda rng: np.tile(rng.standard_normal(50), (80, 1)),
+    lambda rng: sp.csr_matrix(np.ones((80, 50))),
+    lambda rng: np.zeros((80, 50)),
+])
+def test_constant_design_fits_the_mean(make):
+    rng = np.random.default_rng(4)
+    X, y = make(rng), rng.standard_normal(80)
+    est = gsfw.GraphSparseRegression(s=5).fit(X, y)
+    assert not np.any(est.coef_) and est.result_ is None
+    assert est.intercept_ == np.mean(y)
+    assert np.array_equal(est.predict(X), np.full(80, np.mean(y)))
