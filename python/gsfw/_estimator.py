@@ -14,6 +14,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
                       "gsfw.solve works without it") from exc
 
 from ._checks import integral_or_none, real_or_none
+from ._gsfw import UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
 from ._registry import entries, fill_doc
@@ -114,8 +115,13 @@ class _GraphSparseModel(BaseEstimator):
         return kwargs
 
     def _oracle_support(self, z, kwargs):
-        return dmo(z, kwargs["model"], min(kwargs["s"], len(z)), kwargs["g"], kwargs["graph"],
-                   kwargs["delta"], kwargs["seed"], kwargs["tree"])
+        # an inner step of the fit, which warns as gsfw.solve does: the solve names the
+        # arguments that go unused (this oracle alone would also call delta, which
+        # Option II reads, unused)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnusedArgumentWarning)
+            return dmo(z, kwargs["model"], min(kwargs["s"], len(z)), kwargs["g"],
+                       kwargs["graph"], kwargs["delta"], kwargs["seed"], kwargs["tree"])
 
     # -- the fit, with the radius chosen from the data unless C is given
 

@@ -14,6 +14,7 @@ def dmo(z, model=None, s=None, g=None, graph=None, delta=None, seed=None, tree=N
     (0, 1] [1]; seed: their random order [0]. None takes the library's default. Returns
     the selected node ids, sorted, as an int64 array.
     Raises TypeError for arguments of the wrong kind, ValueError for values out of range.
+    Warns as gsfw dmo does: gsfw.UnusedArgumentWarning for an argument the model ignores.
     """
     return _gsfw.dmo(z, model=model, s=s, g=g, graph=graph, delta=delta, seed=seed, tree=tree)
 

@@ -50,8 +50,8 @@ static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw
     gsfw_dmo *dmo = NULL, *unused = NULL;
     int *support = NULL;
     PyObject *out = NULL;
-    if ((e = gsfw_spec_bind(spec, d, gr, tr, &err)) ||
-        (e = gsfw_spec_oracles(spec, &dmo, &unused, &err))) {
+    if (gsfwpy_spec_bind(spec, d, gr, tr) < 0) goto done;
+    if ((e = gsfw_spec_oracles(spec, &dmo, &unused, &err))) {
         gsfwpy_raise(e, &err);
         goto done;
     }
@@ -95,11 +95,12 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
     gsfw_spec *spec = gsfwpy_spec_from(GSFW_USES_MODEL, all, objects, o, "dmo");
     PyObject *out = NULL;
     PyArrayObject *z = NULL;
-    if (!spec || gsfwpy_spec_check(spec) < 0) goto done;
+    if (!spec) goto done;
     const gsfw_graph *gr = gsfwpy_graph_arg(o[O_GRAPH], "graph", 1);
     if (!gr && PyErr_Occurred()) goto done;
     const gsfw_tree *tr = gsfwpy_tree_arg(o[O_TREE], "tree");
     if (!tr && PyErr_Occurred()) goto done;
+    if (gsfwpy_spec_check(spec, gr, tr) < 0) goto done;
     const unsigned needs = gsfw_spec_entry(spec, GSFW_KIND_MODEL)->needs;
     const int expected = gr && (needs & GSFW_NEEDS_GRAPH)  ? gsfw_graph_nodes(gr)
                          : tr && (needs & GSFW_NEEDS_TREE) ? gsfw_tree_num_nodes(tr)

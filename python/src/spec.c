@@ -175,14 +175,38 @@ fail:
     return NULL;
 }
 
-int gsfwpy_spec_check(gsfw_spec *spec)
+/* The spec's warnings from the first-th on, as gsfw.UnusedArgumentWarning. */
+static int warn_from(const gsfw_spec *spec, int first)
 {
+    const char *w;
+    for (int i = first; (w = gsfw_spec_warning(spec, i)); i++)
+        if (gsfwpy_warn(gsfwpy_UnusedArgumentWarning, w) < 0) return -1;
+    return 0;
+}
+
+int gsfwpy_spec_check(gsfw_spec *spec, const gsfw_graph *graph, const struct gsfw_tree *tree)
+{
+    gsfw_spec_available(spec, (graph ? GSFW_NEEDS_GRAPH : 0u) | (tree ? GSFW_NEEDS_TREE : 0u));
     gsfw_err err;
     if (gsfw_spec_check(spec, &err)) {
         gsfwpy_raise(err.code, &err);
         return -1;
     }
-    return 0;
+    return warn_from(spec, 0);
+}
+
+int gsfwpy_spec_bind(gsfw_spec *spec, int d, const gsfw_graph *graph,
+                     const struct gsfw_tree *tree)
+{
+    int known = 0; /* the check's, issued already */
+    while (gsfw_spec_warning(spec, known)) known++;
+    gsfw_err err;
+    gsfw_error e = gsfw_spec_bind(spec, d, graph, tree, &err);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return warn_from(spec, known);
 }
 
 /* default_model(graph, tree): the model the library takes when none is named, for a call

@@ -7,6 +7,7 @@ environment, so OpenBLAS picks the same kernel (OPENBLAS_CORETYPE) and thread co
 import os
 import re
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -122,3 +123,20 @@ def test_zero_refused_as_on_the_command_line(gsfw_bin, tmp_path, name):
         gsfw.solve(A, y, model="topk-approx", s=3, C=1.0, method="accfw", max_iter=5,
                    **{name: 0})
     assert python_spelling(cli_message) == "gsfw solve: %s" % info.value
+
+
+# the options the model ignores: the same warnings, in the same words and order
+def test_unused_arguments_warn_as_on_the_command_line(gsfw_bin, tmp_path):
+    A, y, args = small_problem(tmp_path)
+    proc = cli_run(gsfw_bin, ["solve", "--model", "topk", "--seed", "4", "--graph", "grid:5x6"]
+                   + args)
+    assert proc.returncode == 0, proc.stderr
+    cli_warnings = [python_spelling(line.split(": warning: ", 1)[1])
+                    for line in proc.stderr.splitlines() if ": warning: " in line]
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        gsfw.solve(A, y, model="topk", s=3, C=1.0, method="accfw", max_iter=5, seed=4,
+                   graph=gsfw.Graph.grid(5, 6))
+    assert len(cli_warnings) == 2
+    assert [str(w.message) for w in record] == cli_warnings
+    assert all(w.category is gsfw.UnusedArgumentWarning for w in record)

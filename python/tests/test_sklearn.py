@@ -265,3 +265,13 @@ def test_constant_design_fits_the_mean(make):
     assert not np.any(est.coef_) and est.result_ is None
     assert est.intercept_ == np.mean(y)
     assert np.array_equal(est.predict(X), np.full(80, np.mean(y)))
+
+
+def test_estimators_warn_once_about_unused_arguments():
+    X, y, _ = data(2)
+    with pytest.warns(gsfw.UnusedArgumentWarning) as record:
+        gsfw.GraphSparseRegression(s=3, model="topk", graph=gsfw.Graph.grid(5, 8)).fit(X, y)
+    assert [str(w.message) for w in record] == ["graph is ignored by model topk"]
+    with warnings.catch_warnings():  # delta is Option II's: the solve reads it
+        warnings.simplefilter("error")
+        gsfw.GraphSparseRegression(s=3, delta=0.5).fit(X, y)
