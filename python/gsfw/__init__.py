@@ -11,12 +11,12 @@ estimators.
     gsfw.pcst_fast(...), gsfw.pcsf(...)     prize-collecting Steiner forest
     gsfw.GraphSparseRegression, GraphSparseClassifier, GraphSparseRegressionCV
     gsfw.Graph, gsfw.Tree, gsfw.Operator, gsfw.Objective, gsfw.dmo, gsfw.head, gsfw.tail
-    gsfw.UnusedArgumentWarning (a UserWarning, as the CLI warns)
+    gsfw.UnusedArgumentWarning, gsfw.ShortSupportWarning (UserWarnings, as the CLI warns)
 
 The estimators load scikit-learn when first used, so `import gsfw` stays light.
 """
 from . import _gsfw
-from ._gsfw import UnusedArgumentWarning
+from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._graph import Graph
 from ._operator import Operator
 from ._oracles import dmo, head, tail
@@ -29,8 +29,8 @@ __version__ = _gsfw.version()
 _ESTIMATORS = ("GraphSparseRegression", "GraphSparseClassifier", "GraphSparseRegressionCV",
                "BoundaryWarning", "ColdStartWarning", "UnboundedWarning")
 
-__all__ = ["Graph", "Objective", "Operator", "Result", "Tree", "UnusedArgumentWarning",
-           "dmo", "head", "pcsf", "pcst_fast", "solve", "tail",
+__all__ = ["Graph", "Objective", "Operator", "Result", "ShortSupportWarning", "Tree",
+           "UnusedArgumentWarning", "dmo", "head", "pcsf", "pcst_fast", "solve", "tail",
            "__version__"] + list(_ESTIMATORS)
 
 

@@ -14,7 +14,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
                       "gsfw.solve works without it") from exc
 
 from ._checks import integral_or_none, real_or_none
-from ._gsfw import UnusedArgumentWarning
+from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
 from ._registry import entries, fill_doc
@@ -117,9 +117,10 @@ class _GraphSparseModel(BaseEstimator):
     def _oracle_support(self, z, kwargs):
         # an inner step of the fit, which warns as gsfw.solve does: the solve names the
         # arguments that go unused (this oracle alone would also call delta, which
-        # Option II reads, unused)
+        # Option II reads, unused), and says nothing of supports below s
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UnusedArgumentWarning)
+            warnings.simplefilter("ignore", ShortSupportWarning)
             return dmo(z, kwargs["model"], min(kwargs["s"], len(z)), kwargs["g"],
                        kwargs["graph"], kwargs["delta"], kwargs["seed"], kwargs["tree"])
 

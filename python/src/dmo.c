@@ -55,7 +55,9 @@ static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw
         gsfwpy_raise(e, &err);
         goto done;
     }
-    if (((const gsfw_model_def *)gsfw_spec_entry(spec, GSFW_KIND_MODEL)->def)->squares) {
+    const gsfw_entry *model = gsfw_spec_entry(spec, GSFW_KIND_MODEL);
+    const int squares = ((const gsfw_model_def *)model->def)->squares;
+    if (squares) {
         for (int i = 0; i < d; i++) {
             if (!isfinite(zd[i] * zd[i])) {
                 PyErr_Format(PyExc_ValueError, "z[%d] squared overflows; the model '%s' needs "
@@ -78,6 +80,14 @@ static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw
         goto done;
     }
     qsort(support, (size_t)size, sizeof(int), cmp_int);
+    /* a head or tail projection below s: the command line's warning (gsfw dmo) */
+    char shortfall[256];
+    if (squares && (model->needs & GSFW_NEEDS_GRAPH) &&
+        gsfw_proj_short_support_text(gr, dmo->name, size, (int)gsfw_spec_number(spec, "s"),
+                                     (int)gsfw_spec_number(spec, "g"), shortfall,
+                                     sizeof shortfall) &&
+        gsfwpy_warn(gsfwpy_ShortSupportWarning, shortfall) < 0)
+        goto done;
     out = gsfwpy_ids(support, size);
 done:
     PyMem_Free(support);

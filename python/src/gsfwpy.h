@@ -23,9 +23,9 @@ PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err);
 
 /* ---- warnings (module.c) */
 
-/* gsfw.UnusedArgumentWarning (an argument nothing chosen reads: the spec's warnings), a
- * UserWarning. */
-extern PyObject *gsfwpy_UnusedArgumentWarning;
+/* gsfw.UnusedArgumentWarning (an argument nothing chosen reads: the spec's warnings) and
+ * gsfw.ShortSupportWarning (a projection below s nodes), both UserWarnings. */
+extern PyObject *gsfwpy_UnusedArgumentWarning, *gsfwpy_ShortSupportWarning;
 /* Warn with the message, pointing at the caller of the package's function (the frame
  * above the one that called the extension). 0, or -1 when a filter made it an error. */
 int gsfwpy_warn(PyObject *category, const char *message);

@@ -194,14 +194,14 @@ PyObject *gsfwpy_ids(const int *ids, int count)
     return (PyObject *)a;
 }
 
-PyObject *gsfwpy_UnusedArgumentWarning;
+PyObject *gsfwpy_UnusedArgumentWarning, *gsfwpy_ShortSupportWarning;
 
 int gsfwpy_warn(PyObject *category, const char *message)
 {
     return PyErr_WarnEx(category, message, 2);
 }
 
-/* The warning classes: gsfw.UnusedArgumentWarning. */
+/* The warning classes, gsfw.UnusedArgumentWarning and gsfw.ShortSupportWarning. */
 static int add_warnings(PyObject *m)
 {
     static const struct {
@@ -213,6 +213,11 @@ static int add_warnings(PyObject *m)
          "with a deterministic model, a graph with a model that needs none): it is ignored. "
          "The command line warns about the same options, in the same words.",
          &gsfwpy_UnusedArgumentWarning},
+        {"gsfw.ShortSupportWarning",
+         "A projection onto a graph model (gsfw.dmo and its helpers) returned fewer than s "
+         "nodes: the graph has no set of s nodes in g connected pieces (the message says how "
+         "many its g largest components hold).",
+         &gsfwpy_ShortSupportWarning},
     };
     for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
         PyObject *type = PyErr_NewExceptionWithDoc(classes[k].name, classes[k].doc,

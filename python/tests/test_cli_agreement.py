@@ -140,3 +140,28 @@ def test_unused_arguments_warn_as_on_the_command_line(gsfw_bin, tmp_path):
     assert len(cli_warnings) == 2
     assert [str(w.message) for w in record] == cli_warnings
     assert all(w.category is gsfw.UnusedArgumentWarning for w in record)
+
+
+# a projection below s: the warning of gsfw dmo and gsfw tail, from the same library text
+@pytest.mark.parametrize("command", ["dmo", "tail"])
+def test_short_support_warns_as_on_the_command_line(gsfw_bin, tmp_path, command):
+    z = np.random.default_rng(6).standard_normal(100)
+    np.save(tmp_path / "z.npy", z)
+    (tmp_path / "edges.txt").write_text("0 1\n2 3\n3 4\n")
+    graph = gsfw.Graph(100, [[0, 1], [2, 3], [3, 4]])
+    args = ([command] + (["--model", "head"] if command == "dmo" else []) +
+            ["--z", str(tmp_path / "z.npy"), "--s", "10", "--g", "2", "--edges",
+             str(tmp_path / "edges.txt"), "--nodes", "100"])
+    proc = cli_run(gsfw_bin, args)
+    assert proc.returncode == 0, proc.stderr
+    with pytest.warns(gsfw.ShortSupportWarning) as record:
+        ids = (gsfw.dmo(z, "head", 10, g=2, graph=graph) if command == "dmo" else
+               gsfw.tail(z, graph, 10, g=2))
+    assert " ".join(map(str, ids)) == proc.stdout.strip()
+    assert [str(w.message) for w in record] == [
+        line.split(": warning: ", 1)[1] for line in proc.stderr.splitlines()]
+    assert "below s = 10: the graph has no set of 10 nodes in 2 components" in str(
+        record[0].message)
+    with warnings.catch_warnings():  # a graph with sets of s nodes: no warning
+        warnings.simplefilter("error")
+        gsfw.head(z, gsfw.Graph.grid(10, 10), 10)
