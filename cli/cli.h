@@ -124,9 +124,4 @@ int cli_ends_with_nocase(const char *path, const char *suffix);
 /* Print node ids on one line separated by spaces. */
 void cli_print_ids(const int *ids, int count);
 
-/* When size < s, warn on stderr that the `what` (head / tail) projection returned fewer
- * than s nodes, and say so when the graph has no set of s nodes in gc components. */
-void cli_warn_short_support(const char *cmd, const char *what, const gsfw_graph *g, int size,
-                            int s, int gc);
-
 #endif

@@ -119,9 +119,12 @@ int cmd_dmo(int argc, char **argv)
         }
     }
     cli_print_ids(support, size);
-    if (squares && graph)
-        cli_warn_short_support(cmd, dmo->name, graph, size, (int)gsfw_spec_number(cp.spec, "s"),
-                               (int)gsfw_spec_number(cp.spec, "g"));
+    char shortfall[256];
+    if (squares && graph && (cli_entry(&cp, GSFW_KIND_MODEL)->needs & GSFW_NEEDS_GRAPH) &&
+        gsfw_proj_short_support_text(graph, dmo->name, size, (int)gsfw_spec_number(cp.spec, "s"),
+                                     (int)gsfw_spec_number(cp.spec, "g"), shortfall,
+                                     sizeof shortfall))
+        cli_warn(cmd, "%s", shortfall);
     if (stats_flag)
         fprintf(stderr, "size=%d norm=%.17g delta=%.17g pcsf_calls=%ld window_missed=%ld\n",
                 size, nrm, dmo->delta, gsfw_dmo_count(dmo, &stats, "pcsf_calls"),

@@ -102,7 +102,10 @@ int cmd_tail(int argc, char **argv)
         rc = cli_fail_err("tail", e, &err);
     } else {
         cli_print_ids(support, size);
-        if (pm == GSFW_PROJ_PRACTICAL) cli_warn_short_support("tail", "tail", graph, size, s, g);
+        char shortfall[256];
+        if (pm == GSFW_PROJ_PRACTICAL &&
+            gsfw_proj_short_support_text(graph, "tail", size, s, g, shortfall, sizeof shortfall))
+            cli_warn("tail", "%s", shortfall);
         if (stats)
             fprintf(stderr, "tail: size=%d pcsf_calls=%d window_missed=%d lambda=%.9g "
                     "energy=%.9g size_repaired=%d\n", size, info.pcsf_calls,

@@ -294,6 +294,32 @@ static void test_components(void **state)
     gsfw_graph_free(g);
 }
 
+/* The warning of a projection below s (gsfw dmo, gsfw tail and Python's gsfw.dmo print
+ * it): none at s nodes; the cause when the g largest components hold fewer than s. */
+static void test_short_support_text(void **state)
+{
+    (void)state;
+    gsfw_graph *g = components_graph(); /* components of 5, 4 and 3 nodes, 3 isolated */
+    char buf[256];
+    assert_int_equal(gsfw_proj_short_support_text(g, "head", 6, 6, 1, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(gsfw_proj_short_support_text(g, "head", 5, 6, 1, buf, sizeof buf), 1);
+    assert_string_equal(buf, "the head projection returned 5 nodes, below s = 6: the graph "
+                             "has no set of 6 nodes in 1 component (its largest component "
+                             "has 5 nodes)");
+    assert_int_equal(gsfw_proj_short_support_text(g, "tail", 1, 10, 2, buf, sizeof buf), 1);
+    assert_string_equal(buf, "the tail projection returned 1 node, below s = 10: the graph "
+                             "has no set of 10 nodes in 2 components (its 2 largest "
+                             "components have 9 nodes)");
+    /* a set of s nodes exists (5 + 4 >= 9): the shortfall alone */
+    assert_int_equal(gsfw_proj_short_support_text(g, "head", 7, 9, 2, buf, sizeof buf), 1);
+    assert_string_equal(buf, "the head projection returned 7 nodes, below s = 9");
+    /* a short buffer holds a terminated prefix */
+    assert_int_equal(gsfw_proj_short_support_text(g, "head", 5, 6, 1, buf, 12), 1);
+    assert_string_equal(buf, "the head pr");
+    gsfw_graph_free(g);
+}
+
 /* reset: a sequence projected again after reset repeats itself exactly (supports, PCSF
  * calls, lambdas), as a fresh object does. */
 static void test_reset(void **state)
@@ -481,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_lesmis_s3),
         cmocka_unit_test(test_small_graphs_against_brute_force),
         cmocka_unit_test(test_components),
+        cmocka_unit_test(test_short_support_text),
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_contains),
         cmocka_unit_test(test_dmo_stats),

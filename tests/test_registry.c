@@ -231,6 +231,27 @@ static void test_spec_parses_and_checks(void **state)
     assert_int_equal(gsfw_spec_bind(spec, 3, NULL, NULL, &err), GSFW_ERR_INVALID_ARG);
     assert_non_null(strstr(err.message, "s 4 exceeds the dimension d = 3"));
     gsfw_spec_free(spec);
+
+    /* a graph and a tree: the model decides which one is used (the other is ignored with
+       a warning); with no model named neither is taken */
+    gsfw_graph *graph = NULL;
+    gsfw_tree *tree = NULL;
+    assert_int_equal(gsfw_graph_grid(4, 4, &graph, &err), GSFW_OK);
+    assert_int_equal(gsfw_tree_quadtree(4, 4, &tree, &err), GSFW_OK);
+    spec = new_spec(GSFW_USES_MODEL);
+    set_ok(spec, "s", "3");
+    assert_int_equal(gsfw_spec_check(spec, &err), GSFW_OK);
+    assert_int_equal(gsfw_spec_bind(spec, 16, graph, tree, &err), GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "a graph and a tree are given but no model: name one (the "
+                                     "graph's: subgraph, head, tail; the tree's: tree, "
+                                     "tree-connected)");
+    set_ok(spec, "model", "head");
+    assert_int_equal(gsfw_spec_check(spec, &err), GSFW_OK);
+    assert_int_equal(gsfw_spec_bind(spec, 16, graph, tree, &err), GSFW_OK);
+    assert_true(has_warning(spec, "tree is ignored by model head"));
+    gsfw_spec_free(spec);
+    gsfw_tree_free(tree);
+    gsfw_graph_free(graph);
 }
 
 /* an oracle of one's own: the first s coordinates, whatever z is */

@@ -136,6 +136,14 @@ GSFW_API void gsfw_headtail_reset(gsfw_headtail *ht);
  * ints, ascending), *size their number. info may be NULL. */
 GSFW_API gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, int *support, int *size,
                                  gsfw_proj_info *info, gsfw_err *err);
+/* The warning a practical projection deserves when it returned size < s nodes (g
+ * components asked), written into buf (cap bytes): "the head projection returned 1 node,
+ * below s = 10: the graph has no set of 10 nodes in 1 component (its largest component
+ * has 2 nodes)", the part after the colon when the g largest components of the graph
+ * hold fewer than s nodes (the only case where the size repair falls short). what:
+ * "head" or "tail". Returns 1 when it wrote a warning, 0 (buf empty) when size >= s. */
+GSFW_API int gsfw_proj_short_support_text(const gsfw_graph *graph, const char *what, int size,
+                                          int s, int g, char *buf, size_t cap);
 
 /* The counters of the head and tail DMOs (gsfw_dmo_stats.count, gsfw_info_count):
  * "pcsf_calls", the PCSF runs of a call, and "window_missed", 1 when its lambda-search

@@ -229,7 +229,9 @@ GSFW_API gsfw_error gsfw_spec_check(gsfw_spec *spec, gsfw_err *err);
 GSFW_API const char *gsfw_spec_warning(const gsfw_spec *spec, int i);
 /* Against the problem: d unknowns (s <= d), the graph or tree the model needs (d nodes;
  * borrowed: they must outlive the spec's oracles). A graph or tree the model does not
- * need is ignored with a warning. */
+ * need is ignored with a warning; a graph and a tree with no model named are an error
+ * (the default model could be either one's; gsfw_spec_check refuses it already when
+ * gsfw_spec_available declares both). */
 GSFW_API gsfw_error gsfw_spec_bind(gsfw_spec *spec, int d, const gsfw_graph *graph,
                                    const struct gsfw_tree *tree, gsfw_err *err);
 /* The caller's spelling of a parameter in messages (see gsfw_spec_set_spelling). */

@@ -11,10 +11,12 @@ estimators.
     gsfw.pcst_fast(...), gsfw.pcsf(...)     prize-collecting Steiner forest
     gsfw.GraphSparseRegression, GraphSparseClassifier, GraphSparseRegressionCV
     gsfw.Graph, gsfw.Tree, gsfw.Operator, gsfw.Objective, gsfw.dmo, gsfw.head, gsfw.tail
+    gsfw.UnusedArgumentWarning, gsfw.ShortSupportWarning (UserWarnings, as the CLI warns)
 
 The estimators load scikit-learn when first used, so `import gsfw` stays light.
 """
 from . import _gsfw
+from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._graph import Graph
 from ._operator import Operator
 from ._oracles import dmo, head, tail
@@ -27,8 +29,9 @@ __version__ = _gsfw.version()
 _ESTIMATORS = ("GraphSparseRegression", "GraphSparseClassifier", "GraphSparseRegressionCV",
                "BoundaryWarning", "ColdStartWarning", "UnboundedWarning")
 
-__all__ = ["Graph", "Objective", "Operator", "Result", "Tree", "dmo", "head", "pcsf",
-           "pcst_fast", "solve", "tail", "__version__"] + list(_ESTIMATORS)
+__all__ = ["Graph", "Objective", "Operator", "Result", "ShortSupportWarning", "Tree",
+           "UnusedArgumentWarning", "dmo", "head", "pcsf", "pcst_fast", "solve", "tail",
+           "__version__"] + list(_ESTIMATORS)
 
 
 def __getattr__(name):

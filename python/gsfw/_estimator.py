@@ -14,6 +14,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
                       "gsfw.solve works without it") from exc
 
 from ._checks import integral_or_none, real_or_none
+from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
 from ._registry import entries, fill_doc
@@ -115,19 +116,26 @@ class _GraphSparseModel(BaseEstimator):
         return kwargs
 
     def _oracle_support(self, z, kwargs):
-        return dmo(z, kwargs["model"], min(kwargs["s"], len(z)), kwargs["g"], kwargs["graph"],
-                   kwargs["delta"], kwargs["seed"], kwargs["tree"])
+        # an inner step of the fit, which warns as gsfw.solve does: the solve names the
+        # arguments that go unused (this oracle alone would also call delta, which
+        # Option II reads, unused), and says nothing of supports below s
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnusedArgumentWarning)
+            warnings.simplefilter("ignore", ShortSupportWarning)
+            return dmo(z, kwargs["model"], min(kwargs["s"], len(z)), kwargs["g"],
+                       kwargs["graph"], kwargs["delta"], kwargs["seed"], kwargs["tree"])
 
     # -- the fit, with the radius chosen from the data unless C is given
 
-    def _fit_radius(self, A, target, columns, loss_kwargs, x0):
-        """Solve over A (an Operator or array) for target: (gsfw.Result or None, radius).
-        None when A^T target = 0: the gradient vanishes at 0, which is then optimal (one
-        sample with an intercept, a zero design or a zero target)."""
-        d = A.shape[1]
+    def _fit_radius(self, A, target, columns, loss_kwargs, x0, d):
+        """Solve over A (an Operator or array; None: the zero operator) for target:
+        (gsfw.Result or None, radius). None when A^T target = 0: the gradient vanishes at
+        0, which is then optimal (one sample with an intercept, a zero or, centred, a
+        constant design, or a zero target)."""
         kwargs = self._solve_kwargs(d)
-        z = np.asarray(A.adjoint(target) if isinstance(A, Operator) else A.T @ target,
-                       dtype=np.float64)
+        z = (np.zeros(d) if A is None else
+             np.asarray(A.adjoint(target) if isinstance(A, Operator) else A.T @ target,
+                        dtype=np.float64))
         C = real_or_none("C", self.C)
         auto = C is None
         if not np.any(z):
@@ -214,15 +222,25 @@ class _GraphSparseModel(BaseEstimator):
 
 
 def design(X, fit_intercept):
-    """(operator or array, column means or None, columns(S) -> dense centred columns)."""
+    """(operator or array, column means or None, columns(S) -> dense centred columns).
+    With fit_intercept, a design whose every column is constant centres to the zero
+    operator: None then (the centred operator would leave rounding residues of B x -
+    1 (mu . x), about 1e-16 of X, which a solve would fit, or whose L it would fail to
+    estimate)."""
     sparse = is_sparse_matrix(X)
     if not fit_intercept:
         A = Operator.csr(X) if sparse else X
         mu = None
     else:
         mu = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
-        base = Operator.csr(X) if sparse else Operator.dense(X, copy=False)
-        A = Operator._centered(base, mu)
+        top, bottom = X.max(axis=0), X.min(axis=0)  # equal where a column is constant
+        if sparse:
+            top, bottom = top.toarray(), bottom.toarray()
+        if np.array_equal(top, bottom):
+            A = None
+        else:
+            A = Operator._centered(Operator.csr(X) if sparse else Operator.dense(X, copy=False),
+                                   mu)
 
     def columns(S):
         cols = X[:, S]
@@ -274,7 +292,8 @@ class GraphSparseRegression(RegressorMixin, _GraphSparseModel):
         A, mu, columns = design(X, self.fit_intercept)
         y_mean = float(np.mean(y)) if self.fit_intercept else 0.0
         target = y - y_mean
-        result, C = self._fit_radius(A, target, columns, {}, self._previous_coef(X.shape[1]))
+        result, C = self._fit_radius(A, target, columns, {}, self._previous_coef(X.shape[1]),
+                                     X.shape[1])
         self._store(result, C, X.shape[1])
         self.intercept_ = y_mean - float(mu @ self.coef_) if mu is not None else 0.0
         if self._on_boundary(result, C):
@@ -327,7 +346,8 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
         labels = np.where(y_index == 1, 1.0, -1.0)
         A, _, columns = design(X, False)
         loss = dict(loss="logistic", intercept=bool(self.fit_intercept))
-        result, C = self._fit_radius(A, labels, columns, loss, self._previous_coef(X.shape[1]))
+        result, C = self._fit_radius(A, labels, columns, loss, self._previous_coef(X.shape[1]),
+                                     X.shape[1])
         self._store(result, C, X.shape[1])
         self.intercept_ = (float(result.intercept) if self.fit_intercept and result is not None
                            else 0.0)

@@ -5,6 +5,7 @@ import numpy as np
 
 from sklearn.model_selection import check_cv
 
+from ._checks import integral
 from ._estimator import (BoundaryWarning, ColdStartWarning, GraphSparseRegression,
                          _validate_data)
 
@@ -30,7 +31,8 @@ class GraphSparseRegressionCV(GraphSparseRegression):
     refits from the best iterate (n=400, d=2000, 5 folds, s 1 to 64: the same time as the
     35 cold fits; held-out MSE at s=32 0.098 against 0.218 cold). s_ is the value of least
     mean squared error over the folds; the final model is fitted on all the data with
-    s = s_. The other parameters are GraphSparseRegression's (s itself is ignored).
+    s = s_. The other parameters are GraphSparseRegression's (s itself is ignored);
+    s_values are integers, checked as s is.
 
     Attributes: s_, s_values_, mse_path_ (len(s_values_), n_folds), and the regressor's
     coef_, intercept_, C_, n_iter_, result_.
@@ -59,8 +61,11 @@ class GraphSparseRegressionCV(GraphSparseRegression):
                               dtype=np.float64, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         n, d = X.shape
+        # each entry checked as GraphSparseRegression checks s (5.9 is not read as 5)
         grid = (default_s_grid(n, d) if self.s_values is None
-                else np.unique(np.asarray(self.s_values, dtype=np.int64)))
+                else np.unique(np.array([integral("s_values[%d]" % k, s)
+                                         for k, s in enumerate(self.s_values)],
+                                        dtype=np.int64)))
         if len(grid) == 0:
             raise ValueError("s_values is empty")
         folds = list(check_cv(self.cv).split(X, y))

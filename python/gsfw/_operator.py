@@ -2,7 +2,20 @@
 import numpy as np
 
 from . import _gsfw
+from ._checks import integral, real, text
 from ._registry import fill_doc
+
+SEED_MAX = 2 ** 64 - 1
+
+
+def _seed(seed):
+    """seed as the operators take it: an integer (TypeError for bool, float or str, as
+    gsfw.solve's seed) in 0..2^64 - 1, the C API's uint64_t: a ValueError beyond, where
+    it would wrap (-1 and 2^64 - 1 gave the same matrix)."""
+    seed = integral("seed", seed)
+    if not 0 <= seed <= SEED_MAX:
+        raise ValueError("seed must be between 0 and %d, got %d" % (SEED_MAX, seed))
+    return seed
 
 
 class Operator(_gsfw.Operator):
@@ -14,7 +27,8 @@ class Operator(_gsfw.Operator):
     Properties shape (n, d) and name; apply(x) = A x (also A @ x), adjoint(r) = A^T r,
     norm2() (an upper estimate of ||A||_2^2, or None), toarray(). Products run with the
     GIL held: an operator keeps scratch space and serves one thread (and one solve) at a
-    time."""
+    time. Sizes, threads and seeds must be integers (TypeError naming the argument
+    otherwise, as gsfw.solve's), seeds in 0..2^64 - 1."""
 
     @classmethod
     def dense(cls, A, copy=True, float32=False):
@@ -35,20 +49,22 @@ class Operator(_gsfw.Operator):
     @classmethod
     def dct(cls, d, n, seed=0):
         """n rows (chosen by seed) of the orthonormal DCT-II of length d."""
-        return cls._dct(int(d), int(n), int(seed))
+        return cls._dct(integral("d", d), integral("n", n), _seed(seed))
 
     @classmethod
     def dct2(cls, height, width, n, seed=0, threads=1):
         """n rows of the 2-D orthonormal DCT-II of a row-major height x width image.
         threads=2 computes half of every transform on a second thread (from 16384
         pixels on); the products are bit-identical for every thread count."""
-        return cls._dct2(int(height), int(width), int(n), int(seed), int(threads))
+        return cls._dct2(integral("height", height), integral("width", width),
+                         integral("n", n), _seed(seed), integral("threads", threads))
 
     @classmethod
     def hadamard(cls, d, n, seed=0, threads=1):
         """n rows of the orthonormal Walsh-Hadamard matrix (d a power of two); threads
         as for dct2."""
-        return cls._hadamard(int(d), int(n), int(seed), int(threads))
+        return cls._hadamard(integral("d", d), integral("n", n), _seed(seed),
+                             integral("threads", threads))
 
     @classmethod
     def implicit_gaussian(cls, n, d, seed=0, sd=None, threads=1):
@@ -56,8 +72,10 @@ class Operator(_gsfw.Operator):
         generated on demand, never stored. threads=2 regenerates half of the entries of
         each product on a second thread (from d = 16384 on); the products are
         bit-identical for every thread count."""
-        sd = 1.0 / np.sqrt(n) if sd is None else float(sd)
-        return cls._implicit_gaussian(int(n), int(d), int(seed), sd, int(threads))
+        n = integral("n", n)
+        sd = 1.0 / np.sqrt(n) if sd is None else real("sd", sd)
+        return cls._implicit_gaussian(n, integral("d", d), _seed(seed), sd,
+                                      integral("threads", threads))
 
     @classmethod
     def sensing(cls, kind, n, height, width, seed=0, float32=False, threads=1):
@@ -66,8 +84,9 @@ class Operator(_gsfw.Operator):
             {registry:sensing}
         float32=True stores an explicit matrix in single precision; threads=2 shares
         the transforms' work with a second thread (bit-identical products)."""
-        return cls._sensing(str(kind), int(n), int(height), int(width), int(seed),
-                            bool(float32), int(threads))
+        return cls._sensing(text("kind", kind), integral("n", n), integral("height", height),
+                            integral("width", width), _seed(seed), bool(float32),
+                            integral("threads", threads))
 
     def __matmul__(self, x):
         return self.apply(x)

@@ -14,18 +14,22 @@ def dmo(z, model=None, s=None, g=None, graph=None, delta=None, seed=None, tree=N
     (0, 1] [1]; seed: their random order [0]. None takes the library's default. Returns
     the selected node ids, sorted, as an int64 array.
     Raises TypeError for arguments of the wrong kind, ValueError for values out of range.
+    Warns as gsfw dmo does: gsfw.UnusedArgumentWarning for an argument the model ignores,
+    gsfw.ShortSupportWarning when a head or tail projection returns fewer than s nodes.
     """
     return _gsfw.dmo(z, model=model, s=s, g=g, graph=graph, delta=delta, seed=seed, tree=tree)
 
 
 def head(z, graph, s, g=None):
     """Head projection of z over M(graph, s, g): at most about s nodes in at most g [1]
-    connected pieces with large sum z_i^2 (PCSF lambda-search). Sorted int64 ids."""
+    connected pieces with large sum z_i^2 (PCSF lambda-search). Sorted int64 ids; a
+    gsfw.ShortSupportWarning when they are fewer than s."""
     return _gsfw.dmo(z, model="head", s=s, g=g, graph=graph)
 
 
 def tail(z, graph, s, g=None):
-    """Tail projection of z over M(graph, s, g) (PCSF lambda-search): sorted int64 ids."""
+    """Tail projection of z over M(graph, s, g) (PCSF lambda-search): sorted int64 ids; a
+    gsfw.ShortSupportWarning when they are fewer than s."""
     return _gsfw.dmo(z, model="tail", s=s, g=g, graph=graph)
 
 

@@ -147,7 +147,12 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
 
     Returns a gsfw.Result. Raises TypeError for an argument of the wrong kind (s=4.5,
     s='4', s=True, C='1', a graph that is not a gsfw.Graph) and ValueError for a value
-    out of range, sizes that disagree or non-finite data, with a message naming it.
+    out of range (0 included: L=0, tol=0 or time_limit=0, as the command line's --L 0),
+    sizes that disagree or non-finite data, with a message naming it. An argument that
+    nothing chosen reads is ignored with a gsfw.UnusedArgumentWarning (seed or a graph
+    with the topk model), or raises ValueError where the command line refuses it too
+    (step or polish with a baseline, huber_delta without the huber loss); so does a
+    graph and a tree without a model.
     """
     interval = _verbose_interval(verbose)
     if polish is None:

@@ -50,12 +50,14 @@ static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw
     gsfw_dmo *dmo = NULL, *unused = NULL;
     int *support = NULL;
     PyObject *out = NULL;
-    if ((e = gsfw_spec_bind(spec, d, gr, tr, &err)) ||
-        (e = gsfw_spec_oracles(spec, &dmo, &unused, &err))) {
+    if (gsfwpy_spec_bind(spec, d, gr, tr) < 0) goto done;
+    if ((e = gsfw_spec_oracles(spec, &dmo, &unused, &err))) {
         gsfwpy_raise(e, &err);
         goto done;
     }
-    if (((const gsfw_model_def *)gsfw_spec_entry(spec, GSFW_KIND_MODEL)->def)->squares) {
+    const gsfw_entry *model = gsfw_spec_entry(spec, GSFW_KIND_MODEL);
+    const int squares = ((const gsfw_model_def *)model->def)->squares;
+    if (squares) {
         for (int i = 0; i < d; i++) {
             if (!isfinite(zd[i] * zd[i])) {
                 PyErr_Format(PyExc_ValueError, "z[%d] squared overflows; the model '%s' needs "
@@ -78,6 +80,14 @@ static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw
         goto done;
     }
     qsort(support, (size_t)size, sizeof(int), cmp_int);
+    /* a head or tail projection below s: the command line's warning (gsfw dmo) */
+    char shortfall[256];
+    if (squares && (model->needs & GSFW_NEEDS_GRAPH) &&
+        gsfw_proj_short_support_text(gr, dmo->name, size, (int)gsfw_spec_number(spec, "s"),
+                                     (int)gsfw_spec_number(spec, "g"), shortfall,
+                                     sizeof shortfall) &&
+        gsfwpy_warn(gsfwpy_ShortSupportWarning, shortfall) < 0)
+        goto done;
     out = gsfwpy_ids(support, size);
 done:
     PyMem_Free(support);
@@ -95,11 +105,12 @@ PyObject *gsfwpy_dmo(PyObject *self, PyObject *args, PyObject *kwds)
     gsfw_spec *spec = gsfwpy_spec_from(GSFW_USES_MODEL, all, objects, o, "dmo");
     PyObject *out = NULL;
     PyArrayObject *z = NULL;
-    if (!spec || gsfwpy_spec_check(spec) < 0) goto done;
+    if (!spec) goto done;
     const gsfw_graph *gr = gsfwpy_graph_arg(o[O_GRAPH], "graph", 1);
     if (!gr && PyErr_Occurred()) goto done;
     const gsfw_tree *tr = gsfwpy_tree_arg(o[O_TREE], "tree");
     if (!tr && PyErr_Occurred()) goto done;
+    if (gsfwpy_spec_check(spec, gr, tr) < 0) goto done;
     const unsigned needs = gsfw_spec_entry(spec, GSFW_KIND_MODEL)->needs;
     const int expected = gr && (needs & GSFW_NEEDS_GRAPH)  ? gsfw_graph_nodes(gr)
                          : tr && (needs & GSFW_NEEDS_TREE) ? gsfw_tree_num_nodes(tr)

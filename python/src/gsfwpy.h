@@ -21,6 +21,15 @@
  * MemoryError, RuntimeError (internal, callback). Returns NULL. */
 PyObject *gsfwpy_raise(gsfw_error code, const gsfw_err *err);
 
+/* ---- warnings (module.c) */
+
+/* gsfw.UnusedArgumentWarning (an argument nothing chosen reads: the spec's warnings) and
+ * gsfw.ShortSupportWarning (a projection below s nodes), both UserWarnings. */
+extern PyObject *gsfwpy_UnusedArgumentWarning, *gsfwpy_ShortSupportWarning;
+/* Warn with the message, pointing at the caller of the package's function (the frame
+ * above the one that called the extension). 0, or -1 when a filter made it an error. */
+int gsfwpy_warn(PyObject *category, const char *message);
+
 /* ---- arrays (module.c) */
 
 /* An array's shape as numpy prints it, "(2, 3)", "(5,)" or "()", in buf. */
@@ -85,8 +94,16 @@ gsfw_spec *gsfwpy_spec_from(unsigned uses, PyObject *kwds, const char *const *ob
 /* One parameter from a Python value (str, bool, int or float; None: skipped). 0, or -1
  * with a Python exception. */
 int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const char *fn);
-/* gsfw_spec_check; -1 with ValueError naming the problem. */
-int gsfwpy_spec_check(gsfw_spec *spec);
+/* gsfw_spec_check for a call given this graph and tree (either may be NULL: declared
+ * with gsfw_spec_available, so that the default model, and the warnings about what it
+ * does not read, are the ones of the model the call will bind), then its warnings
+ * (gsfw.UnusedArgumentWarning, the command line's texts); -1 with ValueError naming the
+ * problem. */
+int gsfwpy_spec_check(gsfw_spec *spec, const gsfw_graph *graph, const struct gsfw_tree *tree);
+/* gsfw_spec_bind, then the warnings it added (a graph or tree the model ignores); -1
+ * with a Python exception. */
+int gsfwpy_spec_bind(gsfw_spec *spec, int d, const gsfw_graph *graph,
+                     const struct gsfw_tree *tree);
 /* registry(kind): the library's list of a kind, or of the parameters. */
 PyObject *gsfwpy_registry(PyObject *self, PyObject *args);
 PyObject *gsfwpy_default_model(PyObject *self, PyObject *args);

@@ -205,6 +205,45 @@ PyObject *gsfwpy_ids(const int *ids, int count)
     return (PyObject *)a;
 }
 
+PyObject *gsfwpy_UnusedArgumentWarning, *gsfwpy_ShortSupportWarning;
+
+int gsfwpy_warn(PyObject *category, const char *message)
+{
+    return PyErr_WarnEx(category, message, 2);
+}
+
+/* The warning classes, gsfw.UnusedArgumentWarning and gsfw.ShortSupportWarning. */
+static int add_warnings(PyObject *m)
+{
+    static const struct {
+        const char *name, *doc;
+        PyObject **type;
+    } classes[] = {
+        {"gsfw.UnusedArgumentWarning",
+         "An argument that the chosen model, method, step rule or loss does not read (a seed "
+         "with a deterministic model, a graph with a model that needs none): it is ignored. "
+         "The command line warns about the same options, in the same words.",
+         &gsfwpy_UnusedArgumentWarning},
+        {"gsfw.ShortSupportWarning",
+         "A projection onto a graph model (gsfw.dmo and its helpers) returned fewer than s "
+         "nodes: the graph has no set of s nodes in g connected pieces (the message says how "
+         "many its g largest components hold).",
+         &gsfwpy_ShortSupportWarning},
+    };
+    for (size_t k = 0; k < sizeof classes / sizeof classes[0]; k++) {
+        PyObject *type = PyErr_NewExceptionWithDoc(classes[k].name, classes[k].doc,
+                                                   PyExc_UserWarning, NULL);
+        if (!type) return -1;
+        *classes[k].type = type; /* kept for the module's life; the module holds another */
+        Py_INCREF(type);
+        if (PyModule_AddObject(m, classes[k].name + strlen("gsfw."), type) < 0) {
+            Py_DECREF(type);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *version(PyObject *self, PyObject *noargs)
 {
     (void)self;
@@ -268,6 +307,10 @@ PyMODINIT_FUNC PyInit__gsfw(void)
     Py_INCREF(&gsfwpy_OperatorType);
     if (PyModule_AddObject(m, "Operator", (PyObject *)&gsfwpy_OperatorType) < 0) {
         Py_DECREF(&gsfwpy_OperatorType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_warnings(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

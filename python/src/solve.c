@@ -233,7 +233,7 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         gsfwpy_raise(err.code, &err);
         goto done;
     }
-    if (gsfwpy_spec_check(spec) < 0) goto done;
+    if (gsfwpy_spec_check(spec, gr, tr) < 0) goto done;
     if (gsfwpy_build_objective(o[O_A], o[O_Y], o[O_OBJECTIVE], spec, &calls,
                                &objective_parts) < 0)
         goto done;
@@ -242,8 +242,8 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     if (o[O_X_TRUE] != Py_None && !(x_true = gsfwpy_vector(o[O_X_TRUE], "x_true", d, 1)))
         goto done;
     if (o[O_X0] != Py_None && !(x0 = gsfwpy_vector(o[O_X0], "x0", d, 1))) goto done;
-    if ((e = gsfw_spec_bind(spec, d, gr, tr, &err)) ||
-        (e = gsfw_spec_oracles(spec, &dmo, &tail, &err))) {
+    if (gsfwpy_spec_bind(spec, d, gr, tr) < 0) goto done;
+    if ((e = gsfw_spec_oracles(spec, &dmo, &tail, &err))) {
         gsfwpy_raise(e, &err);
         goto done;
     }

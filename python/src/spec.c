@@ -1,6 +1,7 @@
 /* Keyword arguments as registry parameters: what Python passes by name beyond the objects
  * (arrays, graphs, callables) goes to gsfw_spec_set / gsfw_spec_set_number, which parse
- * and check it as for any caller. */
+ * and check it as for any caller. Python's "not given" is None, so a number 0 is a value
+ * like any other (set_number). */
 #include "gsfwpy.h"
 
 #include <string.h>
@@ -51,6 +52,19 @@ static int check_kind(const char *name, gsfw_param_type type, PyObject *value)
     return -1;
 }
 
+/* A number for a parameter. gsfw_spec_set_number reads 0 as "not given" for the
+ * parameters flagged GSFW_PARAM_ZERO_UNSET (L, delta, tol, tol_rel, time_limit,
+ * near_miss): Python has None for that, so 0 goes as the text "0" instead, which is
+ * range-checked as the command line's --L 0 is (L=0 raises "L must be > 0, got 0", as
+ * L=-1 raises "... got -1"; near_miss=0 is in range and means automatic, as there). */
+static gsfw_error set_number(gsfw_spec *spec, const char *name, double value, gsfw_err *err)
+{
+    const gsfw_param *p = gsfw_registry_find_param(name);
+    if (value == 0.0 && p && (p->flags & GSFW_PARAM_ZERO_UNSET))
+        return gsfw_spec_set(spec, name, "0", err);
+    return gsfw_spec_set_number(spec, name, value, err);
+}
+
 /* The largest integer below which every integer is a double (2^53). */
 #define EXACT_IN_DOUBLE 9007199254740992LL
 
@@ -65,7 +79,7 @@ static gsfw_error set_integer(gsfw_spec *spec, const char *name, PyObject *value
     long long k = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (k == -1 && PyErr_Occurred()) goto raised;
     if (!overflow && k >= -EXACT_IN_DOUBLE && k <= EXACT_IN_DOUBLE)
-        return gsfw_spec_set_number(spec, name, (double)k, err);
+        return set_number(spec, name, (double)k, err);
     PyObject *digits = PyObject_Str(value);
     if (!digits) { /* beyond sys.get_int_max_str_digits(): its size instead */
         PyErr_Clear();
@@ -112,7 +126,7 @@ int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const ch
     } else if (PyArray_IsScalar(value, Number) || PyArray_IsScalar(value, Bool)) {
         double number = PyFloat_AsDouble(value); /* numpy scalars: as numbers */
         if (number == -1.0 && PyErr_Occurred()) return -1;
-        e = gsfw_spec_set_number(spec, name, number, &err);
+        e = set_number(spec, name, number, &err);
     } else if (PyUnicode_Check(value)) {
         const char *text = PyUnicode_AsUTF8(value);
         if (!text) return -1;
@@ -120,7 +134,7 @@ int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const ch
     } else if (PyBool_Check(value) || PyLong_Check(value) || PyFloat_Check(value)) {
         double number = PyFloat_AsDouble(value);
         if (number == -1.0 && PyErr_Occurred()) return -1;
-        e = gsfw_spec_set_number(spec, name, number, &err);
+        e = set_number(spec, name, number, &err);
     } else {
         PyErr_Format(PyExc_TypeError, "%s must be a number or a string, got %s", name,
                      Py_TYPE(value)->tp_name);
@@ -161,14 +175,38 @@ fail:
     return NULL;
 }
 
-int gsfwpy_spec_check(gsfw_spec *spec)
+/* The spec's warnings from the first-th on, as gsfw.UnusedArgumentWarning. */
+static int warn_from(const gsfw_spec *spec, int first)
 {
+    const char *w;
+    for (int i = first; (w = gsfw_spec_warning(spec, i)); i++)
+        if (gsfwpy_warn(gsfwpy_UnusedArgumentWarning, w) < 0) return -1;
+    return 0;
+}
+
+int gsfwpy_spec_check(gsfw_spec *spec, const gsfw_graph *graph, const struct gsfw_tree *tree)
+{
+    gsfw_spec_available(spec, (graph ? GSFW_NEEDS_GRAPH : 0u) | (tree ? GSFW_NEEDS_TREE : 0u));
     gsfw_err err;
     if (gsfw_spec_check(spec, &err)) {
         gsfwpy_raise(err.code, &err);
         return -1;
     }
-    return 0;
+    return warn_from(spec, 0);
+}
+
+int gsfwpy_spec_bind(gsfw_spec *spec, int d, const gsfw_graph *graph,
+                     const struct gsfw_tree *tree)
+{
+    int known = 0; /* the check's, issued already */
+    while (gsfw_spec_warning(spec, known)) known++;
+    gsfw_err err;
+    gsfw_error e = gsfw_spec_bind(spec, d, graph, tree, &err);
+    if (e) {
+        gsfwpy_raise(e, &err);
+        return -1;
+    }
+    return warn_from(spec, known);
 }
 
 /* default_model(graph, tree): the model the library takes when none is named, for a call

@@ -5,7 +5,9 @@ the same order; the command line runs as a child of this process and inherits it
 environment, so OpenBLAS picks the same kernel (OPENBLAS_CORETYPE) and thread count
 (OPENBLAS_NUM_THREADS) in both. Hence exact equality, whichever kernel that is."""
 import os
+import re
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -87,3 +89,79 @@ def test_mnist7_losses_python_equals_cli(root, gsfw_bin, tmp_path, loss, extra):
         assert abs(b_p - b) > 1e-9  # the polished point has an intercept of its own
     else:
         assert res.intercept is None
+
+
+def cli_run(gsfw_bin, args):
+    return subprocess.run([gsfw_bin] + args, capture_output=True, text=True, check=False)
+
+
+def python_spelling(text):
+    """A command-line message in Python's words: --tol-rel is tol_rel, --model head is
+    model head."""
+    return re.sub(r"--([A-Za-z][A-Za-z-]*)", lambda m: m.group(1).replace("-", "_"), text)
+
+
+def small_problem(tmp_path):
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((20, 30))
+    y = A @ np.r_[np.ones(3), np.zeros(27)]
+    np.save(tmp_path / "A.npy", A)
+    np.save(tmp_path / "y.npy", y)
+    return A, y, ["--A", str(tmp_path / "A.npy"), "--y", str(tmp_path / "y.npy"), "--s", "3",
+                  "--C", "1", "--method", "accfw", "--iters", "5"]
+
+
+# 0 is refused in the same words (Python had read it as "not given")
+@pytest.mark.parametrize("name", ["L", "tol", "tol_rel", "time_limit", "delta"])
+def test_zero_refused_as_on_the_command_line(gsfw_bin, tmp_path, name):
+    A, y, args = small_problem(tmp_path)
+    proc = cli_run(gsfw_bin, ["solve", "--model", "topk-approx", "--" + name.replace("_", "-"),
+                              "0"] + args)
+    assert proc.returncode == 2
+    cli_message = proc.stderr.splitlines()[0]
+    with pytest.raises(ValueError) as info:
+        gsfw.solve(A, y, model="topk-approx", s=3, C=1.0, method="accfw", max_iter=5,
+                   **{name: 0})
+    assert python_spelling(cli_message) == "gsfw solve: %s" % info.value
+
+
+# the options the model ignores: the same warnings, in the same words and order
+def test_unused_arguments_warn_as_on_the_command_line(gsfw_bin, tmp_path):
+    A, y, args = small_problem(tmp_path)
+    proc = cli_run(gsfw_bin, ["solve", "--model", "topk", "--seed", "4", "--graph", "grid:5x6"]
+                   + args)
+    assert proc.returncode == 0, proc.stderr
+    cli_warnings = [python_spelling(line.split(": warning: ", 1)[1])
+                    for line in proc.stderr.splitlines() if ": warning: " in line]
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        gsfw.solve(A, y, model="topk", s=3, C=1.0, method="accfw", max_iter=5, seed=4,
+                   graph=gsfw.Graph.grid(5, 6))
+    assert len(cli_warnings) == 2
+    assert [str(w.message) for w in record] == cli_warnings
+    assert all(w.category is gsfw.UnusedArgumentWarning for w in record)
+
+
+# a projection below s: the warning of gsfw dmo and gsfw tail, from the same library text
+@pytest.mark.parametrize("command", ["dmo", "tail"])
+def test_short_support_warns_as_on_the_command_line(gsfw_bin, tmp_path, command):
+    z = np.random.default_rng(6).standard_normal(100)
+    np.save(tmp_path / "z.npy", z)
+    (tmp_path / "edges.txt").write_text("0 1\n2 3\n3 4\n")
+    graph = gsfw.Graph(100, [[0, 1], [2, 3], [3, 4]])
+    args = ([command] + (["--model", "head"] if command == "dmo" else []) +
+            ["--z", str(tmp_path / "z.npy"), "--s", "10", "--g", "2", "--edges",
+             str(tmp_path / "edges.txt"), "--nodes", "100"])
+    proc = cli_run(gsfw_bin, args)
+    assert proc.returncode == 0, proc.stderr
+    with pytest.warns(gsfw.ShortSupportWarning) as record:
+        ids = (gsfw.dmo(z, "head", 10, g=2, graph=graph) if command == "dmo" else
+               gsfw.tail(z, graph, 10, g=2))
+    assert " ".join(map(str, ids)) == proc.stdout.strip()
+    assert [str(w.message) for w in record] == [
+        line.split(": warning: ", 1)[1] for line in proc.stderr.splitlines()]
+    assert "below s = 10: the graph has no set of 10 nodes in 2 components" in str(
+        record[0].message)
+    with warnings.catch_warnings():  # a graph with sets of s nodes: no warning
+        warnings.simplefilter("error")
+        gsfw.head(z, gsfw.Graph.grid(10, 10), 10)

@@ -1,4 +1,6 @@
 """Bad input raises the documented exception with a message naming the problem."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -203,3 +205,78 @@ def test_complex_adjacency_is_refused():
     real = sp.coo_matrix((np.array([1 + 0j, 2.0]), (np.array([0, 1]), np.array([1, 2]))),
                          shape=(3, 3))
     assert gsfw.Graph.from_scipy(real).m == 2
+
+
+# None is Python's "not given", so 0 is a value: refused as the command line refuses
+# --L 0, with the message of a negative value (0 had been read as "not given": L=0
+# estimated L, delta=0 ran the exact oracle, time_limit=0 ran without a limit).
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(L=0), r"^L must be > 0, got 0$"),
+    (dict(L=0.0), r"^L must be > 0, got 0$"),
+    (dict(L=np.float64(0)), r"^L must be > 0, got 0$"),
+    (dict(tol=0), r"^tol must be > 0, got 0$"),
+    (dict(tol_rel=0), r"^tol_rel must be in \(0, 1\), got 0$"),
+    (dict(time_limit=0), r"^time_limit must be > 0, got 0$"),
+    (dict(time_limit=np.int64(0)), r"^time_limit must be > 0, got 0$"),
+    (dict(model="topk-approx", delta=0), r"^delta must be in \(0, 1\], got 0$"),
+    (dict(option="II", delta=0.0), r"^delta must be in \(0, 1\], got 0$"),
+])
+def test_zero_is_range_checked(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        gsfw.solve(A, y, s=3, max_iter=5, **kwargs)
+
+
+def test_zero_is_range_checked_by_the_estimators_and_dmo():
+    pytest.importorskip("sklearn")
+    with pytest.raises(ValueError, match=r"^L must be > 0, got 0$"):
+        gsfw.GraphSparseRegression(s=3, L=0).fit(A, y)
+    with pytest.raises(ValueError, match=r"^time_limit must be > 0, got 0$"):
+        gsfw.GraphSparseClassifier(s=3, time_limit=0).fit(A, np.sign(y))
+    with pytest.raises(ValueError, match=r"^delta must be in \(0, 1\], got 0$"):
+        gsfw.dmo(np.arange(30.0), "topk-approx", 3, delta=0)
+
+
+def test_near_miss_zero_is_automatic():
+    # in its range: 0 is automatic, as not giving it (and as --near-miss 0)
+    kwargs = dict(model="head", graph=GRID, s=3, max_iter=20)
+    given = gsfw.solve(A, y, near_miss=0, **kwargs)
+    assert np.array_equal(given.x_last, gsfw.solve(A, y, **kwargs).x_last)
+
+
+def test_arguments_nothing_reads_warn_in_the_command_line_words():
+    z = np.arange(30.0)
+    tree = gsfw.Tree(np.r_[-1, np.zeros(29, dtype=int)])
+    cases = [
+        (lambda: gsfw.solve(A, y, s=3, seed=3, max_iter=5),
+         "seed is ignored by model topk (it is deterministic)"),
+        (lambda: gsfw.solve(A, y, s=3, model="topk", graph=GRID, max_iter=5),
+         "graph is ignored by model topk"),
+        (lambda: gsfw.dmo(z, "topk", 3, graph=GRID), "graph is ignored by model topk"),
+        (lambda: gsfw.dmo(z, "head", 3, graph=GRID, tree=tree), "tree is ignored by model head"),
+    ]
+    for call, message in cases:
+        with pytest.warns(gsfw.UnusedArgumentWarning) as record:
+            call()
+        assert [str(w.message) for w in record] == [message]
+        assert record[0].filename == __file__  # the caller's line, not the package's
+    assert issubclass(gsfw.UnusedArgumentWarning, UserWarning)
+    # what every entry reads: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gsfw.solve(A, y, s=3, model="head", graph=GRID, max_iter=5)
+        gsfw.dmo(z, "tree", 3, tree=tree)
+
+
+def test_a_graph_and_a_tree_need_a_model():
+    tree = gsfw.Tree(np.r_[-1, np.zeros(29, dtype=int)])
+    message = "^a graph and a tree are given but no model: name one"
+    with pytest.raises(ValueError, match=message):
+        gsfw.solve(A, y, s=3, graph=GRID, tree=tree, max_iter=5)
+    with pytest.raises(ValueError, match=message):
+        gsfw.dmo(np.arange(30.0), s=3, graph=GRID, tree=tree)
+    pytest.importorskip("sklearn")
+    with pytest.raises(ValueError, match=message):
+        gsfw.GraphSparseRegression(s=3, graph=GRID, tree=tree).fit(A, y)
+    with pytest.warns(gsfw.UnusedArgumentWarning, match="^graph is ignored by model tree$"):
+        res = gsfw.solve(A, y, s=3, model="tree", graph=GRID, tree=tree, max_iter=5)
+    assert res.status == "max_iter"

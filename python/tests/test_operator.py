@@ -87,3 +87,33 @@ def test_operator_errors():
         gsfw.Operator.dense(np.ones(3))
     with pytest.raises(ValueError):
         gsfw.Operator.sensing("fourier", 10, 4, 8)
+
+
+# The factories check their arguments as gsfw.solve does, by kind before range: a float,
+# a string or a bool is not silently truncated, parsed or read as 1.
+@pytest.mark.parametrize("make,match", [
+    (lambda: gsfw.Operator.dct(16.9, 8), r"^d must be an integer, got float 16\.9$"),
+    (lambda: gsfw.Operator.dct(16, 8.5), r"^n must be an integer, got float 8\.5$"),
+    (lambda: gsfw.Operator.dct("16", 8), r"^d must be an integer, got str '16'$"),
+    (lambda: gsfw.Operator.dct(16, True), r"^n must be an integer, got bool True$"),
+    (lambda: gsfw.Operator.dct2(4, 4.0, 8), r"^width must be an integer"),
+    (lambda: gsfw.Operator.hadamard(16, 4, threads=1.9), r"^threads must be an integer"),
+    (lambda: gsfw.Operator.dct(16, 8, seed=1.5), r"^seed must be an integer, got float 1\.5$"),
+    (lambda: gsfw.Operator.implicit_gaussian(4, 8, seed=True), r"^seed must be an integer"),
+    (lambda: gsfw.Operator.implicit_gaussian(4, 8, sd="1"), r"^sd must be a number"),
+    (lambda: gsfw.Operator.sensing(b"dct", 10, 4, 8), r"^kind must be a string"),
+    (lambda: gsfw.Operator.sensing("dct", 10, 4, 8.0), r"^width must be an integer"),
+])
+def test_factories_check_kinds(make, match):
+    with pytest.raises(TypeError, match=match):
+        make()
+
+
+def test_operator_seeds_do_not_wrap():
+    for seed in (-1, 2**64, 2**64 + 7):
+        with pytest.raises(ValueError, match=r"^seed must be between 0 and "
+                           r"18446744073709551615, got %d$" % seed):
+            gsfw.Operator.implicit_gaussian(4, 8, seed=seed)
+    top = gsfw.Operator.implicit_gaussian(4, 8, seed=2**64 - 1).toarray()
+    assert not np.array_equal(top, gsfw.Operator.implicit_gaussian(4, 8, seed=0).toarray())
+    assert gsfw.Operator.dct(16, 8, seed=np.uint64(2**64 - 1)).shape == (8, 16)

@@ -240,3 +240,48 @@ def test_not_fitted():
     for name in ESTIMATORS:
         with pytest.raises(NotFittedError):
             getattr(gsfw, name)().predict(np.zeros((1, 3)))
+
+
+# s_values are checked as s is (GraphSparseRegression(s=5.0) is a TypeError): 5.9 is not
+# read as 5, True as 1 nor '3' as 3.
+@pytest.mark.parametrize("s_values,match", [
+    ([3.5, 5], r"^s_values\[0\] must be an integer, got float 3\.5$"),
+    ([3, 5.9], r"^s_values\[1\] must be an integer, got float 5\.9$"),
+    ([True, 5], r"^s_values\[0\] must be an integer, got bool True$"),
+    (["3", 5], r"^s_values\[0\] must be an integer, got str '3'$"),
+])
+def test_cv_s_values_are_integers(s_values, match):
+    X, y, _ = data(9, n=60)
+    with pytest.raises(TypeError, match=match):
+        gsfw.GraphSparseRegressionCV(s_values=s_values, cv=3).fit(X, y)
+    cv = gsfw.GraphSparseRegressionCV(s_values=np.array([3, 2]), cv=3).fit(X, y)
+    assert cv.s_values_.tolist() == [2, 3]
+
+
+# With an intercept, a design whose every column is constant centres to zero, as an
+# all-zero one does: coef_ 0 and intercept_ the mean of y (sklearn's answer), not an error
+# about L nor coefficients fitted to the rounding residues of the centring.
+@pytest.mark.parametrize("make", [
+    lambda rng: np.ones((80, 50)),
+    lambda rng: np.full((80, 50), 3.7),
+    lambda rng: np.tile(rng.standard_normal(50), (80, 1)),
+    lambda rng: sp.csr_matrix(np.ones((80, 50))),
+    lambda rng: np.zeros((80, 50)),
+])
+def test_constant_design_fits_the_mean(make):
+    rng = np.random.default_rng(4)
+    X, y = make(rng), rng.standard_normal(80)
+    est = gsfw.GraphSparseRegression(s=5).fit(X, y)
+    assert not np.any(est.coef_) and est.result_ is None
+    assert est.intercept_ == np.mean(y)
+    assert np.array_equal(est.predict(X), np.full(80, np.mean(y)))
+
+
+def test_estimators_warn_once_about_unused_arguments():
+    X, y, _ = data(2)
+    with pytest.warns(gsfw.UnusedArgumentWarning) as record:
+        gsfw.GraphSparseRegression(s=3, model="topk", graph=gsfw.Graph.grid(5, 8)).fit(X, y)
+    assert [str(w.message) for w in record] == ["graph is ignored by model topk"]
+    with warnings.catch_warnings():  # delta is Option II's: the solve reads it
+        warnings.simplefilter("error")
+        gsfw.GraphSparseRegression(s=3, delta=0.5).fit(X, y)

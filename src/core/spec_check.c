@@ -241,23 +241,46 @@ static gsfw_error check_fixed(const gsfw_spec *spec, const in_play *ip, gsfw_err
     return GSFW_OK;
 }
 
+/* The built-in models, ", "-separated: those whose needs all lie in `needs` (fit = 1),
+ * or those that need something of it (fit = 0). */
+static void model_names(unsigned needs, int fit, char *buf, size_t cap)
+{
+    size_t used = 0;
+    const gsfw_entry *e;
+    buf[0] = '\0';
+    for (int i = 0; (e = gsfw_registry_entry(GSFW_KIND_MODEL, i)) && used < cap; i++)
+        if (fit ? !(e->needs & ~needs) : (e->needs & needs) != 0)
+            used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? ", " : "",
+                                     e->name);
+}
+
 /* A model whose needs the problem cannot meet, when what it offers is declared. */
 static gsfw_error check_available(const gsfw_spec *spec, const in_play *ip, gsfw_err *err)
 {
     const gsfw_entry *model = ip->e[GSFW_KIND_MODEL];
     if (!spec->declared || !model || !(model->needs & ~spec->available)) return GSFW_OK;
     char fits[256];
-    size_t used = 0;
-    const gsfw_entry *e;
-    fits[0] = '\0';
-    for (int i = 0; (e = gsfw_registry_entry(GSFW_KIND_MODEL, i)) && used < sizeof fits; i++)
-        if (!(e->needs & ~spec->available))
-            used += (size_t)snprintf(fits + used, sizeof fits - used, "%s%s", used ? ", " : "",
-                                     e->name);
+    model_names(spec->available, 1, fits, sizeof fits);
     spelled sp = {.next = 0};
     return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s needs a %s, which this problem does not "
                      "have (the models that fit: %s)", selection(spec, &sp, model),
                      model->needs & GSFW_NEEDS_GRAPH ? "graph" : "tree", fits);
+}
+
+/* A graph and a tree with no model named: the default model could be either one's, so
+ * neither is taken (the other would be ignored without the caller having chosen). */
+static gsfw_error check_structure(const gsfw_spec *spec, gsfw_err *err)
+{
+    const unsigned both = GSFW_NEEDS_GRAPH | GSFW_NEEDS_TREE;
+    if (!(spec->uses & GSFW_USES_MODEL) || (spec->available & both) != both ||
+        gsfw_spec_given(spec, "model"))
+        return GSFW_OK;
+    char graph_models[256], tree_models[256];
+    model_names(GSFW_NEEDS_GRAPH, 0, graph_models, sizeof graph_models);
+    model_names(GSFW_NEEDS_TREE, 0, tree_models, sizeof tree_models);
+    return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "a graph and a tree are given but no %s: name "
+                     "one (the graph's: %s; the tree's: %s)", gsfw_spec_spell(spec, "model"),
+                     graph_models, tree_models);
 }
 
 gsfw_error gsfw_spec_check(gsfw_spec *spec, gsfw_err *err)
@@ -268,6 +291,7 @@ gsfw_error gsfw_spec_check(gsfw_spec *spec, gsfw_err *err)
     in_play ip;
     entries_in_play(spec, &ip);
     gsfw_error e;
+    if ((e = check_structure(spec, err))) return e;
     if ((e = check_available(spec, &ip, err))) return e;
     if ((e = refuse_strict(spec, &ip, err))) return e;
     if ((e = check_fixed(spec, &ip, err))) return e;
@@ -288,6 +312,8 @@ gsfw_error gsfw_spec_bind(gsfw_spec *spec, int d, const gsfw_graph *graph,
     spec->tree = tree;
     if (!spec->declared) spec->available = (graph ? GSFW_NEEDS_GRAPH : 0) | (tree ? GSFW_NEEDS_TREE : 0);
     if (!(spec->uses & GSFW_USES_MODEL)) return GSFW_OK;
+    gsfw_error e = check_structure(spec, err);
+    if (e) return e;
     in_play ip;
     entries_in_play(spec, &ip);
     const gsfw_entry *model = ip.e[GSFW_KIND_MODEL];
