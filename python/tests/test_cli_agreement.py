@@ -33,6 +33,7 @@ def cli_solve(gsfw_bin, tmp_path, A, y, args):
     ("graph-iht", "head", []),
     ("graph-sp", "head", []),
 ])
+@pytest.mark.filterwarnings("ignore::gsfw.UnusedArgumentWarning")  # shared arguments
 def test_mnist7_python_equals_cli(root, gsfw_bin, tmp_path, method, model, extra):
     A, y, x_true, s, g, h, w = image_problem(root, "mnist_7", ratio=5.0, seed=7)
     iters = 60

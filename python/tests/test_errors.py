@@ -130,6 +130,7 @@ def test_objective_rejects():
 # Bad data is the caller's ValueError naming the input, not a RuntimeError blaming the
 # library's callbacks or numpy's cast error without the argument's name.
 @pytest.mark.parametrize("method", ["accfw", "iht", "graph-iht", "gen-mp"])
+@pytest.mark.filterwarnings("ignore::gsfw.UnusedArgumentWarning")  # shared arguments
 def test_zero_matrix_is_named(method):
     with pytest.raises(ValueError, match="got 0: is the data matrix zero"):
         gsfw.solve(np.zeros_like(A), y, model="head", s=3, graph=GRID, method=method,

@@ -25,6 +25,7 @@ def test_operator_and_array_agree():
 
 
 @pytest.mark.parametrize("method", ["cosamp", "graph-cosamp", "graph-sp"])
+@pytest.mark.filterwarnings("ignore::gsfw.UnusedArgumentWarning")  # shared arguments
 def test_baselines_on_separable_labels_are_unbounded(method):
     rng = np.random.default_rng(3)
     A = rng.standard_normal((40, 30))
