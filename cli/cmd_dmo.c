@@ -120,7 +120,7 @@ int cmd_dmo(int argc, char **argv)
     }
     cli_print_ids(support, size);
     char shortfall[256];
-    if (squares && graph && (cli_entry(&cp, GSFW_KIND_MODEL)->needs & GSFW_NEEDS_GRAPH) &&
+    if (graph && (cli_entry(&cp, GSFW_KIND_MODEL)->needs & GSFW_NEEDS_GRAPH) &&
         gsfw_proj_short_support_text(graph, dmo->name, size, (int)gsfw_spec_number(cp.spec, "s"),
                                      (int)gsfw_spec_number(cp.spec, "g"), shortfall,
                                      sizeof shortfall))

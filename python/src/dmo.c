@@ -80,9 +80,9 @@ static PyObject *select_sorted(gsfw_spec *spec, const gsfw_graph *gr, const gsfw
         goto done;
     }
     qsort(support, (size_t)size, sizeof(int), cmp_int);
-    /* a head or tail projection below s: the command line's warning (gsfw dmo) */
+    /* a graph model's support below s: the command line's warning (gsfw dmo) */
     char shortfall[256];
-    if (squares && (model->needs & GSFW_NEEDS_GRAPH) &&
+    if ((model->needs & GSFW_NEEDS_GRAPH) &&
         gsfw_proj_short_support_text(gr, dmo->name, size, (int)gsfw_spec_number(spec, "s"),
                                      (int)gsfw_spec_number(spec, "g"), shortfall,
                                      sizeof shortfall) &&
