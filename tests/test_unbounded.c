@@ -309,6 +309,45 @@ static void test_pursuit_solve_checks(void **state)
     free_objective(&o);
 }
 
+/* Two levels (the same objective, an identity prolong), from x* (which separates the
+ * labels), with a time limit that ends the coarse level: the run ends there with
+ * time_limit, the fine level does not run, and the answer is x*'s level's best carried
+ * up. Only the finest level's answer is checked: a coarse answer is only a start. */
+static void test_multilevel_coarse_stop_kept(void **state)
+{
+    (void)state;
+    labelled p;
+    make_labels(&p, 0);
+    objective o = make_objective(&p, &gsfw_loss_logistic, 0);
+    static double identity[D * D];
+    for (int j = 0; j < D; j++) identity[j * D + j] = 1.0;
+    gsfw_operator *prolong = NULL;
+    assert_int_equal(gsfw_operator_dense(D, D, identity, GSFW_ROW_MAJOR, GSFW_OP_COPY,
+                                         &prolong, NULL), GSFW_OK);
+    gsfw_dmo *oracles[4];
+    for (int k = 0; k < 4; k++) assert_int_equal(gsfw_dmo_topk(D, S, &oracles[k], NULL), GSFW_OK);
+    gsfw_level levels[2] = {{o.obj, oracles[0], oracles[1], NULL},
+                            {o.obj, oracles[2], oracles[3], prolong}};
+    gsfw_pursuit_settings set;
+    gsfw_pursuit_settings_default(&set);
+    set.x0 = p.x_star;
+    set.time_limit = 1e-12;
+    double xb[D];
+    gsfw_result res = {.x_best = xb};
+    gsfw_info info, level_info[2];
+    assert_int_equal(gsfw_multilevel_solve(levels, 2, &set, &res, &info, level_info, NULL),
+                     GSFW_OK);
+    assert_int_equal(level_info[0].status, GSFW_STATUS_TIME_LIMIT);
+    assert_int_equal(info.status, GSFW_STATUS_TIME_LIMIT);
+    assert_true(level_info[1].gradient_calls == 0);
+    int separates = 0;
+    assert_int_equal(o.obj->no_minimiser(o.obj->ctx, xb, &separates), 0);
+    assert_true(separates); /* the carried-up answer would have been flagged */
+    for (int k = 0; k < 4; k++) gsfw_dmo_free(oracles[k]);
+    gsfw_operator_free(prolong);
+    free_objective(&o);
+}
+
 static int failing_check(void *ctx, const double *x, int *out)
 {
     (void)ctx;
@@ -392,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_failed_check_kept),
         cmocka_unit_test(test_refit_separates),
         cmocka_unit_test(test_pursuit_solve_checks),
+        cmocka_unit_test(test_multilevel_coarse_stop_kept),
         cmocka_unit_test(test_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

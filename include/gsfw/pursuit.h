@@ -112,7 +112,8 @@ GSFW_API gsfw_error gsfw_pursuit_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw
  * status and best_iter are the finest level's); level_info (n_levels entries, may be
  * NULL) receives each level's own. A level that ends by the time limit or the callback
  * ends the run; the result is then the best point of the last level reached carried
- * up to the finest level (not polished there). */
+ * up to the finest level (not polished there), and the status that level's (the check
+ * for a loss without a minimiser, see gsfw_pursuit_solve, is the finest level's only). */
 GSFW_API gsfw_error gsfw_multilevel_solve(const gsfw_level *levels, int n_levels,
                                           const gsfw_pursuit_settings *settings,
                                           gsfw_result *result, gsfw_info *info,

@@ -177,7 +177,8 @@ gsfw_error gsfw_multilevel_solve(const gsfw_level *levels, int n_levels,
                                   .patience = k == fine ? settings->patience
                                                         : settings->coarse_patience,
                                   .x_true = k == fine ? settings->x_true : NULL,
-                                  .start = k == 0 ? settings->x0 : xv[k - 1]};
+                                  .start = k == 0 ? settings->x0 : xv[k - 1],
+                                  .check_answer = k == fine};
         if (settings->time_limit > 0) {
             /* the levels share the limit; one that starts with none left stops at once */
             plan.time_limit = settings->time_limit - (gsfw_now() - t0);

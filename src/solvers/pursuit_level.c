@@ -198,11 +198,13 @@ gsfw_error gsfw_pursuit_level(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *tai
     gsfw_run run;
     gsfw_error rc = gsfw_run_init(&run, obj, head, &lim, result, info, err);
     if (rc) return rc;
-    /* for every caller of gsfw_pursuit_solve, not only graph-sp's. The refits on merged
-     * supports are not checked (gsfw_run.refit stays NULL): the answer is polished on
-     * the pruned support, so a merged support that separates the labels does not make it
-     * grow unless the pruned one does too, which the check of the answer sees */
-    run.check_answer = 1;
+    /* on the finest level, for every caller of gsfw_pursuit_solve, not only graph-sp's:
+     * a coarse level that ends by the time limit or the callback must keep that status,
+     * which ends the run there. The refits on merged supports are not checked
+     * (gsfw_run.refit stays NULL): the answer is polished on the pruned support, so a
+     * merged support that separates the labels does not make it grow unless the pruned
+     * one does too, which the check of the answer sees */
+    run.check_answer = plan->check_answer;
     const int d = obj->d;
     pursuit_work w;
     memset(&w, 0, sizeof w);

@@ -14,6 +14,8 @@ typedef struct {
     double time_limit;      /* seconds left for this level (<= 0: none) */
     const double *x_true;   /* NULL on coarse levels */
     const double *start;    /* d entries or NULL (0) */
+    int check_answer;       /* the finest level: its answer is checked for a loss without a
+                               minimiser (a coarse level's answer is only a start) */
 } gsfw_pursuit_plan;
 
 /* Pursuit on one level from plan->start. result->x_best must hold obj->d entries (the
