@@ -89,8 +89,12 @@ int mpi_rank_list(const char *take, int k, char *out, size_t cap)
 int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
 {
     /* a failure of the shared CLI code printed its cause (nowhere, on the ranks but 0) */
-    if (rc != CLI_OK && !m->held[0])
+    int printed = 0; /* rank 0: its own message is on the terminal already */
+    if (rc != CLI_OK && !m->held[0]) {
+        printed = m->rank == 0 && cli_last_error()[0];
         snprintf(m->held, sizeof m->held, "%s", cli_last_error()[0] ? cli_last_error() : "failed");
+    }
+    cli_forget_error();
     int failed = 0;
     if (gsfw_mpi_agree(m->comm, rc == CLI_OK, &failed)) return CLI_OK;
     /* rank 0 collects the held messages and prints each distinct one once */
@@ -114,8 +118,12 @@ int mpi_agree(mpi_ctx *m, const char *cmd, const char *step, int rc)
                 done[q] |= take[q];
             }
             const int count = mpi_rank_list(take, (int)k, ranks, sizeof ranks);
-            fprintf(stderr, "gsfw-mpi %s: %s failed on rank%s %s of %d: %s\n", cmd, step,
-                    count == 1 ? "" : "s", ranks, m->nprocs, msg);
+            if (r == 0 && printed) /* rank 0's message, printed above: not twice */
+                fprintf(stderr, "gsfw-mpi %s: %s failed on rank%s %s of %d (above)\n", cmd,
+                        step, count == 1 ? "" : "s", ranks, m->nprocs);
+            else
+                fprintf(stderr, "gsfw-mpi %s: %s failed on rank%s %s of %d: %s\n", cmd, step,
+                        count == 1 ? "" : "s", ranks, m->nprocs, msg);
         }
         fprintf(stderr, "gsfw-mpi %s: %d of %d ranks failed; every rank stops\n", cmd, failed,
                 m->nprocs);
