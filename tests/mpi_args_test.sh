@@ -24,7 +24,7 @@ check() {
     mpi_rc=$?
     sed -n "s/^gsfw solve: //p; s/^Try 'gsfw solve --help'/Try --help/p" ref.err >ref.msg
     # without the ranks' agreement that follows a failure ("... failed on ranks 0-1 of 2")
-    sed -n "/ failed on ranks* [0-9, -]* of [0-9]*: /d; / ranks* failed; every rank stops\$/d
+    sed -n "/ failed on ranks* [0-9, -]* of [0-9]*\( (above)\)*\(: .*\)*$/d; / ranks* failed; every rank stops\$/d
             s/^gsfw-mpi solve: //p; s/^Try 'gsfw-mpi solve --help'/Try --help/p" mpi.err >mpi.msg
     checked=$((checked + 1))
     if [ "$ref_rc" -ne "$want" ] || [ "$mpi_rc" -ne "$want" ]; then
