@@ -314,6 +314,15 @@ static void test_short_support_text(void **state)
     /* a set of s nodes exists (5 + 4 >= 9): the shortfall alone */
     assert_int_equal(gsfw_proj_short_support_text(g, "head", 7, 9, 2, buf, sizeof buf), 1);
     assert_string_equal(buf, "the head projection returned 7 nodes, below s = 9");
+    /* more components asked than the graph has (6): all of them, said so */
+    assert_int_equal(gsfw_proj_short_support_text(g, "subgraph", 15, 20, 7, buf, sizeof buf), 1);
+    assert_string_equal(buf, "the subgraph projection returned 15 nodes, below s = 20: the "
+                             "graph has no set of 20 nodes in 7 components (its 6 components "
+                             "have 15 nodes in all)");
+    /* no graph, no buffer */
+    assert_int_equal(gsfw_proj_short_support_text(NULL, "head", 1, 6, 1, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(gsfw_proj_short_support_text(g, "head", 1, 6, 1, NULL, 0), 0);
     /* a short buffer holds a terminated prefix */
     assert_int_equal(gsfw_proj_short_support_text(g, "head", 5, 6, 1, buf, 12), 1);
     assert_string_equal(buf, "the head pr");

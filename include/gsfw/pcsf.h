@@ -141,7 +141,8 @@ GSFW_API gsfw_error gsfw_headtail_project(gsfw_headtail *ht, const double *z, in
  * below s = 10: the graph has no set of 10 nodes in 1 component (its largest component
  * has 2 nodes)", the part after the colon when the g largest components of the graph
  * hold fewer than s nodes (the only case where the size repair falls short). what:
- * the model's name ("head", "tail", "subgraph"). Returns 1 when it wrote a warning, 0 (buf empty) when size >= s. */
+ * the model's name ("head", "tail", "subgraph"). Returns 1 when it wrote a warning; 0
+ * when size >= s or graph is NULL (buf then empty), or when buf is NULL or cap 0. */
 GSFW_API int gsfw_proj_short_support_text(const gsfw_graph *graph, const char *what, int size,
                                           int s, int g, char *buf, size_t cap);
 
