@@ -61,7 +61,8 @@ GSFW_API gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err 
  *    warm_start = 1 (default): a safeguarded secant search on log k against log lambda,
  *    started from the previous call's lambda relative to the s_high-th largest prize, so
  *    an iterative solver usually needs one to three PCSF calls per projection; after a
- *    projection of z = 0 the next call starts as a new projector's first one.
+ *    projection of z = 0 the next call starts its lambda search afresh, from the
+ *    reference's guess (the measured slope and the cheap first mode's state stay).
  *  - GSFW_PROJ_THEORY: Hegde, Indyk & Schmidt (2015): HEAD by prize scaling + prune
  *    (support in M(G, 2s + g, g), ||z_S|| >= sqrt(1/14) max over M(G, s, g)), TAIL by
  *    cost scaling, with costs c(e) = w(e) + B/s and cost budget C = 2B. */
