@@ -71,14 +71,18 @@ const gsfw_entry *cli_entry(const cli_params *cp, gsfw_kind kind);
 /* The --help lines of the parameters whose defaults cli_params_recovery_defaults sets (and
  * --C, whose default is x*'s unit norm), shared by gsfw recover and gsfw-mpi recover;
  * CLI_RECOVER_DESCRIBED lists them for cli_usage_text. */
+#define CLI_STRINGIFY_(x) #x
+#define CLI_STRINGIFY(x) CLI_STRINGIFY_(x)
 #define CLI_RECOVER_RUN_HELP                                                                \
     "  --C C             radius of D(C, M) (default ||x*|| = 1)\n"                         \
     "  --iters T         iterations (default: the method's typical count, from 50 to 500)\n" \
     "  --tol, --tol-rel  stop the Frank-Wolfe methods on the certified bound; without\n"    \
-    "                    --iters the cap is then 20000 iterations\n"                        \
+    "                    --iters the cap is then " CLI_STRINGIFY(CLI_RECOVER_TOL_ITER_CAP)    \
+    " iterations\n"                                                                      \
     "  --polish on|off   Frank-Wolfe methods: return the best iterate projected onto the\n"  \
     "                    model and refitted (default on; then --tol-rel 1e-3 and\n"         \
-    "                    --restarts 10 unless --iters, --tol or --tol-rel is given)\n"
+    "                    --restarts " CLI_STRINGIFY(CLI_RECOVER_RESTARTS)                  \
+    " unless --iters, --tol or --tol-rel is given)\n"
 #define CLI_RECOVER_DESCRIBED "C", "max_iter", "tol", "tol_rel", "polish"
 int cli_params_recovery_defaults(const char *cmd, cli_params *cp, int *iters);
 

@@ -136,9 +136,9 @@ void cli_solve_warn_unbounded(const char *cmd, const cli_solve_args *a, const gs
     if (info->status != GSFW_STATUS_UNBOUNDED) return;
     const gsfw_spec *spec = a->params.spec;
     fflush(stdout); /* after the summary line, when both go to one place */
-    cli_warn(cmd, "status=unbounded: x, or the method's last refit, separates the labels "
-             "on its support (every margin positive), so the %s loss has no minimiser "
-             "there and %s's x grows with the "
+    cli_warn(cmd, "status=unbounded: x (or, for a method that refits on merged supports, "
+             "its last refit) separates the labels on its support (every margin "
+             "positive), so the %s loss has no minimiser there and %s's x grows with the "
              "iterations, its scale meaningless; use --method %s or %s, whose --C bounds "
              "||x||", gsfw_spec_entry(spec, GSFW_KIND_LOSS)->name,
              gsfw_spec_entry(spec, GSFW_KIND_METHOD)->name, gsfw_method_name(GSFW_METHOD_ACCFW),

@@ -31,9 +31,9 @@ static const char synopsis[] =
     "seed and noise), for any K; the kinds that store the whole matrix are refused (every\n"
     "rank would draw it). Defaults as gsfw recover (the first kind that fits here, the\n"
     "grid's model, polish on for the Frank-Wolfe methods with --tol-rel 1e-3 unless\n"
-    "--iters/--tol is given). Rank 0 prints one line: method, model, sensing, status,\n"
-    "iters, n, d, s, g, f, f_star, rel_err, psnr, support_f1, ranks, time_s, reduce_s;\n"
-    "--out receives the returned x.\n"
+    "--iters, --tol or --tol-rel is given). Rank 0 prints one line: method, model,\n"
+    "sensing, status, iters, n, d, s, g, f, f_star, rel_err, psnr, support_f1, ranks,\n"
+    "time_s, reduce_s; --out receives the returned x.\n"
     "\n"
     CLI_RECOVER_RUN_HELP
     "  --noise SIGMA     noise level (default 0)\n"
