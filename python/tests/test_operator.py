@@ -1,4 +1,6 @@
 """gsfw.Operator: every kind agrees with its dense matrix."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -107,6 +109,33 @@ def test_operator_errors():
 def test_factories_check_kinds(make, match):
     with pytest.raises(TypeError, match=match):
         make()
+
+
+# Sizes and threads beyond the int32 range: a ValueError naming the argument, as
+# gsfw.Graph's (one helper), not the extension's OverflowError that names none.
+@pytest.mark.parametrize("make,name", [
+    (lambda: gsfw.Operator.dct(2**40, 4), "d"),
+    (lambda: gsfw.Operator.dct(16, -2**31 - 1), "n"),
+    (lambda: gsfw.Operator.dct2(2**31, 4, 8), "height"),
+    (lambda: gsfw.Operator.hadamard(16, 4, threads=2**40), "threads"),
+    (lambda: gsfw.Operator.implicit_gaussian(2**40, 8), "n"),
+    (lambda: gsfw.Operator.implicit_gaussian(4, 8, threads=np.int64(2**40)), "threads"),
+    (lambda: gsfw.Operator.sensing("dct", 10, 4, 2**40), "width"),
+])
+def test_factories_name_sizes_beyond_int32(make, name):
+    with pytest.raises(ValueError, match=r"^%s must be in the int32 range "
+                       r"\(-2147483648\.\.2147483647\), got -?\d+$" % name):
+        make()
+
+
+def test_implicit_gaussian_without_rows_is_the_library_error_alone():
+    # the default sd = 1/sqrt(n) is not computed for n <= 0: no numpy RuntimeWarning
+    # (divide by zero, invalid value) before the library's ValueError
+    for n in (0, -3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=r"at least 1 x 1, got %d x 8$" % n):
+                gsfw.Operator.implicit_gaussian(n, 8)
 
 
 def test_operator_seeds_do_not_wrap():
