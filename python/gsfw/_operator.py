@@ -11,9 +11,10 @@ SEED_MAX = 2 ** 64 - 1
 
 
 def _seed(seed):
-    """seed as the operators take it: an integer (TypeError for bool, float or str, as
-    gsfw.solve's seed) in 0..2^64 - 1, the C API's uint64_t: a ValueError beyond, where
-    it would wrap (-1 and 2^64 - 1 gave the same matrix)."""
+    """seed as the operators take it: its kind checked as gsfw.solve's seed (TypeError
+    for bool, float or str), its range that of the C API's uint64_t seed, 0..2^64 - 1
+    (wider than gsfw.solve's 0..2147483647): a ValueError beyond, where it would wrap
+    (-1 and 2^64 - 1 gave the same matrix)."""
     seed = integral("seed", seed)
     if not 0 <= seed <= SEED_MAX:
         raise ValueError("seed must be between 0 and %d, got %d" % (SEED_MAX, seed))
@@ -29,9 +30,11 @@ class Operator(_gsfw.Operator):
     Properties shape (n, d) and name; apply(x) = A x (also A @ x), adjoint(r) = A^T r,
     norm2() (an upper estimate of ||A||_2^2, or None), toarray(). Products run with the
     GIL held: an operator keeps scratch space and serves one thread (and one solve) at a
-    time. Sizes, threads and seeds must be integers (TypeError naming the argument
-    otherwise, as gsfw.solve's), sizes and threads in the int32 range (ValueError naming
-    the argument beyond), seeds in 0..2^64 - 1."""
+    time. Sizes, threads and seeds must be integers: another kind (8.5, '8', True) raises
+    TypeError naming the argument, as gsfw.solve's arguments do. The ranges are the C
+    API's: sizes and threads in the int32 range (ValueError naming the argument beyond;
+    the library checks the rest), seeds in 0..2^64 - 1, its uint64_t seed (ValueError
+    beyond), wider than gsfw.solve's seed (0..2147483647)."""
 
     @classmethod
     def dense(cls, A, copy=True, float32=False):

@@ -146,3 +146,19 @@ def test_operator_seeds_do_not_wrap():
     top = gsfw.Operator.implicit_gaussian(4, 8, seed=2**64 - 1).toarray()
     assert not np.array_equal(top, gsfw.Operator.implicit_gaussian(4, 8, seed=0).toarray())
     assert gsfw.Operator.dct(16, 8, seed=np.uint64(2**64 - 1)).shape == (8, 16)
+
+
+def test_seed_range_documented_as_the_c_apis(root):
+    # the factories check a seed's kind as gsfw.solve does, but take the C API's uint64_t
+    # range, wider than gsfw.solve's seed: the docstring and docs/python.md say both
+    big = 2**40
+    assert gsfw.Operator.dct(16, 8, seed=big).shape == (8, 16)
+    with pytest.raises(ValueError, match=r"^seed must be between 0 and 2147483647"):
+        gsfw.solve(np.eye(4), np.ones(4), s=1, model="topk-approx", seed=big)
+    doc = " ".join(gsfw.Operator.__doc__.split())
+    assert "seeds in 0..2^64 - 1, its uint64_t seed" in doc, doc
+    assert "wider than gsfw.solve's seed (0..2147483647)" in doc, doc
+    with open("%s/docs/python.md" % root) as f:
+        text = " ".join(f.read().split())
+    assert ("`uint64_t` seed (beyond, `ValueError` rather than a wrapped seed), wider than "
+            "`gsfw.solve`'s `seed` (0..2147483647" in text)
