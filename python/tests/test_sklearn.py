@@ -258,6 +258,42 @@ def test_cv_s_values_are_integers(s_values, match):
     assert cv.s_values_.tolist() == [2, 3]
 
 
+class NoFolds:
+    """A splitter that must not be reached: the checks come before the folds."""
+
+    def split(self, X, y=None, groups=None):
+        raise AssertionError("the folds ran before s_values was checked")
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        return 3
+
+
+# s_values lists the sparsities to try: a single integer (which LassoCV's alphas would
+# read as a count) is a TypeError naming s_values, not "'int' object is not iterable";
+# an entry out of 1..d is a ValueError naming s_values[k] (not s), also beyond int64
+# (not numpy's OverflowError); all before any fold runs.
+@pytest.mark.parametrize("s_values,exc,match", [
+    (5, TypeError, r"^s_values must be a sequence of integers, the sparsities to try "
+     r"\(s_values=\[5\] tries one\), got int 5$"),
+    (np.int64(5), TypeError, r"^s_values must be a sequence of integers, .*, got int64 "),
+    (np.asarray(5), TypeError, r"^s_values must be a sequence of integers, .*, got ndarray "),
+    ("35", TypeError, r"^s_values must be a sequence of integers, .*, got str '35'$"),
+    (2 ** 70, TypeError, r"^s_values must be a sequence of integers, .*, got int %d$" % 2 ** 70),
+    ([3, 0], ValueError, r"^s_values\[1\] must be between 1 and d = 40 \(the number of "
+     r"features\), got 0$"),
+    ([41, 3], ValueError, r"^s_values\[0\] must be between 1 and d = 40 .*, got 41$"),
+    ([3, 2 ** 70], ValueError, r"^s_values\[1\] must be between 1 .*, got %d$" % 2 ** 70),
+    ([3, -2 ** 70], ValueError, r"^s_values\[1\] must be between 1 .*, got -%d$" % 2 ** 70),
+    ([], ValueError, r"^s_values is empty$"),
+])
+def test_cv_s_values_is_a_sequence_in_range(s_values, exc, match):
+    X, y, _ = data(9, n=60)
+    with pytest.raises(exc, match=match):
+        gsfw.GraphSparseRegressionCV(s_values=s_values, cv=NoFolds()).fit(X, y)
+    cv = gsfw.GraphSparseRegressionCV(s_values=(40, 1, 40), cv=3, max_iter=5).fit(X, y)
+    assert cv.s_values_.tolist() == [1, 40]
+
+
 # With an intercept, a design whose every column is constant centres to zero, as an
 # all-zero one does: coef_ 0 and intercept_ the mean of y (sklearn's answer), not an error
 # about L nor coefficients fitted to the rounding residues of the centring.
