@@ -7,7 +7,7 @@ from sklearn.model_selection import check_cv
 
 from ._checks import integral
 from ._estimator import (BoundaryWarning, ColdStartWarning, GraphSparseRegression,
-                         _validate_data)
+                         _validate_data, gathered_warnings, issue_gathered)
 
 
 def default_s_grid(n_samples, d, count=8):
@@ -84,29 +84,32 @@ class GraphSparseRegressionCV(GraphSparseRegression):
 
     def fit(self, X, y):
         """Cross-validate s over s_values, then fit on all of X, y with the best one."""
-        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
-                              dtype=np.float64, y_numeric=True)
-        y = np.asarray(y, dtype=np.float64)
-        n, d = X.shape
-        grid = default_s_grid(n, d) if self.s_values is None else self._s_grid(d)
-        folds = list(check_cv(self.cv).split(X, y))
-        mse = np.empty((len(grid), len(folds)))
-        for k, (train, test) in enumerate(folds):
-            path = self._path_estimator().set_params(warm_start=True)
-            for i, s in enumerate(grid):
-                path.set_params(s=int(s))
-                with warnings.catch_warnings():  # the final fit warns, not the path
-                    warnings.simplefilter("ignore", BoundaryWarning)
-                    warnings.simplefilter("ignore", ColdStartWarning)
-                    path.fit(X[train], y[train])
-                mse[i, k] = float(np.mean((path.predict(X[test]) - y[test]) ** 2))
-        best = int(np.argmin(mse.mean(axis=1)))
-        self.s_values_ = grid
-        self.mse_path_ = mse
-        self.s_ = int(grid[best])
-        final = self._path_estimator().set_params(s=self.s_, warm_start=False)
-        final.fit(X, y)
-        for name in ("coef_", "intercept_", "C_", "n_iter_", "result_"):
-            setattr(self, name, getattr(final, name))
+        # the library warnings of every fold, s and the final fit: each once, at the caller
+        with gathered_warnings() as gathered:
+            X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                                  dtype=np.float64, y_numeric=True)
+            y = np.asarray(y, dtype=np.float64)
+            n, d = X.shape
+            grid = default_s_grid(n, d) if self.s_values is None else self._s_grid(d)
+            folds = list(check_cv(self.cv).split(X, y))
+            mse = np.empty((len(grid), len(folds)))
+            for k, (train, test) in enumerate(folds):
+                path = self._path_estimator().set_params(warm_start=True)
+                for i, s in enumerate(grid):
+                    path.set_params(s=int(s))
+                    with warnings.catch_warnings():  # the final fit warns, not the path
+                        warnings.simplefilter("ignore", BoundaryWarning)
+                        warnings.simplefilter("ignore", ColdStartWarning)
+                        path.fit(X[train], y[train])
+                    mse[i, k] = float(np.mean((path.predict(X[test]) - y[test]) ** 2))
+            best = int(np.argmin(mse.mean(axis=1)))
+            self.s_values_ = grid
+            self.mse_path_ = mse
+            self.s_ = int(grid[best])
+            final = self._path_estimator().set_params(s=self.s_, warm_start=False)
+            final.fit(X, y)
+            for name in ("coef_", "intercept_", "C_", "n_iter_", "result_"):
+                setattr(self, name, getattr(final, name))
+        issue_gathered(gathered, 2)
         return self
 
