@@ -16,10 +16,22 @@ def integral(name, value):
     return int(value)
 
 
+def int32(name, value):
+    """value as an int for an int argument of the extension (a size, a count, threads):
+    TypeError naming the argument for another kind (3.0, '3', True), ValueError beyond
+    the int32 range (not the extension's unnamed OverflowError); the rest of the range
+    is the library's to check."""
+    value = integral(name, value)
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise ValueError("%s must be in the int32 range (%d..%d), got %d"
+                         % (name, INT32_MIN, INT32_MAX, value))
+    return value
+
+
 def integer(name, value):
     """integral(), and an integer outside the int32 range raises TypeError too: the
     library's int cannot hold it, and pcst_fast's binding raises TypeError there (its
-    drop-in raises the same exceptions)."""
+    drop-in raises the same exceptions; elsewhere int32() raises ValueError)."""
     value = integral(name, value)
     if not INT32_MIN <= value <= INT32_MAX:
         raise TypeError("%s must be an integer in the int32 range (%d..%d), got %d"

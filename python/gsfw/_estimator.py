@@ -1,5 +1,6 @@
 """scikit-learn estimators over graph-structured sparse supports: least squares
 (GraphSparseRegression) and logistic regression (GraphSparseClassifier)."""
+import contextlib
 import math
 import warnings
 
@@ -42,6 +43,43 @@ class UnboundedWarning(UserWarning):
     refit, separates the classes on its support, so the logistic loss has no minimiser
     there and the baseline, which bounds no norm, returned coefficients whose size grows
     with its iterations."""
+
+
+# The library's warnings, which the solves inside a fit emit (a fit runs several, a
+# cross-validation one per fold and s): gathered, then issued once per fit.
+LIBRARY_WARNINGS = (UnusedArgumentWarning, ShortSupportWarning)
+
+
+@contextlib.contextmanager
+def gathered_warnings():
+    """Within: the library's warnings (LIBRARY_WARNINGS) are gathered instead of shown;
+    yields the list of the distinct ones, (category, text) in order of first appearance,
+    for issue_gathered to issue at the line that called fit, each once. The user's filters
+    apply when they are issued (an "error" filter raises then, "ignore" drops them); a fit
+    that raises issues none (its exception says what went wrong). Other warnings are
+    shown as they would be: filters, de-duplication and location unchanged (recording
+    every warning, as catch_warnings(record=True) does, would re-issue those too)."""
+    gathered = []
+    with warnings.catch_warnings():
+        show = warnings.showwarning
+
+        def gather(message, category, filename, lineno, file=None, line=None):
+            if issubclass(category, LIBRARY_WARNINGS):
+                if (category, str(message)) not in gathered:
+                    gathered.append((category, str(message)))
+            else:
+                show(message, category, filename, lineno, file, line)
+        warnings.showwarning = gather
+        for category in LIBRARY_WARNINGS:
+            warnings.simplefilter("always", category)
+        yield gathered
+
+
+def issue_gathered(gathered, stacklevel):
+    """Issue gathered_warnings()' list; stacklevel counts from the caller of this function
+    (as warnings.warn's from its own caller: 2 points at the caller's caller)."""
+    for category, message in gathered:
+        warnings.warn(message, category, stacklevel=stacklevel + 1)
 
 
 # C chosen from the data: the first radius is this multiple of the norm of a least-squares
@@ -286,22 +324,24 @@ class GraphSparseRegression(RegressorMixin, _GraphSparseModel):
 
     def fit(self, X, y):
         """Fit on X (n, d) array or scipy.sparse matrix and y (n,); returns self."""
-        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
-                              dtype=np.float64, y_numeric=True)
-        y = np.asarray(y, dtype=np.float64)
-        A, mu, columns = design(X, self.fit_intercept)
-        y_mean = float(np.mean(y)) if self.fit_intercept else 0.0
-        target = y - y_mean
-        result, C = self._fit_radius(A, target, columns, {}, self._previous_coef(X.shape[1]),
-                                     X.shape[1])
-        self._store(result, C, X.shape[1])
-        self.intercept_ = y_mean - float(mu @ self.coef_) if mu is not None else 0.0
-        if self._on_boundary(result, C):
-            warnings.warn("GraphSparseRegression: the coefficients lie on the boundary of the "
-                          "ball ||coef|| <= C = %.6g, so C, not the data, set their size; "
-                          "raise C%s" % (C, "" if self.C is None else
-                                         " or leave C=None to choose it from the data"),
-                          BoundaryWarning, stacklevel=2)
+        with gathered_warnings() as gathered:  # the solves' warnings: once, at the caller
+            X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                                  dtype=np.float64, y_numeric=True)
+            y = np.asarray(y, dtype=np.float64)
+            A, mu, columns = design(X, self.fit_intercept)
+            y_mean = float(np.mean(y)) if self.fit_intercept else 0.0
+            target = y - y_mean
+            result, C = self._fit_radius(A, target, columns, {},
+                                         self._previous_coef(X.shape[1]), X.shape[1])
+            self._store(result, C, X.shape[1])
+            self.intercept_ = y_mean - float(mu @ self.coef_) if mu is not None else 0.0
+            if self._on_boundary(result, C):
+                warnings.warn("GraphSparseRegression: the coefficients lie on the boundary of "
+                              "the ball ||coef|| <= C = %.6g, so C, not the data, set their "
+                              "size; raise C%s" % (C, "" if self.C is None else
+                                                   " or leave C=None to choose it from the data"),
+                              BoundaryWarning, stacklevel=2)
+        issue_gathered(gathered, 2)
         return self
 
     def predict(self, X):
@@ -333,26 +373,28 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
 
     def fit(self, X, y):
         """Fit on X (n, d) array or scipy.sparse matrix and y (n,) with two labels."""
-        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
-                              dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if len(self.classes_) != 2:
-            raise ValueError("GraphSparseClassifier separates two classes; y has %d class%s "
-                             "(%s)%s" % (len(self.classes_), "" if len(self.classes_) == 1
-                                         else "es", ", ".join(map(str, self.classes_[:5])),
-                                         "" if len(self.classes_) < 2 else
-                                         ": wrap it in sklearn.multiclass.OneVsRestClassifier"))
-        labels = np.where(y_index == 1, 1.0, -1.0)
-        A, _, columns = design(X, False)
-        loss = dict(loss="logistic", intercept=bool(self.fit_intercept))
-        result, C = self._fit_radius(A, labels, columns, loss, self._previous_coef(X.shape[1]),
-                                     X.shape[1])
-        self._store(result, C, X.shape[1])
-        self.intercept_ = (float(result.intercept) if self.fit_intercept and result is not None
-                           else 0.0)
-        if result is not None and self.polish and self._reads("polish"):
-            self._polish_in_ball(X, labels, result, C, loss)
+        with gathered_warnings() as gathered:  # the solves' warnings: once, at the caller
+            X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                                  dtype=np.float64)
+            check_classification_targets(y)
+            self.classes_, y_index = np.unique(y, return_inverse=True)
+            if len(self.classes_) != 2:
+                raise ValueError(
+                    "GraphSparseClassifier separates two classes; y has %d class%s (%s)%s"
+                    % (len(self.classes_), "" if len(self.classes_) == 1 else "es",
+                       ", ".join(map(str, self.classes_[:5])), "" if len(self.classes_) < 2
+                       else ": wrap it in sklearn.multiclass.OneVsRestClassifier"))
+            labels = np.where(y_index == 1, 1.0, -1.0)
+            A, _, columns = design(X, False)
+            loss = dict(loss="logistic", intercept=bool(self.fit_intercept))
+            result, C = self._fit_radius(A, labels, columns, loss,
+                                         self._previous_coef(X.shape[1]), X.shape[1])
+            self._store(result, C, X.shape[1])
+            self.intercept_ = (float(result.intercept)
+                               if self.fit_intercept and result is not None else 0.0)
+            if result is not None and self.polish and self._reads("polish"):
+                self._polish_in_ball(X, labels, result, C, loss)
+        issue_gathered(gathered, 2)
         return self
 
     def _polish_in_ball(self, X, labels, result, C, loss):

@@ -7,7 +7,7 @@ from sklearn.model_selection import check_cv
 
 from ._checks import integral
 from ._estimator import (BoundaryWarning, ColdStartWarning, GraphSparseRegression,
-                         _validate_data)
+                         _validate_data, gathered_warnings, issue_gathered)
 
 
 def default_s_grid(n_samples, d, count=8):
@@ -31,8 +31,10 @@ class GraphSparseRegressionCV(GraphSparseRegression):
     refits from the best iterate (n=400, d=2000, 5 folds, s 1 to 64: the same time as the
     35 cold fits; held-out MSE at s=32 0.098 against 0.218 cold). s_ is the value of least
     mean squared error over the folds; the final model is fitted on all the data with
-    s = s_. The other parameters are GraphSparseRegression's (s itself is ignored);
-    s_values are integers, checked as s is.
+    s = s_. The other parameters are GraphSparseRegression's (s itself is ignored).
+    s_values is a sequence of integers (a single integer raises TypeError: s_values=[5]
+    tries one), each checked as s is and between 1 and the number of features
+    (TypeError or ValueError naming s_values[k], before any fold runs).
 
     Attributes: s_, s_values_, mse_path_ (len(s_values_), n_folds), and the regressor's
     coef_, intercept_, C_, n_iter_, result_.
@@ -55,37 +57,59 @@ class GraphSparseRegressionCV(GraphSparseRegression):
                   if k not in ("s_values", "cv")}
         return GraphSparseRegression(**params)
 
+    def _s_grid(self, d):
+        """The distinct s_values in increasing order, each checked as s is (5.9 is not read
+        as 5) and against 1..d under its own name, s_values[k], before any fold runs. A
+        single integer is refused: s_values lists the sparsities to try (where
+        scikit-learn's CV estimators take an int, e.g. LassoCV's alphas, it counts the
+        values to try)."""
+        try:
+            values = None if isinstance(self.s_values, (str, bytes)) else list(self.s_values)
+        except TypeError:  # an int, a 0-d array
+            values = None
+        if values is None:
+            raise TypeError("s_values must be a sequence of integers, the sparsities to try "
+                            "(s_values=[5] tries one), got %s %r"
+                            % (type(self.s_values).__name__, self.s_values))
+        grid = []
+        for k, s in enumerate(values):
+            s = integral("s_values[%d]" % k, s)
+            if not 1 <= s <= d:
+                raise ValueError("s_values[%d] must be between 1 and d = %d (the number of "
+                                 "features), got %d" % (k, d, s))
+            grid.append(s)
+        if not grid:
+            raise ValueError("s_values is empty")
+        return np.unique(np.array(grid, dtype=np.int64))
+
     def fit(self, X, y):
         """Cross-validate s over s_values, then fit on all of X, y with the best one."""
-        X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
-                              dtype=np.float64, y_numeric=True)
-        y = np.asarray(y, dtype=np.float64)
-        n, d = X.shape
-        # each entry checked as GraphSparseRegression checks s (5.9 is not read as 5)
-        grid = (default_s_grid(n, d) if self.s_values is None
-                else np.unique(np.array([integral("s_values[%d]" % k, s)
-                                         for k, s in enumerate(self.s_values)],
-                                        dtype=np.int64)))
-        if len(grid) == 0:
-            raise ValueError("s_values is empty")
-        folds = list(check_cv(self.cv).split(X, y))
-        mse = np.empty((len(grid), len(folds)))
-        for k, (train, test) in enumerate(folds):
-            path = self._path_estimator().set_params(warm_start=True)
-            for i, s in enumerate(grid):
-                path.set_params(s=int(s))
-                with warnings.catch_warnings():  # the final fit warns, not the path
-                    warnings.simplefilter("ignore", BoundaryWarning)
-                    warnings.simplefilter("ignore", ColdStartWarning)
-                    path.fit(X[train], y[train])
-                mse[i, k] = float(np.mean((path.predict(X[test]) - y[test]) ** 2))
-        best = int(np.argmin(mse.mean(axis=1)))
-        self.s_values_ = grid
-        self.mse_path_ = mse
-        self.s_ = int(grid[best])
-        final = self._path_estimator().set_params(s=self.s_, warm_start=False)
-        final.fit(X, y)
-        for name in ("coef_", "intercept_", "C_", "n_iter_", "result_"):
-            setattr(self, name, getattr(final, name))
+        # the library warnings of every fold, s and the final fit: each once, at the caller
+        with gathered_warnings() as gathered:
+            X, y = _validate_data(self, X, y, accept_sparse=["csr", "csc"],
+                                  dtype=np.float64, y_numeric=True)
+            y = np.asarray(y, dtype=np.float64)
+            n, d = X.shape
+            grid = default_s_grid(n, d) if self.s_values is None else self._s_grid(d)
+            folds = list(check_cv(self.cv).split(X, y))
+            mse = np.empty((len(grid), len(folds)))
+            for k, (train, test) in enumerate(folds):
+                path = self._path_estimator().set_params(warm_start=True)
+                for i, s in enumerate(grid):
+                    path.set_params(s=int(s))
+                    with warnings.catch_warnings():  # the final fit warns, not the path
+                        warnings.simplefilter("ignore", BoundaryWarning)
+                        warnings.simplefilter("ignore", ColdStartWarning)
+                        path.fit(X[train], y[train])
+                    mse[i, k] = float(np.mean((path.predict(X[test]) - y[test]) ** 2))
+            best = int(np.argmin(mse.mean(axis=1)))
+            self.s_values_ = grid
+            self.mse_path_ = mse
+            self.s_ = int(grid[best])
+            final = self._path_estimator().set_params(s=self.s_, warm_start=False)
+            final.fit(X, y)
+            for name in ("coef_", "intercept_", "C_", "n_iter_", "result_"):
+                setattr(self, name, getattr(final, name))
+        issue_gathered(gathered, 2)
         return self
 

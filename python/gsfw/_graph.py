@@ -2,18 +2,7 @@
 import numpy as np
 
 from . import _gsfw
-from ._checks import INT32_MAX, INT32_MIN, integral
-
-
-def _int(name, value):
-    """value as an int for the extension: TypeError naming the argument for another kind
-    (3.0, '3', True), ValueError beyond the int32 range; the rest of the range is the
-    library's to check."""
-    value = integral(name, value)
-    if not INT32_MIN <= value <= INT32_MAX:
-        raise ValueError("%s must be in the int32 range (%d..%d), got %d"
-                         % (name, INT32_MIN, INT32_MAX, value))
-    return value
+from ._checks import int32
 
 
 class Graph(_gsfw.Graph):
@@ -29,14 +18,14 @@ class Graph(_gsfw.Graph):
     index = None
 
     def __init__(self, n, edges, costs=None):
-        super().__init__(_int("n", n), edges, costs)
+        super().__init__(int32("n", n), edges, costs)
 
     @classmethod
     def grid(cls, h, w):
         """The h x w 4-neighbour grid, node r*w + c, unit costs; edges per node in
         row-major order: (i, i+1) if not in the last column, then (i, i+w) if not in the
         last row."""
-        return cls._grid(_int("h", h), _int("w", w))
+        return cls._grid(int32("h", h), int32("w", w))
 
     @classmethod
     def from_networkx(cls, G, cost=None):

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import _gsfw
 from ._checks import integer, real
-from ._registry import default_model, fill_doc, reads, registry_entry
+from ._registry import fill_doc, reads
 
 
 class Objective:
@@ -163,12 +163,9 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
     elif is_sparse_matrix(A):
         from ._operator import Operator
         A = Operator.csr(A)
-    if interval > 0:
-        print("gsfw solve: method %s, model %s, s=%r, max_iter=%r"
-              % (method or registry_entry("methods", None)["name"],
-                 model or default_model(graph is not None, tree is not None), s, max_iter),
-              flush=True)
     start = time.perf_counter()
+    # verbose: the extension prints the header (the method and model it resolved) once
+    # the arguments are checked, so that a call it refuses prints nothing
     raw = _gsfw.solve(
         A=A, y=y, model=model, s=s, g=g, graph=graph, C=C, method=method, option=option, L=L,
         L_rule=L_rule, max_iter=max_iter, tol=tol, tol_rel=tol_rel, time_limit=time_limit,

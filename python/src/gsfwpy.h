@@ -110,6 +110,11 @@ PyObject *gsfwpy_default_model(PyObject *self, PyObject *args);
 
 /* ---- progress (progress.c) */
 
+/* Print the header of a verbose solve to sys.stdout (GIL held): the method and model the
+ * checked and bound spec resolved, s and max_iter. solve.c prints it at the first
+ * iterate, once the library has checked every argument, so that it never names a call
+ * the library then refuses. */
+void gsfwpy_progress_header(const gsfw_spec *spec);
 /* Print one progress line of a solve to sys.stdout (GIL held): the iterate's figures. */
 void gsfwpy_progress_line(const gsfw_iterate *it);
 

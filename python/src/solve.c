@@ -18,6 +18,7 @@ typedef struct {
     gsfwpy_pending *pending;
     double verbose;     /* seconds between progress lines, 0 for none */
     double last_print;
+    const gsfw_spec *header; /* verbose: the spec whose header is still to print, or NULL */
 } run_ctx;
 
 static double now_s(void)
@@ -39,13 +40,17 @@ static int run_callback(const gsfw_iterate *it, const double *x, void *user)
 {
     run_ctx *r = user;
     if (r->pending->type) return 1;
-    if (!r->callback) {
+    if (!r->callback && !r->header) {
         double t = now_s();
         if (t - r->last_check < 0.1) return 0;
         r->last_check = t;
     }
     PyGILState_STATE st = PyGILState_Ensure();
     int stop = 0;
+    if (r->header) { /* the first iterate: the library has accepted the call */
+        gsfwpy_progress_header(r->header);
+        r->header = NULL;
+    }
     if (r->verbose > 0 && now_s() - r->last_print >= r->verbose) {
         r->last_print = now_s();
         gsfwpy_progress_line(it);
@@ -263,9 +268,11 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
     memset(&info, 0, sizeof info);
     const double verbose = o[O_VERBOSE] == Py_None ? 0.0 : PyFloat_AsDouble(o[O_VERBOSE]);
     if (verbose == -1.0 && PyErr_Occurred()) goto done;
+    /* verbose: the header is printed at the first iterate, once the library has checked
+     * everything (x0 included), so that a call it refuses prints nothing */
     run_ctx rc = {.callback = callback == Py_None ? NULL : callback, .d = d,
                   .last_check = now_s(), .pending = &pending, .verbose = verbose,
-                  .last_print = now_s()};
+                  .last_print = now_s(), .header = verbose > 0 ? spec : NULL};
     e = run(spec, obj, dmo, tail, x0 ? (const double *)PyArray_DATA(x0) : NULL,
             x_true ? (const double *)PyArray_DATA(x_true) : NULL, &rc, &res, &info, &err);
     if (gsfwpy_pending_restore(&pending)) goto done;
@@ -273,6 +280,7 @@ PyObject *gsfwpy_solve(PyObject *self, PyObject *args, PyObject *kwds)
         gsfwpy_raise(e, &err);
         goto done;
     }
+    if (rc.header) gsfwpy_progress_header(spec); /* a run that recorded no iterate */
     PyObject *icpt = intercept_at(spec, obj, x_pol ? x_pol : x_best);
     if (!icpt) goto done;
     out = result_dict(xb, xl, xp, icpt, trace, res.trace_len, &info);

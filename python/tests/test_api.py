@@ -80,6 +80,23 @@ def test_verbose_prints_progress(capsys):
         assert res.status == "max_iter"
 
 
+def test_verbose_header_follows_the_checks(capsys):
+    # the header names the method and model of a checked call: a call the library refuses
+    # (here a graph and a tree with no model, whose default model would be either one's)
+    # prints nothing, rather than a header naming a model the call does not run
+    tree = gsfw.Tree(np.r_[-1, np.arange(59) // 2])
+    for kwargs in (dict(graph=gsfw.Graph.grid(6, 10), tree=tree), dict(s=0),
+                   dict(model="head"), dict(x0=np.ones(60))):
+        kwargs = dict(dict(s=3, C=4.0, max_iter=1, verbose=True), **kwargs)
+        with pytest.raises(ValueError):
+            gsfw.solve(A, Y, **kwargs)
+        assert capsys.readouterr().out == "", kwargs
+    # numpy integers print as numbers
+    gsfw.solve(A, Y, s=np.int64(3), C=4.0, max_iter=np.int32(1), verbose=True)
+    assert capsys.readouterr().out.startswith(
+        "gsfw solve: method accfw, model topk, s=3, max_iter=1\n")
+
+
 def test_x0_refusal_is_a_complete_sentence():
     x0 = np.zeros(60)
     x0[:5] = 0.1

@@ -1,4 +1,6 @@
 """gsfw.Operator: every kind agrees with its dense matrix."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -109,6 +111,33 @@ def test_factories_check_kinds(make, match):
         make()
 
 
+# Sizes and threads beyond the int32 range: a ValueError naming the argument, as
+# gsfw.Graph's (one helper), not the extension's OverflowError that names none.
+@pytest.mark.parametrize("make,name", [
+    (lambda: gsfw.Operator.dct(2**40, 4), "d"),
+    (lambda: gsfw.Operator.dct(16, -2**31 - 1), "n"),
+    (lambda: gsfw.Operator.dct2(2**31, 4, 8), "height"),
+    (lambda: gsfw.Operator.hadamard(16, 4, threads=2**40), "threads"),
+    (lambda: gsfw.Operator.implicit_gaussian(2**40, 8), "n"),
+    (lambda: gsfw.Operator.implicit_gaussian(4, 8, threads=np.int64(2**40)), "threads"),
+    (lambda: gsfw.Operator.sensing("dct", 10, 4, 2**40), "width"),
+])
+def test_factories_name_sizes_beyond_int32(make, name):
+    with pytest.raises(ValueError, match=r"^%s must be in the int32 range "
+                       r"\(-2147483648\.\.2147483647\), got -?\d+$" % name):
+        make()
+
+
+def test_implicit_gaussian_without_rows_is_the_library_error_alone():
+    # the default sd = 1/sqrt(n) is not computed for n <= 0: no numpy RuntimeWarning
+    # (divide by zero, invalid value) before the library's ValueError
+    for n in (0, -3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=r"at least 1 x 1, got %d x 8$" % n):
+                gsfw.Operator.implicit_gaussian(n, 8)
+
+
 def test_operator_seeds_do_not_wrap():
     for seed in (-1, 2**64, 2**64 + 7):
         with pytest.raises(ValueError, match=r"^seed must be between 0 and "
@@ -117,3 +146,19 @@ def test_operator_seeds_do_not_wrap():
     top = gsfw.Operator.implicit_gaussian(4, 8, seed=2**64 - 1).toarray()
     assert not np.array_equal(top, gsfw.Operator.implicit_gaussian(4, 8, seed=0).toarray())
     assert gsfw.Operator.dct(16, 8, seed=np.uint64(2**64 - 1)).shape == (8, 16)
+
+
+def test_seed_range_documented_as_the_c_apis(root):
+    # the factories check a seed's kind as gsfw.solve does, but take the C API's uint64_t
+    # range, wider than gsfw.solve's seed: the docstring and docs/python.md say both
+    big = 2**40
+    assert gsfw.Operator.dct(16, 8, seed=big).shape == (8, 16)
+    with pytest.raises(ValueError, match=r"^seed must be between 0 and 2147483647"):
+        gsfw.solve(np.eye(4), np.ones(4), s=1, model="topk-approx", seed=big)
+    doc = " ".join(gsfw.Operator.__doc__.split())
+    assert "seeds in 0..2^64 - 1, its uint64_t seed" in doc, doc
+    assert "wider than gsfw.solve's seed (0..2147483647)" in doc, doc
+    with open("%s/docs/python.md" % root) as f:
+        text = " ".join(f.read().split())
+    assert ("`uint64_t` seed (beyond, `ValueError` rather than a wrapped seed), wider than "
+            "`gsfw.solve`'s `seed` (0..2147483647" in text)

@@ -1,6 +1,8 @@
 """The estimators follow scikit-learn's conventions (check_estimator) and do what their
 parameters say: intercept, radius from the data, sparse X, two-label classification,
 warm start, time limit, cross-validation over s."""
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -13,6 +15,7 @@ sp = pytest.importorskip("scipy.sparse")
 from sklearn.base import clone  # noqa: E402
 from sklearn.model_selection import GridSearchCV  # noqa: E402
 from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
 ESTIMATORS = ["GraphSparseRegression", "GraphSparseClassifier", "GraphSparseRegressionCV"]
@@ -258,6 +261,42 @@ def test_cv_s_values_are_integers(s_values, match):
     assert cv.s_values_.tolist() == [2, 3]
 
 
+class NoFolds:
+    """A splitter that must not be reached: the checks come before the folds."""
+
+    def split(self, X, y=None, groups=None):
+        raise AssertionError("the folds ran before s_values was checked")
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        return 3
+
+
+# s_values lists the sparsities to try: a single integer (which LassoCV's alphas would
+# read as a count) is a TypeError naming s_values, not "'int' object is not iterable";
+# an entry out of 1..d is a ValueError naming s_values[k] (not s), also beyond int64
+# (not numpy's OverflowError); all before any fold runs.
+@pytest.mark.parametrize("s_values,exc,match", [
+    (5, TypeError, r"^s_values must be a sequence of integers, the sparsities to try "
+     r"\(s_values=\[5\] tries one\), got int 5$"),
+    (np.int64(5), TypeError, r"^s_values must be a sequence of integers, .*, got int64 "),
+    (np.asarray(5), TypeError, r"^s_values must be a sequence of integers, .*, got ndarray "),
+    ("35", TypeError, r"^s_values must be a sequence of integers, .*, got str '35'$"),
+    (2 ** 70, TypeError, r"^s_values must be a sequence of integers, .*, got int %d$" % 2 ** 70),
+    ([3, 0], ValueError, r"^s_values\[1\] must be between 1 and d = 40 \(the number of "
+     r"features\), got 0$"),
+    ([41, 3], ValueError, r"^s_values\[0\] must be between 1 and d = 40 .*, got 41$"),
+    ([3, 2 ** 70], ValueError, r"^s_values\[1\] must be between 1 .*, got %d$" % 2 ** 70),
+    ([3, -2 ** 70], ValueError, r"^s_values\[1\] must be between 1 .*, got -%d$" % 2 ** 70),
+    ([], ValueError, r"^s_values is empty$"),
+])
+def test_cv_s_values_is_a_sequence_in_range(s_values, exc, match):
+    X, y, _ = data(9, n=60)
+    with pytest.raises(exc, match=match):
+        gsfw.GraphSparseRegressionCV(s_values=s_values, cv=NoFolds()).fit(X, y)
+    cv = gsfw.GraphSparseRegressionCV(s_values=(40, 1, 40), cv=3, max_iter=5).fit(X, y)
+    assert cv.s_values_.tolist() == [1, 40]
+
+
 # With an intercept, a design whose every column is constant centres to zero, as an
 # all-zero one does: coef_ 0 and intercept_ the mean of y (sklearn's answer), not an error
 # about L nor coefficients fitted to the rounding residues of the centring.
@@ -275,6 +314,58 @@ def test_constant_design_fits_the_mean(make):
     assert not np.any(est.coef_) and est.result_ is None
     assert est.intercept_ == np.mean(y)
     assert np.array_equal(est.predict(X), np.full(80, np.mean(y)))
+
+
+SEED_UNUSED = "seed is ignored by model topk (it is deterministic)"
+GRAPH_UNUSED = "graph is ignored by model topk"
+
+
+def unused_warnings(fit):
+    """The gsfw.UnusedArgumentWarnings of fit(), every one recorded (no de-duplication
+    by location): [(message, filename, lineno)]."""
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        fit()
+    return [(str(w.message), w.filename, w.lineno) for w in got
+            if issubclass(w.category, gsfw.UnusedArgumentWarning)]
+
+
+# The library's warnings from the solves inside a fit (several solves per fit, one per
+# fold and s in the cross-validation) point at the line calling fit, as gsfw.solve's
+# point at its caller, and come once per distinct message per fit.
+def test_library_warnings_point_at_the_fit_call_once_each():
+    X, y, _ = data(2)
+    labels = y > np.median(y)
+    grid = gsfw.Graph.grid(5, 8)
+    common = dict(model="topk", seed=5, max_iter=20)
+    for est, target in ((gsfw.GraphSparseRegression(s=3, **common), y),
+                        (gsfw.GraphSparseClassifier(s=3, **common), labels),
+                        (gsfw.GraphSparseRegressionCV(s_values=[2, 3], cv=3, **common), y)):
+        line = sys._getframe().f_lineno + 1  # the line of the fit call
+        got = unused_warnings(lambda: est.fit(X, target))
+        assert got == [(SEED_UNUSED, __file__, line)], type(est).__name__
+    # two distinct messages: each once, in order
+    cv = gsfw.GraphSparseRegressionCV(s_values=[1, 2, 3], cv=3, graph=grid, **common)
+    got = unused_warnings(lambda: cv.fit(X, y))
+    assert [(m, f) for m, f, _ in got] == [(SEED_UNUSED, __file__), (GRAPH_UNUSED, __file__)]
+    # the user's filters decide when they are issued: "error" raises from fit, "ignore"
+    # drops them, and other warnings pass unchanged
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gsfw.UnusedArgumentWarning)
+        with pytest.raises(gsfw.UnusedArgumentWarning, match=r"^seed is ignored"):
+            gsfw.GraphSparseRegressionCV(s_values=[2, 3], cv=3, **common).fit(X, y)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", gsfw.UnusedArgumentWarning)
+        gsfw.GraphSparseRegression(s=3, C=0.01, **common).fit(X, y)
+    assert [(w.category, w.filename) for w in got] == [(gsfw.BoundaryWarning, __file__)]
+    # inside a pipeline or a grid search: at scikit-learn's line calling fit, not gsfw's
+    package = os.path.dirname(gsfw.__file__) + os.sep
+    for fit in (lambda: make_pipeline(gsfw.GraphSparseRegression(s=3, **common)).fit(X, y),
+                lambda: GridSearchCV(gsfw.GraphSparseRegression(**common),
+                                     {"s": [2, 3]}, cv=2).fit(X, y)):
+        got = unused_warnings(fit)
+        assert got and all(m == SEED_UNUSED and not f.startswith(package) for m, f, _ in got)
 
 
 def test_estimators_warn_once_about_unused_arguments():
