@@ -39,10 +39,10 @@ class ColdStartWarning(UserWarning):
 
 
 class UnboundedWarning(UserWarning):
-    """A baseline method (status 'unbounded'): the fitted coef_, or the method's last
-    refit, separates the classes on its support, so the logistic loss has no minimiser
-    there and the baseline, which bounds no norm, returned coefficients whose size grows
-    with its iterations."""
+    """A baseline method (status 'unbounded'): the fitted coef_ (or, for a method that
+    refits on merged supports, its last refit) separates the classes on its support, so
+    the logistic loss has no minimiser there and the baseline, which bounds no norm,
+    returned coefficients whose size grows with its iterations."""
 
 
 # The library's warnings, which the solves inside a fit emit (a fit runs several, a
@@ -245,8 +245,9 @@ class _GraphSparseModel(BaseEstimator):
         self.C_ = C
         if result is not None and result.status == "unbounded":
             bounded = [e["name"] for e in entries("methods") if "polish" in e["reads"].split()]
-            warnings.warn("%s: coef_, or the method's last refit, separates the "
-                          "classes on its support, so the loss has no minimiser there and method=%r, which bounds no norm, "
+            warnings.warn("%s: coef_ (or, for a method that refits on merged supports, "
+                          "its last refit) separates the classes on its support, so the "
+                          "loss has no minimiser there and method=%r, which bounds no norm, "
                           "returned coefficients whose size grows with max_iter; use a "
                           "Frank-Wolfe method (%s; None: the default), whose radius C "
                           "bounds them" % (type(self).__name__, self.method,
