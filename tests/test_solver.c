@@ -526,6 +526,34 @@ static void test_accfw_gradient_step_to_zero(void **st)
     gsfw_objective_free(obj);
 }
 
+/* A gradient whose squares overflow (entries near 1e300): DMO-FW's atom used to be 0
+ * (C / sqrt(inf) * grad), so x never moved and every gap read 0 under status max_iter.
+ * The atom is now a unit vector, and the overflow of f at the first step is an error. */
+static void test_fw_gradient_beyond_squares(void **state)
+{
+    (void)state;
+    double A[12], y[2] = {1, 2};
+    for (int i = 0; i < 12; i++) A[i] = 1e300 * (i % 3 + 1);
+    gsfw_objective *obj = NULL;
+    assert_int_equal(gsfw_objective_least_squares(2, 6, A, GSFW_ROW_MAJOR, y, &obj, NULL), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    assert_int_equal(gsfw_dmo_topk(6, 2, &dmo, NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_FW;
+    set.max_iter = 5;
+    gsfw_iterate trace[6];
+    gsfw_result res = {.trace = trace, .trace_capacity = 6};
+    gsfw_info info;
+    gsfw_err err;
+    assert_int_equal(gsfw_solve(obj, dmo, &set, &res, &info, &err), GSFW_ERR_NONFINITE);
+    assert_non_null(strstr(err.message, "overflow"));
+    /* the first iterate's gap: <grad, 0 - v> = C ||grad_S|| > 0, not 0 */
+    assert_true(res.trace_len >= 1 && trace[0].gap > 1e300);
+    gsfw_dmo_free(dmo);
+    gsfw_objective_free(obj);
+}
+
 /* ---- info.setup_time: the L estimate is counted once */
 
 typedef struct {
@@ -696,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_status_best_and_callback),
         cmocka_unit_test(test_zero_direction),
         cmocka_unit_test(test_accfw_gradient_step_to_zero),
+        cmocka_unit_test(test_fw_gradient_beyond_squares),
         cmocka_unit_test(test_setup_time_counts_L_estimate_once),
         cmocka_unit_test(test_invalid_arguments),
         cmocka_unit_test(test_bad_user_oracle),

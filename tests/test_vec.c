@@ -122,6 +122,35 @@ static void test_nrm2_range(void **state)
     assert_memory_equal(&n2, &dd, sizeof n2);
 }
 
+/* The norm over a support: the same guards, and the plain sum's bits in range. */
+static void test_nrm2_on_support(void **state)
+{
+    (void)state;
+    double big[5] = {7.0, 3e200, 1.0, -4e200, 9.0};
+    int on[2] = {3, 1};
+    assert_true(fabs(gsfw_vec_nrm2_on(2, on, big) - 5e200) <= 4 * DBL_EPSILON * 5e200);
+    double small[4] = {3e-200, 5.0, -4e-200, 6.0};
+    int on_small[2] = {0, 2};
+    assert_true(fabs(gsfw_vec_nrm2_on(2, on_small, small) - 5e-200) <= 4 * DBL_EPSILON * 5e-200);
+    double with_nan[3] = {NAN, 1.0, 1e300};
+    int all[3] = {2, 1, 0};
+    assert_true(isnan(gsfw_vec_nrm2_on(3, all, with_nan)));
+    assert_true(gsfw_vec_nrm2_on(0, all, with_nan) == 0.0);
+    double with_inf[3] = {1.0, -INFINITY, 2.0};
+    assert_true(isinf(gsfw_vec_nrm2_on(3, all, with_inf)));
+    uint64_t rng = 17;
+    double x[300];
+    fill(&rng, 300, x);
+    int ids[100];
+    double ss = 0.0;
+    for (int k = 0; k < 100; k++) {
+        ids[k] = (7 * k + 3) % 300;
+        ss += x[ids[k]] * x[ids[k]];
+    }
+    double n2 = gsfw_vec_nrm2_on(100, ids, x), plain = sqrt(ss);
+    assert_memory_equal(&n2, &plain, sizeof n2);
+}
+
 static void test_axpy_scal(void **state)
 {
     (void)state;
@@ -190,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_dot_order_and_alignment),
         cmocka_unit_test(test_dot_accuracy),
         cmocka_unit_test(test_nrm2_range),
+        cmocka_unit_test(test_nrm2_on_support),
         cmocka_unit_test(test_axpy_scal),
         cmocka_unit_test(test_same_bits_for_any_openblas_threads),
     };

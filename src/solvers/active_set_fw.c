@@ -24,6 +24,7 @@
  * combinations are proven and which are heuristics. */
 #include "solvers/active_set.h"
 #include "solvers/fw_family.h"
+#include "util/vec.h"
 
 #include <math.h>
 #include <string.h>
@@ -288,15 +289,14 @@ gsfw_error gsfw_active_set_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
         if (call_dmo) {
             rc = gsfw_run_oracle(run, run->dmo, grad, w.support, &w.size);
             if (rc) goto done;
-            double nrm2 = 0.0;
-            for (int k = 0; k < w.size; k++) nrm2 += grad[w.support[k]] * grad[w.support[k]];
-            bound = gsfw_run_bound(run, x, grad, plan->C, sqrt(nrm2), plan->delta);
-            if (!(nrm2 > 0)) {
+            const double nrm = gsfw_vec_nrm2_on(w.size, w.support, grad);
+            bound = gsfw_run_bound(run, x, grad, plan->C, nrm, plan->delta);
+            if (!(nrm > 0)) {
                 status = GSFW_STATUS_ZERO_DIRECTION;
                 gsfw_run_record(run, t, f, NAN, bound, NAN, as->count, x);
                 break;
             }
-            const double coef = -plan->C / sqrt(nrm2) * plan->scale;
+            const double coef = -plan->C / nrm * plan->scale;
             for (int k = 0; k < w.size; k++) {
                 int i = w.support[k];
                 w.atom[k] = coef * grad[i];

@@ -13,16 +13,10 @@
  * authors' code) need the nearest one. Any rule whose step does at least as well as eta_t
  * in the smoothness bound keeps the paper's rates (the short and line steps do). */
 #include "solvers/fw_family.h"
+#include "util/vec.h"
 
 #include <math.h>
 #include <string.h>
-
-static double support_norm2(const double *z, const int *support, int size)
-{
-    double nrm2 = 0.0;
-    for (int k = 0; k < size; k++) nrm2 += z[support[k]] * z[support[k]];
-    return nrm2;
-}
 
 gsfw_error gsfw_fw_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
 {
@@ -71,9 +65,9 @@ gsfw_error gsfw_fw_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
         int size = 0;
         rc = gsfw_run_oracle(run, run->dmo, z, support, &size);
         if (rc) goto done;
-        double nrm2 = support_norm2(z, support, size);
+        double nrm = gsfw_vec_nrm2_on(size, support, z);
         int toward_w = accelerated;
-        if (accelerated && !(nrm2 > 0)) {
+        if (accelerated && !(nrm > 0)) {
             /* w_S = 0: the gradient step landed on 0, where every extreme point is equally
                near w and AccFW's model ties; w = 0 certifies nothing (x need not be
                stationary). The FW atom is one of the model's minimisers and the one that
@@ -82,12 +76,12 @@ gsfw_error gsfw_fw_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
             toward_w = 0;
             rc = gsfw_run_oracle(run, run->dmo, z, support, &size);
             if (rc) goto done;
-            nrm2 = support_norm2(z, support, size);
+            nrm = gsfw_vec_nrm2_on(size, support, z);
         }
         /* the bound needs the oracle's answer on the gradient itself */
-        double bound = gsfw_run_bound(run, x, grad, plan->C, toward_w ? NAN : sqrt(nrm2),
+        double bound = gsfw_run_bound(run, x, grad, plan->C, toward_w ? NAN : nrm,
                                       plan->delta);
-        if (!(nrm2 > 0)) {
+        if (!(nrm > 0)) {
             status = GSFW_STATUS_ZERO_DIRECTION;
             gsfw_run_record(run, t, f, NAN, bound, NAN, 0, x);
             break;
@@ -98,7 +92,7 @@ gsfw_error gsfw_fw_loop(gsfw_run *run, gsfw_fw_plan *plan, double *x)
             break;
         }
         /* FW: v = -C z_S/||z_S||; AccFW: v = +C w_S/||w_S|| (nearest extreme point). */
-        const double coef = (toward_w ? plan->C : -plan->C) / sqrt(nrm2) * plan->scale;
+        const double coef = (toward_w ? plan->C : -plan->C) / nrm * plan->scale;
         double gx = 0.0, gv = 0.0, xx = 0.0, xv = 0.0, vv = 0.0;
         for (int i = 0; i < d; i++) {
             gx += grad[i] * x[i];

@@ -1,6 +1,7 @@
 /* The step of a Frank-Wolfe loop through its plan's rule, and L by the first atom's
  * curvature (fw_step.h). */
 #include "solvers/fw_step.h"
+#include "util/vec.h"
 
 #include <math.h>
 
@@ -40,10 +41,9 @@ gsfw_error gsfw_fw_atom_curvature(gsfw_run *run, gsfw_fw_plan *plan, double *x, 
     int size = 0;
     rc = gsfw_run_oracle(run, run->dmo, grad, support, &size);
     if (rc) return rc;
-    double nrm2 = 0.0;
-    for (int k = 0; k < size; k++) nrm2 += grad[support[k]] * grad[support[k]];
-    if (nrm2 > 0) {
-        double coef = -plan->C / sqrt(nrm2);
+    const double nrm = gsfw_vec_nrm2_on(size, support, grad);
+    if (nrm > 0) {
+        double coef = -plan->C / nrm;
         double dir2 = 0.0, slope = 0.0, xv = 0.0, xx = 0.0, vv = 0.0, gx = 0.0;
         for (int k = 0; k < size; k++) {
             atom[k] = coef * grad[support[k]];

@@ -55,6 +55,23 @@ double gsfw_vec_nrm2(int n, const double *x)
     return big * sqrt(scaled_squares(n, x, big));
 }
 
+double gsfw_vec_nrm2_on(int size, const int *idx, const double *x)
+{
+    const double tiny = 0x1p-900, huge = 0x1p900;
+    double ss = 0.0, big = 0.0;
+    for (int k = 0; k < size; k++) ss += x[idx[k]] * x[idx[k]];
+    if (ss >= tiny && ss <= huge) return sqrt(ss);
+    if (isnan(ss)) return ss;
+    for (int k = 0; k < size; k++) big = fmax(big, fabs(x[idx[k]]));
+    if (big == 0.0 || isinf(big)) return big;
+    double scaled = 0.0;
+    for (int k = 0; k < size; k++) {
+        double v = x[idx[k]] / big;
+        scaled += v * v;
+    }
+    return big * sqrt(scaled);
+}
+
 void gsfw_vec_axpy(int n, double a, const double *x, double *y)
 {
     for (int i = 0; i < n; i++) y[i] += a * x[i];

@@ -19,6 +19,9 @@ double gsfw_vec_dot(int n, const double *x, const double *y);
  * squares when it lies in a safe range, else a sum scaled by max |x_i|. NaN if any entry
  * is NaN, +inf if any is infinite. */
 double gsfw_vec_nrm2(int n, const double *x);
+/* ||x_S||_2 over the ids idx[0..size-1], in that order, as gsfw_vec_nrm2 guards it (the
+ * plain sum, so the same bits, whenever that cannot overflow or underflow). */
+double gsfw_vec_nrm2_on(int size, const int *idx, const double *x);
 
 /* y += a x. */
 void gsfw_vec_axpy(int n, double a, const double *x, double *y);
