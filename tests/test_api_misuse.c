@@ -1591,6 +1591,47 @@ static void test_callback_stop_is_not_an_error(void **state)
     assert_int_equal(info.status, GSFW_STATUS_CALLBACK_STOP);
 }
 
+/* Model oracles by spec, and the registry's parameter list, refuse what they cannot
+ * build: a negative index, a definition without build, a nan delta, d other than the
+ * graph's or the tree's node count; the exact brute force refuses |z| whose squares
+ * overflow (they would all tie at inf). */
+static void test_model_spec_checks(void **state)
+{
+    (void)state;
+    assert_null(gsfw_registry_param(-1));
+    assert_null(gsfw_registry_param(-1000));
+    assert_non_null(gsfw_registry_param(0));
+    gsfw_graph *grid = NULL;
+    assert_int_equal(gsfw_graph_grid(3, 3, &grid, NULL), GSFW_OK);
+    gsfw_dmo *dmo = NULL;
+    gsfw_err err;
+    gsfw_model_def no_build = {0};
+    gsfw_model_spec spec = {.d = 9, .s = 2, .def = &no_build};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "no build"));
+    spec = (gsfw_model_spec){.model = "topk-approx", .d = 9, .s = 2, .delta = NAN};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "delta is nan"));
+    spec = (gsfw_model_spec){.model = "subgraph", .d = 1000, .s = 2, .graph = grid};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_DIMENSION);
+    assert_string_equal(err.message, "model 'subgraph': the graph has 9 nodes but d = 1000");
+    int parent[3] = {-1, 0, 0};
+    gsfw_tree *tree = NULL;
+    assert_int_equal(gsfw_tree_from_parents(3, parent, &tree, NULL), GSFW_OK);
+    spec = (gsfw_model_spec){.model = "tree", .d = 9, .s = 2, .tree = tree};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_DIMENSION);
+    spec.d = 3; /* and 0: the tree's */
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_OK);
+    gsfw_dmo_free(dmo);
+    assert_int_equal(gsfw_dmo_brute_force(grid, 2, 1, &dmo, NULL), GSFW_OK);
+    double z[9] = {1e200, 1e200, 1e200, 0, 0, 0, 0, 0, 0};
+    int support[9], size = 0;
+    assert_int_not_equal(dmo->select(dmo->ctx, z, support, &size, NULL), 0); /* a bad input */
+    gsfw_dmo_free(dmo);
+    gsfw_tree_free(tree);
+    gsfw_graph_free(grid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1612,6 +1653,7 @@ int main(void)
         cmocka_unit_test(test_solve_oracle_failures),
         cmocka_unit_test(test_solve_objective_failures),
         cmocka_unit_test(test_callback_stop_is_not_an_error),
+        cmocka_unit_test(test_model_spec_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,12 +94,14 @@ struct gsfw_tree;
 typedef struct {
     const char *model;        /* a model's name: `gsfw help models` lists them ("topk",
                                  "subgraph", "head", "tree", ...) */
-    int d;                    /* vector length (the graph's node count for graph models) */
+    int d;                    /* vector length: for graph and tree models their node count
+                                 (0 takes it; another value is GSFW_ERR_DIMENSION) */
     int s;                    /* sparsity */
     int g;                    /* components (graph models; default 1 when <= 0) */
     const gsfw_graph *graph;  /* graph models */
     const struct gsfw_tree *tree; /* tree models */
-    double delta;             /* topk-approx, l1: target delta in (0, 1] (<= 0: 1) */
+    double delta;             /* topk-approx, l1: target delta in (0, 1] (<= 0: 1; NaN is
+                                 refused) */
     uint64_t seed;            /* randomised oracles */
     const struct gsfw_model_def *def; /* a model of one's own (gsfw/registry.h): used
                                          instead of the name when set (default NULL) */

@@ -174,6 +174,7 @@ const gsfw_param *gsfw_entry_params_of(const gsfw_entry *e, int *count)
 
 const gsfw_param *gsfw_registry_param(int i)
 {
+    if (i < 0) return NULL;
     for (int t = 0; t < N_TABLES; t++)
         for (const gsfw_param *p = param_tables[t]; p->name; p++)
             if (i-- == 0) return p;

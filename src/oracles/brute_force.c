@@ -89,7 +89,10 @@ static int brute_select(void *vctx, const double *z, int *support, int *size,
     brute_ctx *c = vctx;
     int n = c->n;
     if (!gsfw_all_finite(z, (size_t)n)) return GSFW_DMO_BAD_INPUT;
-    for (int i = 0; i < n; i++) c->w[i] = z[i] * z[i];
+    for (int i = 0; i < n; i++) {
+        c->w[i] = z[i] * z[i];
+        if (!isfinite(c->w[i])) return GSFW_DMO_BAD_INPUT; /* the sums would all tie at inf */
+    }
     c->suffix_max[n] = 0.0;
     for (int i = n - 1; i >= 0; i--)
         c->suffix_max[i] = c->w[i] > c->suffix_max[i + 1] ? c->w[i] : c->suffix_max[i + 1];

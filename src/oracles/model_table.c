@@ -80,9 +80,21 @@ gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a graph", m.model);
         if ((e->needs & GSFW_NEEDS_TREE) && !m.tree)
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a tree", m.model);
+        const int nodes = (e->needs & GSFW_NEEDS_GRAPH) ? gsfw_graph_nodes(m.graph)
+                          : (e->needs & GSFW_NEEDS_TREE) ? gsfw_tree_num_nodes(m.tree) : m.d;
+        if (m.d > 0 && m.d != nodes)
+            return gsfw_fail(err, GSFW_ERR_DIMENSION, "model '%s': the %s has %d nodes but d "
+                             "= %d", m.model, (e->needs & GSFW_NEEDS_GRAPH) ? "graph" : "tree",
+                             nodes, m.d);
         m.def = e->def;
     }
+    if (!m.def->build)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model: the definition has no build "
+                         "function");
     if (m.g <= 0) m.g = 1;
+    if (isnan(m.delta))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model: delta is nan (in (0, 1], or <= 0 "
+                         "for 1)");
     if (!(m.delta > 0)) m.delta = 1.0;
     return m.def->build(&m, out, err);
 }
