@@ -262,7 +262,8 @@ typedef enum {
     SEL_TOO_MANY,    /* size above max_support */
     SEL_NEGATIVE,    /* size -1 */
     SEL_OUT_OF_RANGE,/* id d */
-    SEL_DUPLICATE    /* id 0 twice */
+    SEL_DUPLICATE,   /* id 0 twice */
+    SEL_EMPTY        /* no id (a valid answer only for z = 0) */
 } toy_select_mode;
 
 #define CODE_SELECT 57
@@ -277,6 +278,7 @@ static int toy_select(void *ctx, const double *z, int *support, int *size,
     case SEL_NEGATIVE: *size = -1; return 0;
     case SEL_OUT_OF_RANGE: support[0] = TOY_D; *size = 1; return 0;
     case SEL_DUPLICATE: support[0] = support[1] = 0; *size = 2; return 0;
+    case SEL_EMPTY: *size = 0; return 0;
     case SEL_TOP1: break;
     }
     int best = 0;
@@ -1632,6 +1634,26 @@ static void test_model_spec_checks(void **state)
     gsfw_graph_free(grid);
 }
 
+/* AccFW estimates L along its first atom: an oracle that selects nothing at x_0, with
+ * no lipschitz hook to fall back on, is named as the cause, not a missing L. */
+static void test_atom_curvature_names_the_oracle(void **state)
+{
+    (void)state;
+    toy t;
+    memset(&t, 0, sizeof t);
+    gsfw_objective o = toy_objective(&t, 0);
+    toy_select_mode empty = SEL_EMPTY;
+    gsfw_dmo none = toy_dmo("none", &empty);
+    gsfw_settings set = settings_for(GSFW_METHOD_ACCFW);
+    set.L = 0.0; /* estimated: the atom rule */
+    set.L_rule = GSFW_L_ATOM;
+    gsfw_info info;
+    gsfw_err err;
+    assert_int_equal(gsfw_solve(&o, &none, &set, NULL, &info, &err), GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "solve: accfw estimates L along its first atom, but the "
+                                     "oracle 'none' selected no coordinate at x_0; set L");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1654,6 +1676,7 @@ int main(void)
         cmocka_unit_test(test_solve_objective_failures),
         cmocka_unit_test(test_callback_stop_is_not_an_error),
         cmocka_unit_test(test_model_spec_checks),
+        cmocka_unit_test(test_atom_curvature_names_the_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,7 +35,9 @@ typedef enum {
 /* Static English description of an error code. */
 GSFW_API const char *gsfw_error_message(gsfw_error code);
 
-/* Detailed error report filled by failing calls (optional everywhere). */
+/* Detailed error report filled by failing calls (optional everywhere). A call that
+ * succeeds may leave it as it was (the solves clear it): test the returned code, not
+ * err.code. */
 typedef struct {
     gsfw_error code;
     char message[512];

@@ -111,8 +111,11 @@ gsfw_error gsfw_operator_wavelet2d(int side, const char *family, gsfw_operator *
         type = gsl_wavelet_daubechies;
         k = 4;
     } else {
+        if (!family)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the wavelet family is NULL "
+                             "(known: haar, db4)", who);
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: unknown wavelet family '%s' (known: "
-                         "haar, db4)", who, family ? family : "(null)");
+                         "haar, db4)", who, family);
     }
     wavelet_ctx *c = calloc(1, sizeof *c);
     gsfw_operator *op = c ? gsfw_op_new(side * side, side * side, c->name, c) : NULL;

@@ -73,9 +73,12 @@ gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw
     gsfw_model_spec m = *spec;
     if (!m.def) {
         const gsfw_entry *e = gsfw_registry_find(GSFW_KIND_MODEL, m.model);
+        if (!e && !m.model)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model: neither a name nor a "
+                             "definition is given (known: %s)", gsfw_model_names());
         if (!e)
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "unknown model '%s' (known: %s)",
-                             m.model ? m.model : "(null)", gsfw_model_names());
+                             m.model, gsfw_model_names());
         if ((e->needs & GSFW_NEEDS_GRAPH) && !m.graph)
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model '%s' needs a graph", m.model);
         if ((e->needs & GSFW_NEEDS_TREE) && !m.tree)

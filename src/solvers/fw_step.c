@@ -72,5 +72,12 @@ gsfw_error gsfw_fw_atom_curvature(gsfw_run *run, gsfw_fw_plan *plan, double *x, 
             return GSFW_OK;
         }
     }
-    return gsfw_run_lipschitz(run, 0.0, gsfw_method_name(plan->set->method), L);
+    const char *method = gsfw_method_name(plan->set->method);
+    if (!(nrm > 0) && !run->obj->lipschitz) /* the cause is the atom, not a missing L */
+        return gsfw_fail(run->err, GSFW_ERR_INVALID_ARG, "solve: %s estimates L along its "
+                         "first atom, but the oracle '%s' selected %s at x_0; set L",
+                         method, run->dmo->name ? run->dmo->name : "?",
+                         size == 0 ? "no coordinate" : "only coordinates where the gradient "
+                         "is 0");
+    return gsfw_run_lipschitz(run, 0.0, method, L);
 }
