@@ -24,9 +24,9 @@ GSFW_API gsfw_error gsfw_npy_write(const char *path, const double *data, int ndi
 GSFW_API gsfw_error gsfw_npy_read_numeric(const char *path, double **data, int *ndim, int shape[2],
                                           gsfw_err *err);
 /* Matrix Market coordinate file ("%%MatrixMarket matrix coordinate real|integer|pattern
- * general|symmetric") as 0-based triplets: *n rows, *d columns, *nnz entries (pattern
- * entries are 1; a symmetric file's off-diagonal entries are mirrored, so *nnz counts
- * both). Refuses array format, complex and hermitian fields, indices past the header's
+ * general|symmetric|skew-symmetric") as 0-based triplets: *n rows, *d columns, *nnz
+ * entries (pattern entries are 1; a symmetric file's off-diagonal entries are mirrored,
+ * a skew-symmetric file's mirrored and negated, so *nnz counts both). Refuses array format, complex and hermitian fields, indices past the header's
  * size, non-finite values and a header whose entry count is wrong. Arrays freed with
  * gsfw_free (the three are NULL when *nnz is 0). */
 GSFW_API gsfw_error gsfw_mtx_read(const char *path, int *n, int *d, long *nnz, int **rows, int **cols,

@@ -151,8 +151,8 @@ GSFW_API const char *gsfw_registry_names(gsfw_kind kind, const char *sep, char *
 GSFW_API const gsfw_param *gsfw_registry_param(int i);
 /* The parameter called name, or NULL. */
 GSFW_API const gsfw_param *gsfw_registry_find_param(const char *name);
-/* The parameters an entry defines for itself (a loss's, e.g. huber_delta): *count rows,
- * or NULL with *count = 0. */
+/* The parameters an entry defines for itself (a loss's, e.g. huber_delta): *count rows
+ * (count may be NULL), or NULL with *count = 0. */
 GSFW_API const gsfw_param *gsfw_entry_params_of(const gsfw_entry *entry, int *count);
 /* 1 if the entry reads the parameter (its `uses` lists it, or it defines it), else 0. */
 GSFW_API int gsfw_entry_uses(const gsfw_entry *entry, const char *param);

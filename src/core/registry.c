@@ -169,7 +169,8 @@ const gsfw_param *gsfw_entry_params(const gsfw_entry *e, int *count)
 
 const gsfw_param *gsfw_entry_params_of(const gsfw_entry *e, int *count)
 {
-    return gsfw_entry_params(e, count);
+    int ignored;
+    return gsfw_entry_params(e, count ? count : &ignored);
 }
 
 const gsfw_param *gsfw_registry_param(int i)

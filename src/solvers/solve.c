@@ -73,8 +73,8 @@ static gsfw_error check_settings(const gsfw_settings *set, const gsfw_dmo *dmo, 
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite (or <= 0 to "
                          "estimate it), got %g", set->L);
     if (!isfinite(set->delta) || set->delta > 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: delta must be in (0, 1] (or <= 0 "
-                         "for the oracle's), got %g", set->delta);
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: delta must be in (0, 1], or <= 0 "
+                         "for the oracle's, and finite; got %g", set->delta);
     if (set->polish && set->polish_iters < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: polish_iters must be >= 0, got %d",
                          set->polish_iters);
