@@ -28,10 +28,12 @@ typedef struct gsfw_pcsf gsfw_pcsf;
 GSFW_API gsfw_error gsfw_pcsf_create(gsfw_pcsf **out, gsfw_err *err);
 GSFW_API void gsfw_pcsf_free(gsfw_pcsf *ws);
 
-/* Solve one PCSF instance. root = -1 for unrooted (target_clusters active clusters kept),
- * root >= 0 requires target_clusters == 0. costs may be NULL (unit costs); prizes and
- * costs must be finite and >= 0. out_nodes: n ints, out_edges: m ints (edge indices
- * into the input list). Outputs are in the order the pruning visits them. */
+/* Solve one PCSF instance. root = -1 for unrooted (target_clusters active clusters kept;
+ * with 0 every cluster ends inactive, so a pruning returns nothing, as pcst_fast's does,
+ * and GSFW_PRUNING_NONE the whole forest); root >= 0 requires target_clusters == 0.
+ * costs may be NULL (unit costs); prizes and costs must be finite and >= 0. out_nodes:
+ * n ints, out_edges: m ints (edge indices into the input list). Outputs are in the order
+ * the pruning visits them. */
 GSFW_API gsfw_error gsfw_pcsf_run(gsfw_pcsf *ws, int n, int m, const int *edge_u, const int *edge_v,
                          const double *prizes, const double *costs, int root,
                          int target_clusters, gsfw_pruning pruning, int *out_nodes,
