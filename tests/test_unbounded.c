@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -309,6 +310,19 @@ static void test_pursuit_solve_checks(void **state)
     free_objective(&o);
 }
 
+/* Sleeps 10 ms at each iterate, so that a time limit of 1e-12 s has passed by the next
+ * check even on a clock of coarse resolution. */
+static int sleep_per_iterate(int level, const gsfw_iterate *it, const double *x, void *user)
+{
+    (void)level;
+    (void)it;
+    (void)x;
+    (void)user;
+    struct timespec req = {0, 10 * 1000 * 1000}, rem;
+    while (nanosleep(&req, &rem) != 0) req = rem;
+    return 0;
+}
+
 /* Two levels (the same objective, an identity prolong), from x* (which separates the
  * labels), with a time limit that ends the coarse level: the run ends there with
  * time_limit, the fine level does not run, and the answer is x*'s level's best carried
@@ -332,6 +346,7 @@ static void test_multilevel_coarse_stop_kept(void **state)
     gsfw_pursuit_settings_default(&set);
     set.x0 = p.x_star;
     set.time_limit = 1e-12;
+    set.callback = sleep_per_iterate;
     double xb[D];
     gsfw_result res = {.x_best = xb};
     gsfw_info info, level_info[2];
