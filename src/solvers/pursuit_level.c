@@ -7,6 +7,7 @@
  * support), b and the marks `in` are all zero. Every buffer is allocated before the
  * first iteration. */
 #include "solvers/pursuit_level.h"
+#include "util/vec.h"
 
 #include <math.h>
 #include <string.h>
@@ -166,10 +167,7 @@ static gsfw_error iterate(pursuit_work *w, gsfw_dmo *head, const gsfw_pursuit_pl
         int kh = 0, added = 0, k = 0;
         for (;;) {
             if ((rc = gsfw_run_oracle(run, head, w->grad, w->head_sup, &kh))) break;
-            double energy = 0.0;
-            for (int j = 0; j < kh; j++)
-                energy += w->grad[w->head_sup[j]] * w->grad[w->head_sup[j]];
-            if (!(energy > 0)) {
+            if (!(gsfw_vec_nrm2_on(kh, w->head_sup, w->grad) > 0)) {
                 status = GSFW_STATUS_ZERO_DIRECTION;
                 break;
             }
