@@ -457,6 +457,29 @@ static void test_intercept_is_profiled_out(void **state)
     free(A);
 }
 
+/* Two rows, labels +1 and -1, margins 500 + b and -b: phi(b) is symmetric about -250,
+ * where the minimiser is. From b = 0 the derivative decays like e^b: Newton's steps are
+ * one unit long there, and 200 of them never reached the minimiser (a failed "no
+ * minimiser"). Any start finds it now. */
+static void test_intercept_far_from_the_start(void **state)
+{
+    (void)state;
+    const double A[2] = {500.0, 0.0}, y[2] = {1.0, -1.0}, x[1] = {1.0};
+    gsfw_operator *op = ref_dense_operator(2, 1, A);
+    gsfw_objective *obj = make_objective(op, y, &cases[2], (gsfw_reducer){NULL, NULL});
+    double f, b;
+    gsfw_err err;
+    assert_int_equal(obj->value(obj->ctx, x, &f), 0);
+    assert_int_equal(gsfw_objective_intercept(obj, x, &b, &err), GSFW_OK);
+    /* phi'(b) = sigma(b) - sigma(-500 - b) vanishes at -250 only; near it phi'' is about
+     * 2 e^-250, so |b + 250| is limited by the search's relative tolerance 1e-12 */
+    assert_close(b, -250.0, 1e-9, "intercept 250 units from the start");
+    const double f_min = 2.0 * log1p(exp(-250.0)); /* about 5.4e-109 */
+    if (!(fabs(f - f_min) <= 1e-9 * f_min)) fail_msg("f %.17g, want %.17g", f, f_min);
+    gsfw_objective_free(obj);
+    ref_operator_free(op);
+}
+
 /* ---- Lipschitz constant */
 
 static void test_lipschitz_bounds_curvature(void **state)
@@ -985,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_minimize_on_huber_small_delta),
         cmocka_unit_test(test_minimize_on_bad_support),
         cmocka_unit_test(test_intercept_is_profiled_out),
+        cmocka_unit_test(test_intercept_far_from_the_start),
         cmocka_unit_test(test_lipschitz_bounds_curvature),
         cmocka_unit_test(test_identity_reducer_changes_nothing),
         cmocka_unit_test(test_two_process_reducer_matches_whole),

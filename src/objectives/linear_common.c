@@ -42,13 +42,15 @@ static void intercept_sums(const lin_ctx *c, const double *z, const double *dz, 
 /* b* = argmin_b sum_i l(z_i + gamma dz_i + b) (dz may be NULL), from the warm start *b.
  * phi(b) is convex: Newton steps, kept inside the bracket [lo, hi] that the signs of
  * phi' give (bisection when a step leaves it or is not half the step before the last, as
- * in Numerical Recipes' rtsafe; doubling while one side is still open). With labels of
- * one sign phi' never changes sign and the search fails. */
+ * in Numerical Recipes' rtsafe; while one side is still open, doubling, and at least
+ * twice the last step when Newton's steps shrink by less than half). With labels of one
+ * sign phi' never changes sign and the search fails. */
 int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz, double gamma,
                              double *b)
 {
     double lo = -INFINITY, hi = INFINITY, x = isfinite(*b) ? *b : 0.0;
     double dx = INFINITY, dx_old = INFINITY; /* the last two step lengths */
+    double newton_last = INFINITY;           /* the length of the last Newton step proposed */
     for (int it = 0; it < NEWTON_MAX_ITER; it++) {
         double s[2];
         intercept_sums(c, z, dz, gamma, x, s);
@@ -68,9 +70,16 @@ int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz
          * inside a bracket, not half the step before the last (it creeps where phi' is
          * nearly exponential). Then bisection, or doubling while a side is open. */
         const int bracketed = isfinite(lo) && isfinite(hi);
-        const double doubling = fmax(1.0, fabs(x));
-        if (!(next > lo && next < hi) || fabs(next - x) > (bracketed ? 0.5 * dx_old : doubling))
+        const double doubling = fmax(1.0, fabs(x)), newton = fabs(next - x);
+        if (!(next > lo && next < hi) || newton > (bracketed ? 0.5 * dx_old : doubling))
             next = bracketed ? 0.5 * (lo + hi) : s[0] > 0 ? x - doubling : x + doubling;
+        else if (!bracketed && newton > 0.5 * newton_last)
+            /* Newton converging linearly towards the open side: on an exponential tail
+             * (phi' ~ e^b, far from the rows of the other label) its steps stay about one
+             * unit long, and a minimiser hundreds of units away took hundreds of steps.
+             * Twice the last step instead brackets it in a few. */
+            next = x + copysign(fmax(newton, fmin(2.0 * dx, doubling)), next - x);
+        newton_last = newton;
         if (fabs(next - x) <= NEWTON_TOL * (1.0 + fabs(x))) {
             *b = next;
             return 0;

@@ -1,7 +1,13 @@
 /* The logistic loss l(t) = log(1 + exp(-y t)) of the margin t = (A x)_i (+ b), labels
  * y in {-1, +1}. With m = y t: l = max(-m, 0) + log1p(exp(-|m|)), never overflowing;
  * l'(t) = -y sigma(-m) and l''(t) = sigma(m) sigma(-m), with sigma(-m) = 1 / (1 + e^m)
- * evaluated through exp(-|m|) <= 1. */
+ * evaluated through exp(-|m|) <= 1.
+ *
+ * Sums of l' over rows: a misclassified row (m < 0) contributes -y (1 - sigma(m)), nearly
+ * a whole unit. Rows of both labels cancel their units exactly, and what is left is the
+ * sum of the small parts, which rounding 1 - sigma(m) to 1 would lose (from m < -37 on):
+ * the intercept's search then saw phi' > 0 beyond its minimiser. The sums below keep the
+ * units apart from the small parts. */
 #include "objectives/linear.h"
 
 #include <math.h>
@@ -21,6 +27,24 @@ static inline double sigma_neg(double m)
     return 1.0 / (1.0 + exp(m));
 }
 
+/* sigma(-|m|) = e / (1 + e), e = exp(-|m|), and l'' = sigma(m) sigma(-m) = e / (1 + e)^2,
+ * without the cancellation of sigma(-m) (1 - sigma(-m)) */
+static inline double sigma_small(double m, double *curvature)
+{
+    double e = exp(-fabs(m)), r = 1.0 / (1.0 + e);
+    if (curvature) *curvature = e * r * r;
+    return e * r;
+}
+
+/* -y sigma(-m) = -y + y sigma(m) when m < 0: its unit goes to *units, the rest is returned */
+static inline double slope_part(double y, double m, double *units, double *curvature)
+{
+    double q = sigma_small(m, curvature);
+    if (m >= 0) return -y * q;
+    *units -= y;
+    return y * q;
+}
+
 static double logistic_sum(const gsfw_loss_params *p, int n, const double *z, const double *dz,
                            double gamma, double shift, double *slope)
 {
@@ -30,12 +54,14 @@ static double logistic_sum(const gsfw_loss_params *p, int n, const double *z, co
         for (int i = 0; i < n; i++) ff += logistic(y[i] * (z[i] + shift));
         return ff;
     }
+    double units = 0.0;
     for (int i = 0; i < n; i++) {
-        double m = y[i] * (z[i] + gamma * dz[i] + shift);
+        double m = y[i] * (z[i] + gamma * dz[i] + shift), unit = 0.0;
         ff += logistic(m);
-        sl -= y[i] * sigma_neg(m) * dz[i];
+        sl += slope_part(y[i], m, &unit, NULL) * dz[i];
+        units += unit * dz[i];
     }
-    if (slope) *slope = sl;
+    if (slope) *slope = units + sl;
     return ff;
 }
 
@@ -44,10 +70,11 @@ static void logistic_deriv(const gsfw_loss_params *p, int n, const double *z, do
 {
     const double *y = p->y;
     for (int i = 0; i < n; i++) {
-        double m = y[i] * (z[i] + shift);
+        double m = y[i] * (z[i] + shift), curvature;
         double s = sigma_neg(m);
+        sigma_small(m, &curvature);
         if (g) g[i] = -y[i] * s;
-        if (h) h[i] = s * (1.0 - s);
+        if (h) h[i] = curvature;
     }
 }
 
@@ -55,14 +82,13 @@ static void logistic_intercept_sums(const gsfw_loss_params *p, int n, const doub
                                     const double *dz, double gamma, double b, double out[2])
 {
     const double *y = p->y;
-    double g = 0.0, h = 0.0;
+    double units = 0.0, g = 0.0, h = 0.0;
     for (int i = 0; i < n; i++) {
-        double t = dz ? z[i] + gamma * dz[i] + b : z[i] + b;
-        double s = sigma_neg(y[i] * t);
-        g -= y[i] * s;
-        h += s * (1.0 - s);
+        double t = dz ? z[i] + gamma * dz[i] + b : z[i] + b, curvature;
+        g += slope_part(y[i], y[i] * t, &units, &curvature);
+        h += curvature;
     }
-    out[0] = g;
+    out[0] = units + g;
     out[1] = h;
 }
 
