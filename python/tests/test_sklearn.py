@@ -359,6 +359,11 @@ def test_library_warnings_point_at_the_fit_call_once_each():
         warnings.simplefilter("ignore", gsfw.UnusedArgumentWarning)
         gsfw.GraphSparseRegression(s=3, C=0.01, **common).fit(X, y)
     assert [(w.category, w.filename) for w in got] == [(gsfw.BoundaryWarning, __file__)]
+    with warnings.catch_warnings(record=True) as got:  # the cross-validation's final fit
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", gsfw.UnusedArgumentWarning)
+        gsfw.GraphSparseRegressionCV(s_values=[2, 3], cv=3, C=0.01, **common).fit(X, y)
+    assert [(w.category, w.filename) for w in got] == [(gsfw.BoundaryWarning, __file__)]
     # inside a pipeline or a grid search: at scikit-learn's line calling fit, not gsfw's
     package = os.path.dirname(gsfw.__file__) + os.sep
     for fit in (lambda: make_pipeline(gsfw.GraphSparseRegression(s=3, **common)).fit(X, y),
