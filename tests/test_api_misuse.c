@@ -1594,8 +1594,8 @@ static void test_callback_stop_is_not_an_error(void **state)
 }
 
 /* Model oracles by spec, and the registry's parameter list, refuse what they cannot
- * build: a negative index, a definition without build, a nan delta, d other than the
- * graph's or the tree's node count; the exact brute force refuses |z| whose squares
+ * build: a negative index, a definition without build, a nan delta, an s or g other than
+ * the one the model fixes, d other than the graph's or the tree's node count; the exact brute force refuses |z| whose squares
  * overflow (they would all tie at inf). */
 static void test_model_spec_checks(void **state)
 {
@@ -1617,9 +1617,34 @@ static void test_model_spec_checks(void **state)
     spec = (gsfw_model_spec){.model = "subgraph", .d = 1000, .s = 2, .graph = grid};
     assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_DIMENSION);
     assert_string_equal(err.message, "model 'subgraph': the graph has 9 nodes but d = 1000");
+    /* a value the model fixes ("s=1", "g=1" in its uses) is refused as the spec check
+     * refuses it, not replaced by the model's own */
+    spec = (gsfw_model_spec){.model = "l1", .d = 9, .s = 5};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_null(dmo);
+    assert_string_equal(err.message, "model l1 needs s 1, got 5");
+    spec.s = 0;
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "model l1 needs s 1, got 0");
+    spec.s = 1;
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_OK);
+    assert_int_equal(dmo->model_size, 1);
+    gsfw_dmo_free(dmo);
+    gsfw_dmo *tail = NULL;
+    spec = (gsfw_model_spec){.model = "l1", .d = 9, .s = 3, .graph = grid};
+    assert_int_equal(gsfw_baseline_oracles(GSFW_METHOD_GRAPH_IHT, &spec, 0, &dmo, &tail, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "model l1 needs s 1, got 3");
+    assert_true(!dmo && !tail);
     int parent[3] = {-1, 0, 0};
     gsfw_tree *tree = NULL;
     assert_int_equal(gsfw_tree_from_parents(3, parent, &tree, NULL), GSFW_OK);
+    spec = (gsfw_model_spec){.model = "tree-connected", .s = 2, .g = 2, .tree = tree};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "model tree-connected needs g 1, got 2");
+    spec.g = 0; /* the default, 1 */
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_OK);
+    gsfw_dmo_free(dmo);
     spec = (gsfw_model_spec){.model = "tree", .d = 9, .s = 2, .tree = tree};
     assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_DIMENSION);
     spec.d = 3; /* and 0: the tree's */
