@@ -340,6 +340,8 @@ static gsfw_error solve_method(gsfw_objective *obj, gsfw_dmo *dmo, gsfw_dmo *tai
     b.x_true = set->x_true;
     b.callback = set->callback;
     b.callback_data = set->callback_data;
+    b.tol = set->tol;
+    b.tol_rel = set->tol_rel;
     return gsfw_baseline_solve(obj, dmo, tail, &b, res, info, err);
 }
 
@@ -1236,6 +1238,17 @@ static void test_solve_arguments(void **state)
         set.L = -INFINITY;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got -inf",
                     solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
+        /* the tolerances, also for the baselines that ignore them (only graph-sp reads
+         * them): one message for every method */
+        const double bad_tol[][2] = {{NAN, 0.0}, {-1.0, 0.0}, {INFINITY, 0.0}, {0.0, NAN},
+                                     {0.0, -0.5}, {NAN, NAN}};
+        for (size_t k = 0; k < sizeof bad_tol / sizeof bad_tol[0]; k++) {
+            set = settings_for((gsfw_method)method);
+            set.tol = bad_tol[k][0];
+            set.tol_rel = bad_tol[k][1];
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "tol and tol_rel must be finite and >= 0 (0 = off)",
+                        solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
+        }
         set = settings_for((gsfw_method)method);
         set.time_limit = NAN;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "time_limit is NaN",

@@ -341,6 +341,11 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     if (!(settings->C > 0) || !isfinite(settings->C))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: C must be finite and > 0, "
                          "got %g", settings->C);
+    /* only graph-sp reads them, but a NaN or a negative value is refused for every
+     * baseline, as gsfw_solve refuses it for the Frank-Wolfe family */
+    gsfw_error tol_rc = gsfw_run_check_tol("baseline solve", settings->tol, settings->tol_rel,
+                                           err);
+    if (tol_rc) return tol_rc;
     if (settings->inner_iters < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: inner_iters must be >= 1, "
                          "got %d", settings->inner_iters);
