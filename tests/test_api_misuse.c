@@ -704,6 +704,25 @@ static void test_projection_settings(void **state)
                 st.s_low = 3;
                 st.s_high = 2;
                 expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "window [3, 2]");
+                /* a window that starts above the graph's 9 nodes is refused; one that
+                 * ends above them is clamped (the default's floor(1.05 s) for s near n) */
+                FRESH();
+                st.s_low = 10;
+                st.s_high = 12;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG,
+                                    "window [10, 12] lies above the graph's 9 nodes");
+                FRESH();
+                st.s_low = 8;
+                st.s_high = 40;
+                assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
+                const double zw[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+                int sw[9], nw = 0;
+                gsfw_proj_info iw;
+                assert_int_equal(gsfw_headtail_project(ht, zw, sw, &nw, &iw, NULL), GSFW_OK);
+                assert_true(nw >= 8 && nw <= 9);
+                assert_int_equal(iw.target_met, 1);
+                gsfw_headtail_free(ht);
+                ht = NULL;
             } else {
                 FRESH();
                 st.nu = 2.0;
