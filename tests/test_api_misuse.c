@@ -1286,12 +1286,34 @@ static void test_solve_arguments(void **state)
     }
     /* gsfw_baseline_solve's own NULL arguments */
     bset = baseline_for(GSFW_METHOD_IHT);
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: the objective is NULL",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "solve: the objective is NULL",
                 gsfw_baseline_solve(NULL, topk, NULL, &bset, NULL, NULL, ERR));
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: the head oracle is NULL",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "solve: the head oracle is NULL",
                 gsfw_baseline_solve(ls, NULL, topk, &bset, NULL, NULL, ERR));
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: settings is NULL",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "solve: settings is NULL",
                 gsfw_baseline_solve(ls, topk, NULL, NULL, NULL, NULL, ERR));
+    /* one prefix, "solve: ", for gsfw_baseline_solve's own checks and for those it shares
+     * with gsfw_solve (max_iter: gsfw_run_init), as for gsfw_solve's: the command line
+     * strips it, so a baseline's failure reads like any other of `gsfw solve` */
+    for (int k = 0; k < 8; k++) {
+        gsfw_baseline_settings b = baseline_for(GSFW_METHOD_IHT);
+        gsfw_objective *obj_k = ls;
+        switch (k) {
+        case 0: obj_k = NULL; break;
+        case 1: b.method = GSFW_METHOD_FW; break;
+        case 2: b.L = NAN; break;
+        case 3: b.C = 0.0; break;
+        case 4: b.tol = NAN; break;
+        case 5: b.inner_iters = 0; break;
+        case 6: b.max_iter = -1; break;
+        default: b.time_limit = NAN; break;
+        }
+        gsfw_err e;
+        assert_int_equal(gsfw_baseline_solve(obj_k, topk, NULL, &b, NULL, NULL, &e),
+                         GSFW_ERR_INVALID_ARG);
+        if (strncmp(e.message, "solve: ", 7))
+            fail_msg("case %d: '%s' does not start with 'solve: '", k, e.message);
+    }
     /* method-specific needs */
     set = settings_for(GSFW_METHOD_FW);
     set.option = GSFW_OPTION_II; /* the tail oracle proves no delta */

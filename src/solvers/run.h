@@ -55,8 +55,8 @@ typedef struct gsfw_run {
 gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d,
                                  gsfw_err *err);
 /* The stopping tolerances of every method (the baselines that ignore them too): finite
- * and >= 0, 0 = off; who prefixes the message ("solve", "baseline solve"). */
-gsfw_error gsfw_run_check_tol(const char *who, double tol, double tol_rel, gsfw_err *err);
+ * and >= 0, 0 = off. */
+gsfw_error gsfw_run_check_tol(double tol, double tol_rel, gsfw_err *err);
 /* Check the objective and the limits, allocate the run's scratch, zero info (nothing is
  * touched before every check passed). dmo may be NULL. */
 gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
