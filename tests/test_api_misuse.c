@@ -340,6 +340,8 @@ static gsfw_error solve_method(gsfw_objective *obj, gsfw_dmo *dmo, gsfw_dmo *tai
     b.x_true = set->x_true;
     b.callback = set->callback;
     b.callback_data = set->callback_data;
+    b.tol = set->tol;
+    b.tol_rel = set->tol_rel;
     return gsfw_baseline_solve(obj, dmo, tail, &b, res, info, err);
 }
 
@@ -702,6 +704,25 @@ static void test_projection_settings(void **state)
                 st.s_low = 3;
                 st.s_high = 2;
                 expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG, "window [3, 2]");
+                /* a window that starts above the graph's 9 nodes is refused; one that
+                 * ends above them is clamped (the default's floor(1.05 s) for s near n) */
+                FRESH();
+                st.s_low = 10;
+                st.s_high = 12;
+                expect_bad_settings(g, &st, GSFW_ERR_INVALID_ARG,
+                                    "window [10, 12] lies above the graph's 9 nodes");
+                FRESH();
+                st.s_low = 8;
+                st.s_high = 40;
+                assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
+                const double zw[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+                int sw[9], nw = 0;
+                gsfw_proj_info iw;
+                assert_int_equal(gsfw_headtail_project(ht, zw, sw, &nw, &iw, NULL), GSFW_OK);
+                assert_true(nw >= 8 && nw <= 9);
+                assert_int_equal(iw.target_met, 1);
+                gsfw_headtail_free(ht);
+                ht = NULL;
             } else {
                 FRESH();
                 st.nu = 2.0;
@@ -1236,6 +1257,17 @@ static void test_solve_arguments(void **state)
         set.L = -INFINITY;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "got -inf",
                     solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
+        /* the tolerances, also for the baselines that ignore them (only graph-sp reads
+         * them): one message for every method */
+        const double bad_tol[][2] = {{NAN, 0.0}, {-1.0, 0.0}, {INFINITY, 0.0}, {0.0, NAN},
+                                     {0.0, -0.5}, {NAN, NAN}};
+        for (size_t k = 0; k < sizeof bad_tol / sizeof bad_tol[0]; k++) {
+            set = settings_for((gsfw_method)method);
+            set.tol = bad_tol[k][0];
+            set.tol_rel = bad_tol[k][1];
+            EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "tol and tol_rel must be finite and >= 0 (0 = off)",
+                        solve_method(ls, topk, NULL, &set, NULL, NULL, ERR));
+        }
         set = settings_for((gsfw_method)method);
         set.time_limit = NAN;
         EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "time_limit is NaN",
@@ -1254,12 +1286,34 @@ static void test_solve_arguments(void **state)
     }
     /* gsfw_baseline_solve's own NULL arguments */
     bset = baseline_for(GSFW_METHOD_IHT);
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: the objective is NULL",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "solve: the objective is NULL",
                 gsfw_baseline_solve(NULL, topk, NULL, &bset, NULL, NULL, ERR));
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: the head oracle is NULL",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "solve: the head oracle is NULL",
                 gsfw_baseline_solve(ls, NULL, topk, &bset, NULL, NULL, ERR));
-    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "baseline solve: settings is NULL",
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "solve: settings is NULL",
                 gsfw_baseline_solve(ls, topk, NULL, NULL, NULL, NULL, ERR));
+    /* one prefix, "solve: ", for gsfw_baseline_solve's own checks and for those it shares
+     * with gsfw_solve (max_iter: gsfw_run_init), as for gsfw_solve's: the command line
+     * strips it, so a baseline's failure reads like any other of `gsfw solve` */
+    for (int k = 0; k < 8; k++) {
+        gsfw_baseline_settings b = baseline_for(GSFW_METHOD_IHT);
+        gsfw_objective *obj_k = ls;
+        switch (k) {
+        case 0: obj_k = NULL; break;
+        case 1: b.method = GSFW_METHOD_FW; break;
+        case 2: b.L = NAN; break;
+        case 3: b.C = 0.0; break;
+        case 4: b.tol = NAN; break;
+        case 5: b.inner_iters = 0; break;
+        case 6: b.max_iter = -1; break;
+        default: b.time_limit = NAN; break;
+        }
+        gsfw_err e;
+        assert_int_equal(gsfw_baseline_solve(obj_k, topk, NULL, &b, NULL, NULL, &e),
+                         GSFW_ERR_INVALID_ARG);
+        if (strncmp(e.message, "solve: ", 7))
+            fail_msg("case %d: '%s' does not start with 'solve: '", k, e.message);
+    }
     /* method-specific needs */
     set = settings_for(GSFW_METHOD_FW);
     set.option = GSFW_OPTION_II; /* the tail oracle proves no delta */
@@ -1594,8 +1648,8 @@ static void test_callback_stop_is_not_an_error(void **state)
 }
 
 /* Model oracles by spec, and the registry's parameter list, refuse what they cannot
- * build: a negative index, a definition without build, a nan delta, d other than the
- * graph's or the tree's node count; the exact brute force refuses |z| whose squares
+ * build: a negative index, a definition without build, a nan delta, an s or g other than
+ * the one the model fixes, d other than the graph's or the tree's node count; the exact brute force refuses |z| whose squares
  * overflow (they would all tie at inf). */
 static void test_model_spec_checks(void **state)
 {
@@ -1617,9 +1671,34 @@ static void test_model_spec_checks(void **state)
     spec = (gsfw_model_spec){.model = "subgraph", .d = 1000, .s = 2, .graph = grid};
     assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_DIMENSION);
     assert_string_equal(err.message, "model 'subgraph': the graph has 9 nodes but d = 1000");
+    /* a value the model fixes ("s=1", "g=1" in its uses) is refused as the spec check
+     * refuses it, not replaced by the model's own */
+    spec = (gsfw_model_spec){.model = "l1", .d = 9, .s = 5};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_null(dmo);
+    assert_string_equal(err.message, "model l1 needs s 1, got 5");
+    spec.s = 0;
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "model l1 needs s 1, got 0");
+    spec.s = 1;
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_OK);
+    assert_int_equal(dmo->model_size, 1);
+    gsfw_dmo_free(dmo);
+    gsfw_dmo *tail = NULL;
+    spec = (gsfw_model_spec){.model = "l1", .d = 9, .s = 3, .graph = grid};
+    assert_int_equal(gsfw_baseline_oracles(GSFW_METHOD_GRAPH_IHT, &spec, 0, &dmo, &tail, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "model l1 needs s 1, got 3");
+    assert_true(!dmo && !tail);
     int parent[3] = {-1, 0, 0};
     gsfw_tree *tree = NULL;
     assert_int_equal(gsfw_tree_from_parents(3, parent, &tree, NULL), GSFW_OK);
+    spec = (gsfw_model_spec){.model = "tree-connected", .s = 2, .g = 2, .tree = tree};
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_INVALID_ARG);
+    assert_string_equal(err.message, "model tree-connected needs g 1, got 2");
+    spec.g = 0; /* the default, 1 */
+    assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_OK);
+    gsfw_dmo_free(dmo);
     spec = (gsfw_model_spec){.model = "tree", .d = 9, .s = 2, .tree = tree};
     assert_int_equal(gsfw_dmo_from_model(&spec, &dmo, &err), GSFW_ERR_DIMENSION);
     spec.d = 3; /* and 0: the tree's */

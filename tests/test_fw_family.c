@@ -430,6 +430,71 @@ static void test_polish_lies_in_model(void **state)
     planted_free(&p);
 }
 
+/* f(x) = 0.5 ||x - u||^2, u = (3, 4, 0, 0), whose refit (minimize_on) answers far outside
+ * the ball: 1e200 and 2e200 on the two selected coordinates, whose squares overflow. */
+static const double huge_u[4] = {3, 4, 0, 0};
+
+static int huge_value(void *ctx, const double *x, double *f)
+{
+    (void)ctx;
+    double s = 0;
+    for (int i = 0; i < 4; i++) s += (x[i] - huge_u[i]) * (x[i] - huge_u[i]);
+    *f = 0.5 * s;
+    return 0;
+}
+
+static int huge_gradient(void *ctx, const double *x, double *g)
+{
+    (void)ctx;
+    for (int i = 0; i < 4; i++) g[i] = x[i] - huge_u[i];
+    return 0;
+}
+
+static int huge_refit(void *ctx, int k, const int *support, double *w, int max_iter, double tol,
+                      double *f)
+{
+    (void)ctx;
+    (void)support;
+    (void)max_iter;
+    (void)tol;
+    for (int j = 0; j < k; j++) w[j] = 1e200 * (j + 1);
+    *f = 0.0;
+    return 0;
+}
+
+/* The polish's radius clip scales a refit with huge entries into the ball, along its
+ * direction, rather than to 0 (its squares overflow a plain sum). */
+static void test_polish_clips_huge_refit(void **state)
+{
+    (void)state;
+    gsfw_objective obj = {.d = 4, .value = huge_value, .gradient = huge_gradient,
+                          .minimize_on = huge_refit, .name = "huge refit"};
+    gsfw_dmo *oracle;
+    assert_int_equal(gsfw_dmo_topk(4, 2, &oracle, NULL), GSFW_OK);
+    gsfw_settings set;
+    gsfw_settings_default(&set);
+    set.method = GSFW_METHOD_FW;
+    set.max_iter = 10;
+    set.C = 2.0;
+    set.polish = 1;
+    double pol[4] = {-1, -1, -1, -1};
+    gsfw_result res = {.x_polished = pol};
+    gsfw_info info;
+    gsfw_err err;
+    if (gsfw_solve(&obj, oracle, &set, &res, &info, &err)) fail_msg("%s", err.message);
+    assert_int_equal(info.polished_size, 2);
+    /* w = (1e200, 2e200) on the support {1, 0} (top-2 of x_best, larger first) or {0, 1}:
+     * either way the clipped point is C (1, 2) / sqrt(5) in the support's order */
+    const double a = 2.0 / sqrt(5.0), b = 4.0 / sqrt(5.0);
+    const int first_is_1 = fabs(pol[1] - a) <= 1e-15;
+    assert_true(fabs(pol[first_is_1 ? 1 : 0] - a) <= 1e-15);
+    assert_true(fabs(pol[first_is_1 ? 0 : 1] - b) <= 1e-15);
+    assert_true(pol[2] == 0.0 && pol[3] == 0.0);
+    assert_true(fabs(sqrt(pol[0] * pol[0] + pol[1] * pol[1]) - 2.0) <= 1e-15);
+    assert_true(isfinite(info.f_polished));
+    gsfw_dmo_free(oracle);
+}
+
 /* Two solves with the same oracle object give the same result bit for bit: the seeded
  * approximate oracle and the warm-started head are reset first. */
 static void test_second_solve_repeats_first(void **state)
@@ -561,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_tolerance_stops_converged),
         cmocka_unit_test(test_x0_checked_and_warm_start),
         cmocka_unit_test(test_polish_lies_in_model),
+        cmocka_unit_test(test_polish_clips_huge_refit),
         cmocka_unit_test(test_second_solve_repeats_first),
         cmocka_unit_test(test_active_sets_converge_linearly_on_a_polytope),
         cmocka_unit_test(test_custom_step_rule),

@@ -76,7 +76,9 @@ typedef struct {
     gsfw_proj_method method;
     int s;                /* sparsity s >= 1 */
     int g;                /* number of components g >= 1 */
-    int s_low, s_high;    /* practical: window on the output size (default [s, floor(1.05 s)]) */
+    int s_low, s_high;    /* practical: window on the output size (default [s, floor(1.05 s)]);
+                             1 <= s_low <= s_high, s_low <= n (the graph's nodes); an
+                             s_high above n (the default's for s near n) is taken as n */
     int max_calls;        /* PCSF calls per projection (default 50) */
     gsfw_pruning pruning; /* default GSFW_PRUNING_GW */
     int warm_start;       /* practical: 1 = gsfw's warm-started search (default), 0 = the

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GSFW_BUILTINS(X)                                       \
@@ -211,6 +212,22 @@ int gsfw_entry_uses(const gsfw_entry *e, const char *param)
     const gsfw_param *own = gsfw_entry_params(e, &count);
     for (int k = 0; k < count; k++)
         if (!strcmp(own[k].name, param)) return 1;
+    return 0;
+}
+
+int gsfw_entry_fixed(const gsfw_entry *e, const char *param, double *value)
+{
+    /* "s=1" in uses: the entry reads s and takes 1 only */
+    size_t len = param ? strlen(param) : 0;
+    for (const char *p = e && param ? e->uses : NULL; p && *p;) {
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, " =");
+        if (n == len && p[n] == '=' && !strncmp(p, param, len)) {
+            if (value) *value = atof(p + n + 1);
+            return 1;
+        }
+        p += strcspn(p, " ");
+    }
     return 0;
 }
 

@@ -94,6 +94,15 @@ const char *gsfw_loss_display_name(const gsfw_loss_def *def);
  * *_default functions). */
 void gsfw_params_defaults(gsfw_param_target target, void *base);
 
+/* 1 if the entry fixes the parameter ("s=1" in its uses), with the value in *value (may
+ * be NULL); else 0. */
+int gsfw_entry_fixed(const gsfw_entry *e, const char *param, double *value);
+
+/* GSFW_ERR_INVALID_ARG when the spec's s or g differs from a value the model entry fixes
+ * ("s=1" in its uses; g <= 0 counts as 1), with the spec check's message. */
+gsfw_error gsfw_model_check_fixed(const gsfw_entry *e, const gsfw_model_spec *spec,
+                                  gsfw_err *err);
+
 /* The model entry called name among the built-ins (gsfw_dmo_from_model). */
 gsfw_error gsfw_model_build(const gsfw_entry *model, const gsfw_model_spec *spec,
                             gsfw_dmo **out, gsfw_err *err);

@@ -64,6 +64,23 @@ const char *gsfw_model_names(void)
     return model_names;
 }
 
+gsfw_error gsfw_model_check_fixed(const gsfw_entry *e, const gsfw_model_spec *spec,
+                                  gsfw_err *err)
+{
+    /* the values the model fixes ("s=1" in its uses), refused as the spec check does
+     * (spec_check.c) rather than replaced by the builder's own */
+    static const char *const names[] = {"s", "g"};
+    for (int k = 0; k < 2; k++) {
+        double want;
+        if (!gsfw_entry_fixed(e, names[k], &want)) continue;
+        int got = k == 0 ? spec->s : spec->g > 0 ? spec->g : 1; /* g <= 0: 1 */
+        if (got != want)
+            return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model %s needs %s %g, got %d",
+                             e->name, names[k], want, got);
+    }
+    return GSFW_OK;
+}
+
 gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw_err *err)
 {
     if (!out || !spec)
@@ -89,6 +106,8 @@ gsfw_error gsfw_dmo_from_model(const gsfw_model_spec *spec, gsfw_dmo **out, gsfw
             return gsfw_fail(err, GSFW_ERR_DIMENSION, "model '%s': the %s has %d nodes but d "
                              "= %d", m.model, (e->needs & GSFW_NEEDS_GRAPH) ? "graph" : "tree",
                              nodes, m.d);
+        gsfw_error rc = gsfw_model_check_fixed(e, &m, err);
+        if (rc) return rc;
         m.def = e->def;
     }
     if (!m.def->build)

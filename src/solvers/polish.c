@@ -12,6 +12,7 @@
  * so x+ has a support of the model and ||x+|| <= C: it lies in D. Its f may exceed the
  * raw iterate's (the raw iterate uses more coordinates); both are reported. */
 #include "solvers/fw_family.h"
+#include "util/vec.h"
 
 #include <math.h>
 #include <string.h>
@@ -114,19 +115,18 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
             goto done;
         }
     }
-    double nrm2 = 0.0;
-    for (int j = 0; j < k; j++) nrm2 += w[j] * w[j];
-    double nrm = sqrt(nrm2);
+    /* the radius clip, with the guarded norm: a plain sum of squares overflows to inf
+     * for entries above ~1e154 and would scale the answer to 0 (the support's ids are
+     * distinct, so x_out on it is w, summed in the same order: the same bits in range) */
+    memset(x_out, 0, (size_t)d * sizeof(double));
+    for (int j = 0; j < k; j++) x_out[support[j]] = w[j];
+    double nrm = gsfw_vec_nrm2_on(k, support, x_out);
     if (nrm > plan->C) {
         double c = plan->C / nrm;
-        for (int j = 0; j < k; j++) w[j] *= c;
+        for (int j = 0; j < k; j++) x_out[support[j]] = w[j] * c;
     }
-    memset(x_out, 0, (size_t)d * sizeof(double));
     int nnz = 0;
-    for (int j = 0; j < k; j++) {
-        x_out[support[j]] = w[j];
-        nnz += w[j] != 0.0;
-    }
+    for (int j = 0; j < k; j++) nnz += x_out[support[j]] != 0.0;
     int vr = o->value(o->ctx, x_out, &f);
     if (vr) {
         rc = gsfw_fail(run->err, GSFW_ERR_CALLBACK, "polish: the objective failed (code %d%s)",

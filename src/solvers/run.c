@@ -23,6 +23,14 @@ gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d
     return GSFW_OK;
 }
 
+gsfw_error gsfw_run_check_tol(double tol, double tol_rel, gsfw_err *err)
+{
+    if (!(tol >= 0) || !isfinite(tol) || !(tol_rel >= 0) || !isfinite(tol_rel))
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: tol and tol_rel must be finite and "
+                         ">= 0 (0 = off), got %g and %g", tol, tol_rel);
+    return GSFW_OK;
+}
+
 gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
                          const gsfw_run_limits *lim, gsfw_result *res, gsfw_info *info,
                          gsfw_err *err)
@@ -57,10 +65,8 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     if (isnan(lim->time_limit))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: time_limit is NaN (use <= 0 for "
                          "no limit)");
-    if (!(lim->tol >= 0) || !isfinite(lim->tol) || !(lim->tol_rel >= 0) ||
-        !isfinite(lim->tol_rel))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: tol and tol_rel must be finite and "
-                         ">= 0 (0 = off), got %g and %g", lim->tol, lim->tol_rel);
+    gsfw_error rc = gsfw_run_check_tol(lim->tol, lim->tol_rel, err);
+    if (rc) return rc;
     for (int i = 0; lim->x_true && i < obj->d; i++)
         if (!isfinite(lim->x_true[i]))
             return gsfw_fail(err, GSFW_ERR_NONFINITE, "solve: x_true[%d] is %g; the ground "
@@ -489,7 +495,7 @@ gsfw_error gsfw_run_shows_unbounded(gsfw_objective *obj, const double *const *po
         const char *text = rc && obj->code_text ? obj->code_text(rc) : NULL;
         if (rc) {
             *unbounded = 0;
-            return gsfw_fail(err, GSFW_ERR_CALLBACK, "baseline solve: the objective's "
+            return gsfw_fail(err, GSFW_ERR_CALLBACK, "solve: the objective's "
                              "no_minimiser check failed (code %d%s%s)", rc, text ? ": " : "",
                              text ? text : "");
         }

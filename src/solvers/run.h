@@ -54,6 +54,9 @@ typedef struct gsfw_run {
  * 1 <= max_support <= d. role names it in the error ("oracle", "tail projection"). */
 gsfw_error gsfw_run_check_oracle(const char *role, const gsfw_dmo *oracle, int d,
                                  gsfw_err *err);
+/* The stopping tolerances of every method (the baselines that ignore them too): finite
+ * and >= 0, 0 = off. */
+gsfw_error gsfw_run_check_tol(double tol, double tol_rel, gsfw_err *err);
 /* Check the objective and the limits, allocate the run's scratch, zero info (nothing is
  * touched before every check passed). dmo may be NULL. */
 gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,

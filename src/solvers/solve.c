@@ -319,13 +319,13 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
     gsfw_err_clear(err);
     if (!info) info = &local_info;
     if (!obj || !head || !settings)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: %s is NULL",
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s is NULL",
                          !obj ? "the objective" : !head ? "the head oracle" : "settings");
     const gsfw_method_def *method = gsfw_method_of(gsfw_registry_method(settings->method));
     if (!method || !method->baseline) {
         char names[160];
         gsfw_method_family_names(1, names, sizeof names);
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: method %d (%s) is not a "
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: method %d (%s) is not a "
                          "baseline (%s)%s", (int)settings->method,
                          gsfw_method_name(settings->method), names,
                          method ? "; the Frank-Wolfe family runs through gsfw_solve" : "");
@@ -336,13 +336,17 @@ gsfw_error gsfw_baseline_solve(gsfw_objective *obj, gsfw_dmo *head, gsfw_dmo *ta
         if (rc) return rc;
     }
     if (!isfinite(settings->L))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: L must be finite (or <= 0 "
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: L must be finite (or <= 0 "
                          "to estimate it), got %g", settings->L);
     if (!(settings->C > 0) || !isfinite(settings->C))
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: C must be finite and > 0, "
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: C must be finite and > 0, "
                          "got %g", settings->C);
+    /* only graph-sp reads them, but a NaN or a negative value is refused for every
+     * baseline, as gsfw_solve refuses it for the Frank-Wolfe family */
+    gsfw_error tol_rc = gsfw_run_check_tol(settings->tol, settings->tol_rel, err);
+    if (tol_rc) return tol_rc;
     if (settings->inner_iters < 1)
-        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "baseline solve: inner_iters must be >= 1, "
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: inner_iters must be >= 1, "
                          "got %d", settings->inner_iters);
     if (method->refits && !obj->minimize_on)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "solve: %s minimises f on supports and "

@@ -110,6 +110,12 @@ static gsfw_error check_settings(const gsfw_graph *g, const gsfw_proj_settings *
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
                          "%s: window [%d, %d] must satisfy 1 <= s_low <= s_high", who,
                          st->s_low, st->s_high);
+    /* s_high above n is the default's floor(1.05 s) for s near n and is clamped in
+     * gsfw_headtail_create; a window that starts above n no forest can reach */
+    if (st->method == GSFW_PROJ_PRACTICAL && st->s_low > g->n)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: window [%d, %d] lies above the "
+                         "graph's %d nodes (s_low must be <= n)", who, st->s_low, st->s_high,
+                         g->n);
     if (st->first_calls < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: first_calls = %d must be >= 0", who,
                          st->first_calls);
@@ -147,6 +153,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     size_t n = (size_t)graph->n, m = (size_t)graph->m;
     ht->g = graph;
     ht->st = *settings;
+    if (ht->st.s_high > graph->n) ht->st.s_high = graph->n; /* no output has more nodes */
     ht->n = graph->n;
     ht->m = graph->m;
     ht->slope_prev = GSFW_HT_SLOPE;

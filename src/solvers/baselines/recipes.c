@@ -43,7 +43,13 @@ gsfw_error gsfw_baseline_oracles(gsfw_method method, const gsfw_model_spec *spec
     gsfw_model_spec base = *spec;
     if (!base.model && !base.def) base.model = m->own_model ? m->own_model : "topk";
     if (base.g <= 0) base.g = 1;
-    gsfw_error rc = m->recipe(&base, reference_compat, head, tail, err);
+    /* a model the method reads by name: the values it fixes hold for the caller's s and g
+     * (the recipe then sizes its oracles, which such a model keeps at its own) */
+    const gsfw_entry *named = !m->own_model && !base.def
+                                  ? gsfw_registry_find(GSFW_KIND_MODEL, base.model) : NULL;
+    gsfw_error rc = named ? gsfw_model_check_fixed(named, &base, err) : GSFW_OK;
+    if (rc) return rc;
+    rc = m->recipe(&base, reference_compat, head, tail, err);
     if (rc) {
         gsfw_dmo_free(*head);
         gsfw_dmo_free(*tail);
