@@ -66,10 +66,14 @@ def test_ten_thousand_calls_leak_nothing():
     assert growth < 4 * 1024, "RSS grew by %d kB over 10000 rounds of calls" % growth
 
 
+# The child restores Python's SIGINT handler: a process started with SIGINT ignored (a
+# background job of a non-interactive shell, nohup, some CI runners) passes the ignored
+# disposition on, and Python then installs no handler, so the solve never sees the signal.
 CHILD = r"""
-import sys, time
+import signal, sys, time
 import numpy as np
 import gsfw
+signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = np.random.default_rng(0)
 A = rng.standard_normal((400, 1500))
 y = A @ np.r_[np.ones(10), np.zeros(1490)]

@@ -16,9 +16,11 @@
 # and the columns of a CSV whose header names end in _s (time_s); convergence.png, a
 # plot against time, is recorded as present only. Inputs come from inputs.sh.
 #
-# The floating-point results depend on the BLAS kernel and on FFTW's SIMD codelets: the
+# The floating-point results depend on the BLAS kernel, on FFTW's SIMD codelets and on
+# the compiler (Clang fuses x * y + z into FMAs where GCC in ISO C mode does not): the
 # cases run with OPENBLAS_CORETYPE=Prescott and one thread, and the record starts with
-# the platform (CPU SIMD flags, the numeric libraries' files and versions). `check`
+# the platform (CPU SIMD flags, the numeric libraries' files and versions, the build's C
+# compiler and CMAKE_C_FLAGS; not the build type, whose -O levels round alike). `check`
 # compares with the stored expectations only on the platform they were recorded on, and
 # exits 77 (skipped) elsewhere; `builds` works anywhere.
 set -u
@@ -72,6 +74,12 @@ platform() {
             ver=$( [ -n "$pkg" ] && dpkg-query -W -f '${Version}' "$pkg" 2>/dev/null)
             echo "platform lib $real ${pkg:-?} ${ver:-?}"
         done | sort
+    # the C compiler as CMake identified it, and the flags given to every build type
+    cc=$(ls "$1"/CMakeFiles/*/CMakeCCompiler.cmake 2>/dev/null | head -n 1)
+    [ -z "$cc" ] || echo "platform cc" \
+        "$(sed -n 's/^set(CMAKE_C_COMPILER_\(ID\|VERSION\) "\(.*\)")$/\2/p' "$cc" | paste -s -d ' ' -)"
+    [ ! -f "$1/CMakeCache.txt" ] ||
+        echo "platform cflags [$(sed -n 's/^CMAKE_C_FLAGS:[A-Z]*=//p' "$1/CMakeCache.txt")]"
 }
 
 run() { # BUILD OUT
