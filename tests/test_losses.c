@@ -747,6 +747,57 @@ static void test_two_process_reducer_matches_whole(void **state)
     free(A);
 }
 
+/* Rows z = (-50, 60) with labels (+1, -1): phi(b) = l(b - 50) + l(-60 - b) is symmetric
+ * about -5. At b = 0 both rows are misclassified: their l' are +-(1 - sigma(-50 or -60)),
+ * whose units cancel; rounded to 1 each, phi'(0) read 0 and the search stopped at b = 0.
+ * One process, and one row per process (the units summed before the rest). */
+typedef struct {
+    gsfw_objective *obj;
+    double b;
+    gsfw_error rc;
+} intercept_job;
+
+static void *run_intercept(void *arg)
+{
+    intercept_job *job = arg;
+    const double x[1] = {1.0};
+    job->rc = gsfw_objective_intercept(job->obj, x, &job->b, NULL);
+    return NULL;
+}
+
+static void test_intercept_of_misclassified_rows(void **state)
+{
+    (void)state;
+    const double A[2] = {-50.0, 60.0}, y[2] = {1.0, -1.0};
+    gsfw_operator *whole = ref_dense_operator(2, 1, A);
+    intercept_job one = {make_objective(whole, y, &cases[2], (gsfw_reducer){NULL, NULL}), 0, 0};
+    run_intercept(&one);
+    assert_int_equal(one.rc, GSFW_OK);
+    assert_close(one.b, -5.0, 1e-9, "intercept, one process");
+    gsfw_operator *rows[2] = {ref_dense_operator(1, 1, A), ref_dense_operator(1, 1, A + 1)};
+    allreduce shared;
+    pthread_barrier_init(&shared.barrier, NULL, 2);
+    member m[2] = {{&shared, 0}, {&shared, 1}};
+    intercept_job jobs[2];
+    pthread_t th[2];
+    for (int r = 0; r < 2; r++) {
+        jobs[r] = (intercept_job){
+            make_objective(rows[r], y + r, &cases[2], (gsfw_reducer){&m[r], allreduce_sum}),
+            0, 0};
+        pthread_create(&th[r], NULL, run_intercept, &jobs[r]);
+    }
+    for (int r = 0; r < 2; r++) {
+        pthread_join(th[r], NULL);
+        assert_int_equal(jobs[r].rc, GSFW_OK);
+        assert_close(jobs[r].b, -5.0, 1e-9, "intercept, one row per process");
+        gsfw_objective_free(jobs[r].obj);
+        ref_operator_free(rows[r]);
+    }
+    pthread_barrier_destroy(&shared.barrier);
+    gsfw_objective_free(one.obj);
+    ref_operator_free(whole);
+}
+
 static int failing_sum(void *ctx, double *buf, int count)
 {
     (void)ctx;
@@ -1012,6 +1063,7 @@ int main(void)
         cmocka_unit_test(test_lipschitz_bounds_curvature),
         cmocka_unit_test(test_identity_reducer_changes_nothing),
         cmocka_unit_test(test_two_process_reducer_matches_whole),
+        cmocka_unit_test(test_intercept_of_misclassified_rows),
         cmocka_unit_test(test_reducer_failure_is_reported),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_least_squares_convenience_matches_linear),

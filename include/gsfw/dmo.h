@@ -90,7 +90,9 @@ GSFW_API gsfw_error gsfw_dmo_brute_force(const gsfw_graph *g, int s, int g_compo
 
 struct gsfw_tree;
 
-/* What a model name needs. Fields a model does not use are ignored. */
+/* What a model name needs. Fields a model does not use are ignored, except that a model
+ * which fixes s or g (l1: s = 1; tree-connected: g = 1) refuses another positive value
+ * (s or g <= 0 takes the fixed one). */
 typedef struct {
     const char *model;        /* a model's name: `gsfw help models` lists them ("topk",
                                  "subgraph", "head", "tree", ...) */

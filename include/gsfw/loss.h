@@ -41,8 +41,13 @@ typedef struct {
  *    intercept (0 without one).
  *  - deriv: g_i = l'(z_i + shift), h_i = l''(z_i + shift); either output may be NULL.
  *    h feeds the restricted Newton-CG of minimize_on and the intercept's Newton steps.
- *  - intercept_sums (optional, a fused form of what deriv gives): out[0] = sum_i
- *    l'(t_i), out[1] = sum_i l''(t_i), t = z + gamma dz + b (dz may be NULL).
+ *  - intercept_sums (optional, a fused form of what deriv gives), t = z + gamma dz + b
+ *    (dz may be NULL): out[0] + out[1] = sum_i l'(t_i), out[2] = sum_i l''(t_i). out[0]
+ *    holds the terms that are whole numbers (the logistic loss: -y_i for each
+ *    misclassified row, whose l' is -y_i (1 - sigma(m_i))) and out[1] the rest; the
+ *    objective sums each over the processes before adding them, so that whole units of
+ *    opposite labels cancel exactly and the small rest, which decides the intercept far
+ *    from the data, survives. A loss without such terms sets out[0] = 0.
  *  - curvature: sup l'' (the Lipschitz bound is curvature ||A||_2^2); 0 when unbounded
  *    (the solvers then estimate L along atoms, or take settings.L).
  *  - quadratic: 1 for l(t) = t^2 / 2 exactly (line searches are then closed-form and
@@ -71,7 +76,7 @@ typedef struct gsfw_loss_def {
     void (*deriv)(const gsfw_loss_params *p, int n, const double *z, double shift, double *g,
                   double *h);
     void (*intercept_sums)(const gsfw_loss_params *p, int n, const double *z,
-                           const double *dz, double gamma, double b, double out[2]);
+                           const double *dz, double gamma, double b, double out[3]);
     const char *(*target_problem)(double y);
     const char *target_word;
     int intercept;

@@ -51,26 +51,28 @@ LIBRARY_WARNINGS = (UnusedArgumentWarning, ShortSupportWarning)
 
 
 @contextlib.contextmanager
-def gathered_warnings():
-    """Within: the library's warnings (LIBRARY_WARNINGS) are gathered instead of shown;
-    yields the list of the distinct ones, (category, text) in order of first appearance,
-    for issue_gathered to issue at the line that called fit, each once. The user's filters
-    apply when they are issued (an "error" filter raises then, "ignore" drops them); a fit
-    that raises issues none (its exception says what went wrong). Other warnings are
-    shown as they would be: filters, de-duplication and location unchanged (recording
-    every warning, as catch_warnings(record=True) does, would re-issue those too)."""
+def gathered_warnings(categories=None):
+    """Within: the library's warnings (categories, default LIBRARY_WARNINGS) are gathered
+    instead of shown; yields the list of the distinct ones, (category, text) in order of
+    first appearance, for issue_gathered to issue at the line that called fit, each once.
+    The user's filters apply when they are issued (an "error" filter raises then,
+    "ignore" drops them); a fit that raises issues none (its exception says what went
+    wrong). Other warnings are shown as they would be: filters, de-duplication and
+    location unchanged (recording every warning, as catch_warnings(record=True) does,
+    would re-issue those too)."""
+    categories = LIBRARY_WARNINGS if categories is None else categories
     gathered = []
     with warnings.catch_warnings():
         show = warnings.showwarning
 
         def gather(message, category, filename, lineno, file=None, line=None):
-            if issubclass(category, LIBRARY_WARNINGS):
+            if issubclass(category, categories):
                 if (category, str(message)) not in gathered:
                     gathered.append((category, str(message)))
             else:
                 show(message, category, filename, lineno, file, line)
         warnings.showwarning = gather
-        for category in LIBRARY_WARNINGS:
+        for category in categories:
             warnings.simplefilter("always", category)
         yield gathered
 

@@ -108,17 +108,10 @@ class GraphSparseRegressionCV(GraphSparseRegression):
             self.s_ = int(grid[best])
             final = self._path_estimator().set_params(s=self.s_, warm_start=False)
             # the final fit's BoundaryWarning at the line that called this fit, not here
-            with warnings.catch_warnings(record=True) as final_warnings:
-                warnings.simplefilter("always")
+            with gathered_warnings((BoundaryWarning,)) as boundary:
                 final.fit(X, y)
-            for w in final_warnings:
-                if issubclass(w.category, BoundaryWarning):
-                    warnings.warn(w.message, w.category, stacklevel=2)
-                else:
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno,
-                                           source=w.source)
             for name in ("coef_", "intercept_", "C_", "n_iter_", "result_"):
                 setattr(self, name, getattr(final, name))
-        issue_gathered(gathered, 2)
+        issue_gathered(boundary + gathered, 2)
         return self
 

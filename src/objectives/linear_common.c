@@ -17,10 +17,11 @@
 #define NEWTON_MAX_ITER 200  /* intercept: Newton/bisection steps */
 #define NEWTON_TOL 1e-12     /* relative step size at convergence */
 
-/* sum_i l'(t_i) and sum_i l''(t_i), t = z + gamma dz + b: the loss's fused sums, or its
- * derivatives row by row */
+/* sum_i l'(t_i), in two parts (whole units, the rest: gsfw_loss_def.intercept_sums), and
+ * sum_i l''(t_i), t = z + gamma dz + b: the loss's fused sums, or its derivatives row by
+ * row */
 static void intercept_sums(const lin_ctx *c, const double *z, const double *dz, double gamma,
-                           double b, double s[2])
+                           double b, double s[3])
 {
     if (c->loss->intercept_sums) {
         c->loss->intercept_sums(&c->par, c->n, z, dz, gamma, b, s);
@@ -35,16 +36,17 @@ static void intercept_sums(const lin_ctx *c, const double *z, const double *dz, 
         g += gi;
         h += hi;
     }
-    s[0] = g;
-    s[1] = h;
+    s[0] = 0.0;
+    s[1] = g;
+    s[2] = h;
 }
 
 /* b* = argmin_b sum_i l(z_i + gamma dz_i + b) (dz may be NULL), from the warm start *b.
  * phi(b) is convex: Newton steps, kept inside the bracket [lo, hi] that the signs of
  * phi' give (bisection when a step leaves it or is not half the step before the last, as
- * in Numerical Recipes' rtsafe; while one side is still open, doubling, and at least
- * twice the last step when Newton's steps shrink by less than half). With labels of one
- * sign phi' never changes sign and the search fails. */
+ * in Numerical Recipes' rtsafe; while one side is still open, doubling, and twice the
+ * last step, at most the doubling's, when Newton's steps shrink by less than half). With
+ * labels of one sign phi' never changes sign and the search fails. */
 int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz, double gamma,
                              double *b)
 {
@@ -52,9 +54,11 @@ int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz
     double dx = INFINITY, dx_old = INFINITY; /* the last two step lengths */
     double newton_last = INFINITY;           /* the length of the last Newton step proposed */
     for (int it = 0; it < NEWTON_MAX_ITER; it++) {
-        double s[2];
-        intercept_sums(c, z, dz, gamma, x, s);
-        if (gsfw_lin_reduce(c, s, 2)) return REDUCER_FAILED;
+        double parts[3], s[2];
+        intercept_sums(c, z, dz, gamma, x, parts);
+        if (gsfw_lin_reduce(c, parts, 3)) return REDUCER_FAILED;
+        s[0] = parts[0] + parts[1]; /* phi', its units summed over every process first */
+        s[1] = parts[2];            /* phi'' */
         if (s[0] == 0.0) {
             *b = x;
             return 0;
@@ -64,6 +68,12 @@ int gsfw_lin_solve_intercept(const lin_ctx *c, const double *z, const double *dz
         else
             lo = x;
         double next = s[1] > 0 ? x - s[0] / s[1] : NAN;
+        /* a Newton step below the tolerance has converged, even one that rounds to x
+         * itself, which the bracket test below would refuse (x is now one of its ends) */
+        if (fabs(next - x) <= NEWTON_TOL * (1.0 + fabs(x))) {
+            *b = next;
+            return 0;
+        }
         /* Newton's step, unless it leaves the bracket or is too long: while a side is open,
          * longer than the doubling's (where every row's curvature has underflowed, huge
          * margins, it can land at 1e100, and bisecting back would take hundreds of steps);

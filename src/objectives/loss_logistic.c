@@ -4,10 +4,12 @@
  * evaluated through exp(-|m|) <= 1.
  *
  * Sums of l' over rows: a misclassified row (m < 0) contributes -y (1 - sigma(m)), nearly
- * a whole unit. Rows of both labels cancel their units exactly, and what is left is the
- * sum of the small parts, which rounding 1 - sigma(m) to 1 would lose (from m < -37 on):
- * the intercept's search then saw phi' > 0 beyond its minimiser. The sums below keep the
- * units apart from the small parts. */
+ * a whole unit. In the intercept's sums rows of both labels cancel their units exactly,
+ * and what is left is the sum of the small parts, which rounding 1 - sigma(m) to 1 would
+ * lose (from m < -37 on): the intercept's search then saw phi' > 0 beyond its minimiser.
+ * The sums below keep the units apart from the small parts (in the line search's slope
+ * the units are weighted by dz and cancel only approximately; keeping them apart still
+ * saves the small parts from being absorbed one by one). */
 #include "objectives/linear.h"
 
 #include <math.h>
@@ -70,16 +72,14 @@ static void logistic_deriv(const gsfw_loss_params *p, int n, const double *z, do
 {
     const double *y = p->y;
     for (int i = 0; i < n; i++) {
-        double m = y[i] * (z[i] + shift), curvature;
-        double s = sigma_neg(m);
-        sigma_small(m, &curvature);
-        if (g) g[i] = -y[i] * s;
-        if (h) h[i] = curvature;
+        double m = y[i] * (z[i] + shift);
+        if (g) g[i] = -y[i] * sigma_neg(m);
+        if (h) sigma_small(m, &h[i]);
     }
 }
 
 static void logistic_intercept_sums(const gsfw_loss_params *p, int n, const double *z,
-                                    const double *dz, double gamma, double b, double out[2])
+                                    const double *dz, double gamma, double b, double out[3])
 {
     const double *y = p->y;
     double units = 0.0, g = 0.0, h = 0.0;
@@ -88,8 +88,9 @@ static void logistic_intercept_sums(const gsfw_loss_params *p, int n, const doub
         g += slope_part(y[i], y[i] * t, &units, &curvature);
         h += curvature;
     }
-    out[0] = units + g;
-    out[1] = h;
+    out[0] = units;
+    out[1] = g;
+    out[2] = h;
 }
 
 /* the rows whose margin is not positive: with none, f(s x) -> 0 as s -> infinity, an

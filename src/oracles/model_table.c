@@ -68,13 +68,14 @@ gsfw_error gsfw_model_check_fixed(const gsfw_entry *e, const gsfw_model_spec *sp
                                   gsfw_err *err)
 {
     /* the values the model fixes ("s=1" in its uses), refused as the spec check does
-     * (spec_check.c) rather than replaced by the builder's own */
+     * (spec_check.c) rather than replaced by the builder's own; s or g <= 0 (left unset)
+     * takes the fixed value */
     static const char *const names[] = {"s", "g"};
     for (int k = 0; k < 2; k++) {
         double want;
         if (!gsfw_entry_fixed(e, names[k], &want)) continue;
-        int got = k == 0 ? spec->s : spec->g > 0 ? spec->g : 1; /* g <= 0: 1 */
-        if (got != want)
+        int got = k == 0 ? spec->s : spec->g;
+        if (got > 0 && got != want)
             return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "model %s needs %s %g, got %d",
                              e->name, names[k], want, got);
     }

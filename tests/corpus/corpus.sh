@@ -75,7 +75,7 @@ platform() {
             echo "platform lib $real ${pkg:-?} ${ver:-?}"
         done | sort
     # the C compiler as CMake identified it, and the flags given to every build type
-    cc=$(ls "$1"/CMakeFiles/*/CMakeCCompiler.cmake 2>/dev/null | head -n 1)
+    cc=$(ls -t "$1"/CMakeFiles/*/CMakeCCompiler.cmake 2>/dev/null | head -n 1) # the newest
     [ -z "$cc" ] || echo "platform cc" \
         "$(sed -n 's/^set(CMAKE_C_COMPILER_\(ID\|VERSION\) "\(.*\)")$/\2/p' "$cc" | paste -s -d ' ' -)"
     [ ! -f "$1/CMakeCache.txt" ] ||

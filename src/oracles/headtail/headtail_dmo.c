@@ -151,7 +151,7 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
     c->graph = g;
     c->s = settings->s;
     c->g = settings->g;
-    c->s_high = settings->s_high;
+    c->s_high = settings->s_high < g->n ? settings->s_high : g->n; /* as the object clamps it */
     dmo->reset = ht_reset;
     dmo->refine = ht_refine;
     dmo->contains = ht_contains;
