@@ -22,7 +22,7 @@ build: deps
 
 # Whole suite in the release build, then the unit tests again under ASan+UBSan, the
 # threads test under ThreadSanitizer, and the numeric tests under the other OpenBLAS
-# kernels (tests/kernels.sh: Prescott, Haswell, SkylakeX).
+# kernels (tests/kernels.sh: Prescott, Sandybridge, Haswell, SkylakeX).
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan

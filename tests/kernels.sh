@@ -1,9 +1,9 @@
 #!/bin/sh
 # The numeric tests (ctest label "numeric", tests/numeric_tests.cmake) under the OpenBLAS
 # kernels users' machines get, selected with OPENBLAS_CORETYPE: Prescott (the generic
-# kernel OpenBLAS falls back to on a CPU it does not know), Haswell (AVX2) and SkylakeX
-# (AVX-512). The kernel OpenBLAS picks here by default is skipped: the whole suite has
-# just run under it. The MPI comparison (label numeric_mpi, the slowest) runs under
+# kernel OpenBLAS falls back to on a CPU it does not know), Sandybridge (AVX without FMA:
+# its products round unlike both neighbours), Haswell (AVX2) and SkylakeX (AVX-512). The
+# kernel OpenBLAS picks here by default is skipped: the whole suite has just run under it. The MPI comparison (label numeric_mpi, the slowest) runs under
 # Prescott only.
 #
 #   usage: tests/kernels.sh BUILD_DIR [JOBS]      (`make test` runs it; `make test-kernels`)
@@ -14,7 +14,7 @@
 set -u
 build=$(cd "$1" && pwd) || exit 2
 jobs=${2:-2}
-kernels="Prescott Haswell SkylakeX"
+kernels="Prescott Sandybridge Haswell SkylakeX"
 
 # the kernel OpenBLAS reports for a run of the gsfw tool (empty: no run-time choice)
 core_of() {
@@ -26,6 +26,7 @@ flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
 needs() { # KERNEL: the CPU flags its code uses
     case $1 in
     Prescott) echo "pni" ;; # SSE3
+    Sandybridge) echo "avx" ;;
     Haswell) echo "avx2 fma" ;;
     SkylakeX) echo "avx512f avx512cd avx512bw avx512dq avx512vl" ;;
     esac
