@@ -1689,6 +1689,15 @@ static void test_model_spec_checks(void **state)
                      GSFW_ERR_INVALID_ARG);
     assert_string_equal(err.message, "model l1 needs s 1, got 3");
     assert_true(!dmo && !tail);
+    /* d = 0 takes the graph's node count: Graph-IHT's head is over 2s, its tail over s
+     * (it was clipped to s = 1, as if the vector had no entries) */
+    spec = (gsfw_model_spec){.model = "head", .s = 2, .graph = grid};
+    assert_int_equal(gsfw_baseline_oracles(GSFW_METHOD_GRAPH_IHT, &spec, 0, &dmo, &tail, &err),
+                     GSFW_OK);
+    assert_int_equal(dmo->model_size, 4);
+    assert_int_equal(tail->model_size, 2);
+    gsfw_dmo_free(dmo);
+    gsfw_dmo_free(tail);
     int parent[3] = {-1, 0, 0};
     gsfw_tree *tree = NULL;
     assert_int_equal(gsfw_tree_from_parents(3, parent, &tree, NULL), GSFW_OK);

@@ -9,7 +9,11 @@ gsfw_error gsfw_baseline_make(const gsfw_model_spec *base, const char *model, in
                               int g, gsfw_dmo **out, gsfw_err *err)
 {
     gsfw_model_spec spec = *base;
-    if (s > spec.d) s = spec.d;
+    /* d <= 0 takes the graph's or the tree's node count (gsfw_model_spec) */
+    const int d = spec.d > 0 ? spec.d
+                  : spec.graph ? gsfw_graph_nodes(spec.graph)
+                  : spec.tree ? gsfw_tree_num_nodes(spec.tree) : 0;
+    if (d > 0 && s > d) s = d;
     if (s < 1) s = 1;
     if (g > s) g = s;
     if (g < 1) g = 1;
