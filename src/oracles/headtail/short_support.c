@@ -3,35 +3,20 @@
  * size repair that happens only when the graph has no set of s nodes in g connected
  * pieces (the projection then returns the g pieces of largest energy, whole), so the
  * message says how many nodes its g largest components hold. */
-#include "core/internal.h"
+#include "oracles/headtail/size_repair.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
-static int cmp_desc(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x < y) - (x > y);
-}
-
-/* Nodes in the gc largest components of g (*used: how many there are, at most gc), or
- * -1 when out of memory. */
+/* Nodes in the gc largest components of g, as the size repair counts them (*used: how
+ * many components that is, at most gc), or -1 when out of memory. */
 static long reachable_nodes(const gsfw_graph *g, int gc, int *used)
 {
-    int n = gsfw_graph_nodes(g);
-    int *label = malloc((size_t)n * sizeof *label);
-    int *sizes = calloc((size_t)n, sizeof *sizes);
-    int count = 0;
-    long total = -1;
-    if (label && sizes && gsfw_graph_components(g, label, &count, NULL) == GSFW_OK) {
-        for (int i = 0; i < n; i++) sizes[label[i]]++;
-        qsort(sizes, (size_t)count, sizeof *sizes, cmp_desc);
-        total = 0;
-        *used = 0;
-        for (int k = 0; k < count && k < gc; k++, ++*used) total += sizes[k];
-    }
-    free(label);
-    free(sizes);
+    gsfw_size_repair *r;
+    if (gsfw_size_repair_create(g, &r, NULL) != GSFW_OK) return -1;
+    const int ncomp = gsfw_size_repair_components(r);
+    *used = gc < ncomp ? gc : ncomp;
+    const long total = gsfw_size_repair_reachable(r, gc);
+    gsfw_size_repair_free(r);
     return total;
 }
 

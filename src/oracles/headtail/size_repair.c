@@ -169,6 +169,11 @@ long gsfw_size_repair_reachable(const gsfw_size_repair *r, int gc)
     return r->reach[gc < r->ncomp ? gc : r->ncomp];
 }
 
+int gsfw_size_repair_components(const gsfw_size_repair *r)
+{
+    return r->ncomp;
+}
+
 /* ------------------------------------------------------------ indexed heap */
 
 /* a comes before b: larger (or, for the min-heap, smaller) prize, then smaller id */

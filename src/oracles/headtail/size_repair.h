@@ -26,6 +26,8 @@ void gsfw_size_repair_free(gsfw_size_repair *r);
 /* The largest number of nodes a set with at most gc connected components can have: the
  * sizes of the gc largest components of the graph, added up. */
 long gsfw_size_repair_reachable(const gsfw_size_repair *r, int gc);
+/* The number of connected components of the graph. */
+int gsfw_size_repair_components(const gsfw_size_repair *r);
 
 /* Grow the set nodes[0..nn) (at most gc components) to at most target nodes. out (n
  * ints, may alias nodes) receives the set; returns its size (below target only when no
