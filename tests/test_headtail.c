@@ -253,7 +253,7 @@ static double top_energy(const double *z, int n, int s)
  * accelerated Frank-Wolfe's gradients do: every answer lies in the window with at most g
  * components and keeps the certified head's guarantee, it takes fewer PCSF runs than the
  * search without it (at most 1.5 per projection once two calls are remembered), and the
- * automatic setting leaves graphs below its size threshold exactly as before. */
+ * automatic setting (near_miss = 0) is the mode with its band of 0.2. */
 static void test_near_miss(void **state)
 {
     (void)state;
@@ -285,6 +285,7 @@ static void test_near_miss(void **state)
     st.repair_size = 1;
     assert_int_equal(gsfw_dmo_headtail(g, &st, &near, NULL), GSFW_OK);
     long runs_near = 0, runs_off = 0;
+    int repaired_to_low = 0;
     for (int t = 0; t < steps; t++) {
         const double *base = t % 2 ? b : a;
         for (int i = 0; i < n; i++) y[i] = (1.0 + 0.05 * t) * (base[i] + 0.004 * t * w[i]);
@@ -294,10 +295,15 @@ static void test_near_miss(void **state)
         assert_true(k >= st.s_low && k <= 2 * s + gc); /* the window, or the theory head's */
         assert_true(support_components(g, S, k) <= gc);
         assert_true(14.0 * energy_of(y, S, k) >= top_energy(y, n, s));
+        if (sn.count[GSFW_COUNT_WINDOW_MISSED]) { /* repaired: a near miss to s_low nodes,
+                                                   * a jump of k(lambda) to s_high */
+            assert_true(k == st.s_low || k == st.s_high);
+            repaired_to_low += k == st.s_low;
+        }
+        assert_int_equal(automatic->select(automatic->ctx, y, S0, &ka, &sa), 0);
+        assert_int_equal(ka, k); /* the automatic mode is the near-miss mode, band 0.2 */
+        assert_memory_equal(S0, S, (size_t)k * sizeof *S);
         assert_int_equal(off->select(off->ctx, y, S0, &k0, &so), 0);
-        assert_int_equal(automatic->select(automatic->ctx, y, S, &ka, &sa), 0);
-        assert_int_equal(ka, k0); /* below the threshold the automatic mode is off */
-        assert_memory_equal(S, S0, (size_t)k0 * sizeof *S);
         int ku = 0, ku0 = 0;
         assert_int_equal(unrepaired->select(unrepaired->ctx, y, S, &ku, NULL), 0);
         assert_int_equal(unrepaired_off->select(unrepaired_off->ctx, y, S0, &ku0, NULL), 0);
@@ -312,6 +318,7 @@ static void test_near_miss(void **state)
             "without %.2f\n", (double)runs_near / (steps - 2), (double)runs_off / (steps - 2));
     assert_true(runs_near < runs_off);
     assert_true(2 * runs_near <= 3 * (steps - 2));
+    assert_true(repaired_to_low > 0);
     gsfw_dmo_free(near);
     gsfw_dmo_free(off);
     gsfw_dmo_free(automatic);

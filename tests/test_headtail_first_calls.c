@@ -38,6 +38,7 @@ static gsfw_dmo *oracle(const gsfw_graph *grid, gsfw_proj_kind kind, int first_c
     gsfw_proj_settings st;
     gsfw_proj_settings_default(&st, kind, S, G);
     st.first_calls = first_calls;
+    st.near_miss = -1.0; /* the full search, which the first mode restricts */
     gsfw_dmo *dmo = NULL;
     assert_int_equal(gsfw_dmo_headtail(grid, &st, &dmo, NULL), GSFW_OK);
     assert_non_null(dmo->refine);

@@ -143,11 +143,12 @@ static void assert_first_run_kept(const outcome *with, const outcome *without, i
         assert_true(with->trace[t].f == without->trace[t].f);
 }
 
-/* A planted region whose support one run misses (rel_err 0.15) and the restarts find. */
+/* A planted region whose support one run misses (rel_err 0.59) and the restarts find
+ * (seed 14: so under the Prescott, Sandybridge, Haswell and SkylakeX kernels alike). */
 static void test_restarts_recover_where_one_run_fails(void **state)
 {
     (void)state;
-    blob_problem p = blob(12, 24, 1.7, 12);
+    blob_problem p = blob(12, 24, 1.7, 14);
     gsfw_dmo *dmo = head_oracle(&p);
     gsfw_settings one = recover_settings(0), more = recover_settings(10);
     outcome a, b;
@@ -355,7 +356,7 @@ static void test_rounds_allocate_nothing(void **state)
     if (!COUNTING) skip();
     /* d = 121 <= 128: the head projection's qsort of d doubles stays on glibc's stack
      * buffer (larger arrays are malloc'ed by glibc in every call) */
-    blob_problem p = blob(11, 22, 1.7, 1);
+    blob_problem p = blob(11, 22, 1.7, 37); /* five rounds under four BLAS kernels */
     assert_int_equal(p.d, 121);
     int r1, r10, r1_long;
     (void)allocations_of(&p, 1, 20, &r1); /* warm-up: one-time set-up of the libraries */

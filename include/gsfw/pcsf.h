@@ -97,12 +97,12 @@ typedef struct {
     double near_miss;     /* practical, warm, repair_size = 1: after the first call, a run
                              whose size k lies within this fraction of the window,
                              s_low (1 - near_miss) <= k <= s_high (1 + near_miss), ends the
-                             search and is repaired into the window, and the first lambda
+                             search and is repaired to s_low nodes, and the first lambda
                              of a call is predicted from the last two calls (accelerated
-                             Frank-Wolfe's gradients alternate between two regimes). Worth
-                             it where one PCSF run costs far more than the repair.
-                             0 (default): automatic, 0.2 for head projections on graphs of
-                             at least 2^18 nodes, else off; < 0: off; must be below 1 */
+                             Frank-Wolfe's gradients alternate between two regimes). A PCSF
+                             run costs more than the repair at every graph size.
+                             0 (default): automatic, 0.2 for head projections, else off;
+                             < 0: off; must be below 1 */
 } gsfw_proj_settings;
 
 /* Defaults for a head or tail projection with sparsity s and g components. */

@@ -9,8 +9,9 @@ from conftest import image_problem
 
 
 def mnist0(root):
-    # MNIST 0 at ratio 2: one run's polished answer misses the support (rel_err 0.16)
-    return image_problem(root, "mnist_0", ratio=2.0, seed=3)
+    # MNIST 0 at ratio 2: one run's polished answer misses the support (rel_err 0.25-0.27
+    # under the Prescott, Sandybridge, Haswell and SkylakeX kernels)
+    return image_problem(root, "mnist_0", ratio=2.0, seed=6)
 
 
 def test_restarts_find_the_support(root):

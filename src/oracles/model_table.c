@@ -25,7 +25,7 @@ const gsfw_param gsfw_params_model[] = {
      .flags = GSFW_PARAM_ZERO_UNSET | GSFW_PARAM_HI_OPEN, MODEL(near_miss),
      .unused = "only the head model reads it",
      .help = "head: end a warm search at a size within this fraction of the window and "
-             "repair it (default automatic: 0.2 from 2^18 nodes; < 0: off)"},
+             "repair it to s nodes (default automatic: 0.2; < 0: off)"},
     {.name = "seed", .type = GSFW_PARAM_UINT64, .lo = 0, .hi = 2147483647, MODEL(seed),
      .target2 = GSFW_TARGET_SENSING, .offset2 = offsetof(gsfw_sensing_spec, seed),
      .unused = "it is deterministic", .help = "seed of randomised oracles and operators"},

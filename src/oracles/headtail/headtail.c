@@ -160,9 +160,8 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     /* a near miss needs the size repair to reach the window */
     ht->near_miss = !settings->repair_size || settings->near_miss < 0 ? 0.0
                     : settings->near_miss > 0 ? settings->near_miss
-                    : settings->kind == GSFW_PROJ_HEAD && graph->n >= GSFW_HT_NEAR_MISS_NODES
-                        ? GSFW_HT_NEAR_MISS
-                        : 0.0;
+                    : settings->kind == GSFW_PROJ_HEAD ? GSFW_HT_NEAR_MISS
+                                                       : 0.0;
     ht->prize = gsfw_malloc_array(n, sizeof(double));
     ht->sprize = gsfw_malloc_array(n, sizeof(double));
     ht->cost = gsfw_malloc_array(m, sizeof(double));

@@ -80,9 +80,9 @@ struct gsfw_headtail {
  * measured none: k ~ lambda^-1.4 on grids. */
 #define GSFW_HT_SLOPE (-1.4)
 
-/* Automatic near-miss mode: head projections on graphs of at least this many nodes, where
- * one PCSF run takes a good fraction of a second and more, with this band. */
-#define GSFW_HT_NEAR_MISS_NODES (1 << 18)
+/* Automatic near-miss mode: the band of head projections. A second PCSF run costs more
+ * than the size repair at every graph size measured (docs/benchmarks.md), and the
+ * repaired answers solved as many problems or more. */
 #define GSFW_HT_NEAR_MISS 0.2
 
 /* Leave the first mode (first_calls) for full searches: 0, or 1 when the projection has

@@ -104,7 +104,10 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
     const double near = ht->near_miss;
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
                                                    : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
-    if (near > 0 && ht->memory.count > 0) { /* within the search's step clamp of the last */
+    /* after a jump of k(lambda) over the window the last lambda sits at the jump, a better
+     * start than a prediction from centred lambdas (which lie inside the jump) */
+    if (near > 0 && ht->memory.count > 0 && !ht->prev_missed) {
+        /* within the search's step clamp of the last */
         const double predicted = exp(predict_log_rho(&ht->memory)) * ref;
         lam = ht->have_prev && ht->rho_prev > 0
                   ? fmin(fmax(predicted, lam / 8.0), 8.0 * lam)

@@ -480,18 +480,19 @@ void gsfw_ht_track_closest(gsfw_headtail *ht)
 void gsfw_ht_repair_into_window(gsfw_headtail *ht)
 {
     const int lo = ht->st.s_low, hi = ht->st.s_high, gc = ht->st.g;
+    const int to = ht->near_missed ? lo : hi;
     int best_nn = -1, best_in = 0;
     double best_e = 0.0;
     for (int c = 0; c < 3; c++) {
         int k;
         if (c == 0 && ht->below_nn >= 0)
-            k = gsfw_size_repair_grow(ht->repair, ht->prize, ht->below_nodes, ht->below_nn, hi,
+            k = gsfw_size_repair_grow(ht->repair, ht->prize, ht->below_nodes, ht->below_nn, to,
                                       gc, ht->cand);
         else if (c == 1 && ht->above_nn >= 0)
             k = gsfw_size_repair_prune(ht->repair, ht->prize, ht->above_nodes, ht->above_nn,
-                                       ht->above_edges, ht->above_ne, hi, ht->cand);
+                                       ht->above_edges, ht->above_ne, to, ht->cand);
         else if (c == 2)
-            k = gsfw_size_repair_grow_seeded(ht->repair, ht->prize, hi, gc, ht->cand);
+            k = gsfw_size_repair_grow_seeded(ht->repair, ht->prize, to, gc, ht->cand);
         else
             continue;
         if (k > hi) continue; /* a pruned "forest" with a cycle: not reached */
