@@ -492,6 +492,13 @@ static void test_polish_clips_huge_refit(void **state)
     assert_true(pol[2] == 0.0 && pol[3] == 0.0);
     assert_true(fabs(sqrt(pol[0] * pol[0] + pol[1] * pol[1]) - 2.0) <= 1e-15);
     assert_true(isfinite(info.f_polished));
+    /* a radius so small that C / ||w|| is subnormal (4.5e-321: three digits) */
+    set.C = 1e-120;
+    if (gsfw_solve(&obj, oracle, &set, &res, &info, &err)) fail_msg("%s", err.message);
+    const double ta = 1e-120 / sqrt(5.0), tb = 2e-120 / sqrt(5.0);
+    const int small_first_is_1 = fabs(pol[1] - ta) <= 1e-15 * ta;
+    assert_true(fabs(pol[small_first_is_1 ? 1 : 0] - ta) <= 1e-15 * ta);
+    assert_true(fabs(pol[small_first_is_1 ? 0 : 1] - tb) <= 1e-15 * tb);
     gsfw_dmo_free(oracle);
 }
 

@@ -14,6 +14,7 @@
 #include "solvers/fw_family.h"
 #include "util/vec.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -122,8 +123,12 @@ gsfw_error gsfw_polish(gsfw_run *run, gsfw_fw_plan *plan, const double *x, doubl
     for (int j = 0; j < k; j++) x_out[support[j]] = w[j];
     double nrm = gsfw_vec_nrm2_on(k, support, x_out);
     if (nrm > plan->C) {
-        double c = plan->C / nrm;
-        for (int j = 0; j < k; j++) x_out[support[j]] = w[j] * c;
+        const double c = plan->C / nrm;
+        if (c >= DBL_MIN) {
+            for (int j = 0; j < k; j++) x_out[support[j]] = w[j] * c;
+        } else { /* c is subnormal or 0 (a norm near 1e308, a tiny C): normalise first */
+            for (int j = 0; j < k; j++) x_out[support[j]] = w[j] / nrm * plan->C;
+        }
     }
     int nnz = 0;
     for (int j = 0; j < k; j++) nnz += x_out[support[j]] != 0.0;
