@@ -53,7 +53,8 @@ GSFW_API gsfw_error gsfw_pcsf_set_tolerance(gsfw_pcsf *ws, double eps, gsfw_err 
  * (docs/pcsf.md). Prizes are pi_i = z_i^2, edge costs the graph's costs (unit if NULL).
  *  - GSFW_PROJ_PRACTICAL: the lambda-search of the paper's experiments: PCSF with costs
  *    lambda * c, lambda searched until the number of output nodes lies in
- *    [s_low, s_high]; "window missed" is reported when k(lambda) jumps over the window.
+ *    [s_low, s_high]; "window missed" is reported when k(lambda) jumps over the window,
+ *    the run budget ends the search, or the search stops at a near miss (near_miss).
  *    The support then comes from the size repair (repair_size = 1, default): the closest
  *    forests on either side are grown best-neighbour-first or pruned leaf by leaf into
  *    the window and the one of larger energy is kept, so the output has between s_low and
@@ -113,6 +114,7 @@ typedef struct {
     int pcsf_calls;       /* PCSF runs of this call */
     int window_missed;    /* practical: 1 if the lambda-search alone found no lambda whose
                              forest has a size in [s_low, s_high] (k(lambda) jumped over it,
+                             the run budget ended the search, it stopped at a near miss,
                              or, with repair_size = 1, no set of that size exists: the
                              search is then skipped, pcsf_calls = 0) */
     double lambda;        /* the final scale (costs for practical / tail, prizes for head) */

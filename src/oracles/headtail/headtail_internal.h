@@ -60,12 +60,16 @@ struct gsfw_headtail {
     double rho_prev;        /* lambda_prev / the mean of the s_high largest prizes then */
     int *sel;               /* n: selection scratch */
     int have_prev;
-    int prev_missed;        /* the previous result missed its window (a jump in k) */
+    int prev_missed;        /* the previous result missed its window, not on a near miss
+                             * (a jump in k, or the run budget ran out) */
+    int jump_located;       /* this call's search ended on a jump of k(lambda) located to
+                             * its tolerance */
+    int prev_jump;          /* the previous call's jump_located */
     double slope_prev;      /* d log k / d log lambda between the last two runs that
                              * differed (GSFW_HT_SLOPE before any; clamped to [-8, -0.5]);
                              * used by refined searches */
     double ref_now;         /* the current call's reference prize (0: none) */
-    double near_miss;       /* settings.near_miss resolved against the graph's size */
+    double near_miss;       /* settings.near_miss resolved (automatic: by the kind) */
     gsfw_lambda_memory memory; /* near-miss mode: the centred lambdas of past calls */
     int near_missed;        /* this call's search ended on a near miss */
     /* size repair (practical, repair_size = 1): the forests closest to the window seen by

@@ -104,9 +104,9 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
     const double near = ht->near_miss;
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
                                                    : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
-    /* after a jump of k(lambda) over the window the last lambda sits at the jump, a better
-     * start than a prediction from centred lambdas (which lie inside the jump) */
-    if (near > 0 && ht->memory.count > 0 && !ht->prev_missed) {
+    /* after a located jump of k(lambda) over the window the last lambda sits at the jump,
+     * a better start than a prediction from centred lambdas (which lie inside the jump) */
+    if (near > 0 && ht->memory.count > 0 && !ht->prev_jump) {
         /* within the search's step clamp of the last */
         const double predicted = exp(predict_log_rho(&ht->memory)) * ref;
         lam = ht->have_prev && ht->rho_prev > 0
@@ -152,7 +152,10 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
         }
         if (ht->calls >= budget) break;
         const int bracketed = have_hi && lam_lo > 0;
-        if (bracketed && lam_hi - lam_lo <= rtol * lam_hi) break;
+        if (bracketed && lam_hi - lam_lo <= rtol * lam_hi) {
+            ht->jump_located = 1;
+            break;
+        }
         /* next point: inside a bracket, regula falsi on log k against log lambda between
          * its ends, with a geometric bisection whenever the same end moved twice in a row
          * (the Illinois remedy: k(lambda) jumps, so the secant alone can creep along one
@@ -257,6 +260,7 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
     double lam = 0.0, lam_hi = 0.0;
     ht->below_nn = ht->above_nn = -1;
     ht->near_missed = 0;
+    ht->jump_located = 0;
     if (ht->repair && gsfw_size_repair_reachable(ht->repair, ht->st.g) < ht->st.s_low) {
         /* No forest of g trees has s_low nodes, so no lambda hits the window; the best
          * set of the model is known exactly (whole components): skip the search. */
@@ -280,12 +284,14 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
         rc = cold_search(ht, k, &lam, &lam_hi, &hit, err);
     }
     if (rc) return rc;
+    ht->prev_jump = ht->jump_located;
     if (hit) {
         ht->prev_missed = 0;
         info->window_missed = 0;
     } else {
         gsfw_ht_restore_kept(ht);
-        ht->prev_missed = !ht->near_missed; /* a jump of k(lambda), not a near miss */
+        /* a jump of k(lambda) or the run budget, not a near miss */
+        ht->prev_missed = !ht->near_missed;
         info->window_missed = 1;
         if (ht->repair) {
             gsfw_ht_repair_into_window(ht);

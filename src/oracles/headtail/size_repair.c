@@ -473,7 +473,9 @@ void gsfw_ht_track_closest(gsfw_headtail *ht)
 
 /* The lambda-search missed its window: grow the closest smaller forest, prune the closest
  * larger one, and grow from the best node of each of the g largest components of G, all
- * towards s_high nodes (prizes are >= 0, so a larger set never has less energy). The
+ * towards s_high nodes (prizes are >= 0, so a larger set never has less energy), or
+ * towards s_low after a near miss (the search stopped short of lambdas whose forests it
+ * did not see: the model's size keeps out nodes they would have left out). The
  * candidate in the window with the largest energy wins (ties: the earlier candidate);
  * when none is in the window (the graph has no such set), the one of largest energy.
  * The result replaces ht->nodes, with a spanning forest of it as ht->edges. */
