@@ -250,6 +250,27 @@ static double top_energy(const double *z, int n, int s)
     return e;
 }
 
+/* A sequence that alternates between two slowly drifting regimes, as accelerated
+ * Frank-Wolfe's gradients do: bases a (normal) and b (cubed normals, heavier tails:
+ * another lambda per unit of prize), drift w; y_t from step t. */
+static void alternating_vector(const double *a, const double *b, const double *w, int n, int t,
+                               double *y)
+{
+    const double *base = t % 2 ? b : a;
+    for (int i = 0; i < n; i++) y[i] = (1.0 + 0.05 * t) * (base[i] + 0.004 * t * w[i]);
+}
+
+static void alternating_bases(int n, double *a, double *b, double *w)
+{
+    uint64_t seed = 11;
+    for (int i = 0; i < n; i++) {
+        a[i] = rng_normal(&seed);
+        b[i] = rng_normal(&seed);
+        b[i] = b[i] * b[i] * b[i];
+        w[i] = rng_normal(&seed);
+    }
+}
+
 /* Near-miss mode on a sequence that alternates between two slowly drifting regimes, as
  * accelerated Frank-Wolfe's gradients do: every answer lies in the window with at most g
  * components and keeps the certified head's guarantee, it takes fewer PCSF runs than the
@@ -264,13 +285,7 @@ static void test_near_miss(void **state)
     double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b),
            *w = malloc((size_t)n * sizeof *w), *y = malloc((size_t)n * sizeof *y);
     int *S = malloc((size_t)n * sizeof *S), *S0 = malloc((size_t)n * sizeof *S0);
-    uint64_t seed = 11;
-    for (int i = 0; i < n; i++) {
-        a[i] = rng_normal(&seed);
-        b[i] = rng_normal(&seed);
-        b[i] = b[i] * b[i] * b[i]; /* heavier tails: another lambda per unit of prize */
-        w[i] = rng_normal(&seed);
-    }
+    alternating_bases(n, a, b, w);
     gsfw_dmo *near = NULL, *off = NULL, *automatic = NULL, *unrepaired = NULL,
              *unrepaired_off = NULL;
     gsfw_proj_settings st;
@@ -287,8 +302,7 @@ static void test_near_miss(void **state)
     assert_int_equal(gsfw_dmo_headtail(g, &st, &near, NULL), GSFW_OK);
     long runs_near = 0, runs_off = 0;
     for (int t = 0; t < steps; t++) {
-        const double *base = t % 2 ? b : a;
-        for (int i = 0; i < n; i++) y[i] = (1.0 + 0.05 * t) * (base[i] + 0.004 * t * w[i]);
+        alternating_vector(a, b, w, n, t, y);
         gsfw_dmo_stats sn = {{0}}, so = {{0}}, sa = {{0}};
         int k = 0, k0 = 0, ka = 0;
         assert_int_equal(near->select(near->ctx, y, S, &k, &sn), 0);
@@ -327,28 +341,9 @@ static void test_near_miss(void **state)
     gsfw_graph_free(g);
 }
 
-/* The alternating sequence of test_near_miss, projected with gsfw_headtail directly so
- * that each call's way of ending is visible. */
-static void alternating_vector(const double *a, const double *b, const double *w, int n, int t,
-                               double *y)
-{
-    const double *base = t % 2 ? b : a;
-    for (int i = 0; i < n; i++) y[i] = (1.0 + 0.05 * t) * (base[i] + 0.004 * t * w[i]);
-}
-
-static void alternating_bases(int n, double *a, double *b, double *w)
-{
-    uint64_t seed = 11;
-    for (int i = 0; i < n; i++) {
-        a[i] = rng_normal(&seed);
-        b[i] = rng_normal(&seed);
-        b[i] = b[i] * b[i] * b[i];
-        w[i] = rng_normal(&seed);
-    }
-}
-
 /* A near miss is repaired to s_low nodes, the model's size with the default window (a
- * repair to the window's top keeps nodes the search would not have taken). */
+ * repair to the window's top keeps nodes the search would not have taken); the sequence
+ * of test_near_miss, through gsfw_headtail, so that each call's way of ending is seen. */
 static void test_near_miss_repairs_to_s_low(void **state)
 {
     (void)state;
