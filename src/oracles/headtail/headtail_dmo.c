@@ -17,7 +17,7 @@ typedef struct {
     const gsfw_graph *graph;
     unsigned char *mask; /* n: contains() scratch, all zero between calls */
     int *work;         /* 2n: contains() scratch */
-    int s, g, s_high;
+    int s, g;
     char model[320];
 } ht_dmo_ctx;
 
@@ -79,12 +79,12 @@ static int ht_reset(void *ctx)
     return 0;
 }
 
-/* At most s_high distinct nodes in at most g connected components of the graph: the sets
- * the practical projection returns. */
+/* At most s_high distinct nodes (the projection's window, s_high clamped to n) in at most
+ * g connected components of the graph: the sets the practical projection returns. */
 static int ht_contains(void *ctx, const int *support, int size)
 {
     ht_dmo_ctx *c = ctx;
-    if (size < 0 || size > c->s_high || (size > 0 && !support)) return 0;
+    if (size < 0 || size > c->ht->st.s_high || (size > 0 && !support)) return 0;
     int k = 0, ok = 1;
     for (; k < size && ok; k++) {
         int v = support[k];
@@ -151,7 +151,6 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
     c->graph = g;
     c->s = settings->s;
     c->g = settings->g;
-    c->s_high = settings->s_high < g->n ? settings->s_high : g->n; /* as the object clamps it */
     dmo->reset = ht_reset;
     dmo->refine = ht_refine;
     dmo->contains = ht_contains;

@@ -62,9 +62,8 @@ struct gsfw_headtail {
     int have_prev;
     int prev_missed;        /* the previous result missed its window, not on a near miss
                              * (a jump in k, or the run budget ran out) */
-    int jump_located;       /* this call's search ended on a jump of k(lambda) located to
-                             * its tolerance */
-    int prev_jump;          /* the previous call's jump_located */
+    int jump_located;       /* the last warm search ended on a jump of k(lambda) located
+                             * to its tolerance (the next one starts at its lambda) */
     double slope_prev;      /* d log k / d log lambda between the last two runs that
                              * differed (GSFW_HT_SLOPE before any; clamped to [-8, -0.5]);
                              * used by refined searches */

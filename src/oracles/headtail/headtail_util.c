@@ -55,6 +55,6 @@ void gsfw_ht_forget_lambda(gsfw_headtail *ht)
 {
     ht->have_prev = 0;
     ht->prev_missed = 0;
-    ht->prev_jump = 0;
+    ht->jump_located = 0;
     memset(&ht->memory, 0, sizeof ht->memory);
 }

@@ -102,11 +102,13 @@ static gsfw_error warm_search(gsfw_headtail *ht, int *k, double *lam_out, double
      * search starts from at least a quarter of the mean of the s_high largest prizes, in
      * k(lambda)'s range, instead of stepping up from near zero by factors of 8. */
     const double near = ht->near_miss;
+    const int after_jump = ht->jump_located;
+    ht->jump_located = 0;
     double lam = ht->have_prev && ht->rho_prev > 0 ? ht->rho_prev * ref
                                                    : 2.0 * gsfw_ht_kth_largest(ht, hi_k);
     /* after a located jump of k(lambda) over the window the last lambda sits at the jump,
      * a better start than a prediction from centred lambdas (which lie inside the jump) */
-    if (near > 0 && ht->memory.count > 0 && !ht->prev_jump) {
+    if (near > 0 && ht->memory.count > 0 && !after_jump) {
         /* within the search's step clamp of the last */
         const double predicted = exp(predict_log_rho(&ht->memory)) * ref;
         lam = ht->have_prev && ht->rho_prev > 0
@@ -260,7 +262,6 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
     double lam = 0.0, lam_hi = 0.0;
     ht->below_nn = ht->above_nn = -1;
     ht->near_missed = 0;
-    ht->jump_located = 0;
     if (ht->repair && gsfw_size_repair_reachable(ht->repair, ht->st.g) < ht->st.s_low) {
         /* No forest of g trees has s_low nodes, so no lambda hits the window; the best
          * set of the model is known exactly (whole components): skip the search. */
@@ -284,7 +285,6 @@ gsfw_error gsfw_ht_practical(gsfw_headtail *ht, gsfw_proj_info *info, gsfw_err *
         rc = cold_search(ht, k, &lam, &lam_hi, &hit, err);
     }
     if (rc) return rc;
-    ht->prev_jump = ht->jump_located;
     if (hit) {
         ht->prev_missed = 0;
         info->window_missed = 0;
