@@ -215,19 +215,34 @@ int gsfw_entry_uses(const gsfw_entry *e, const char *param)
     return 0;
 }
 
-int gsfw_entry_fixed(const gsfw_entry *e, const char *param, double *value)
+int gsfw_entry_fixed_at(const gsfw_entry *e, int k, char *name, size_t cap, double *value)
 {
     /* "s=1" in uses: the entry reads s and takes 1 only */
-    size_t len = param ? strlen(param) : 0;
-    for (const char *p = e && param ? e->uses : NULL; p && *p;) {
+    for (const char *p = e ? e->uses : NULL; p && *p;) {
         while (*p == ' ') p++;
-        size_t n = strcspn(p, " =");
-        if (n == len && p[n] == '=' && !strncmp(p, param, len)) {
-            if (value) *value = atof(p + n + 1);
+        const size_t len = strcspn(p, " ");
+        const char *eq = memchr(p, '=', len);
+        if (eq && k-- == 0) {
+            const size_t nl = (size_t)(eq - p) < cap - 1 ? (size_t)(eq - p) : cap - 1;
+            memcpy(name, p, nl);
+            name[nl] = '\0';
+            *value = atof(eq + 1);
             return 1;
         }
-        p += strcspn(p, " ");
+        p += len;
     }
+    return 0;
+}
+
+int gsfw_entry_fixed(const gsfw_entry *e, const char *param, double *value)
+{
+    char name[64];
+    double v;
+    for (int k = 0; param && gsfw_entry_fixed_at(e, k, name, sizeof name, &v); k++)
+        if (!strcmp(name, param)) {
+            if (value) *value = v;
+            return 1;
+        }
     return 0;
 }
 

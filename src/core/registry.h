@@ -94,6 +94,9 @@ const char *gsfw_loss_display_name(const gsfw_loss_def *def);
  * *_default functions). */
 void gsfw_params_defaults(gsfw_param_target target, void *base);
 
+/* The k-th (from 0) value the entry fixes ("s=1" in its uses): the parameter's name into
+ * name (cap >= 1 bytes, truncated) and the value into *value; 0 when it fixes fewer. */
+int gsfw_entry_fixed_at(const gsfw_entry *e, int k, char *name, size_t cap, double *value);
 /* 1 if the entry fixes the parameter ("s=1" in its uses), with the value in *value (may
  * be NULL); else 0. */
 int gsfw_entry_fixed(const gsfw_entry *e, const char *param, double *value);

@@ -218,24 +218,16 @@ static gsfw_error check_fixed(const gsfw_spec *spec, const in_play *ip, gsfw_err
 {
     for (int k = 0; k < GSFW_KIND_COUNT; k++) {
         const gsfw_entry *e = ip->e[k];
-        for (const char *p = e ? e->uses : NULL; p && *p;) {
-            while (*p == ' ') p++;
-            size_t len = strcspn(p, " ");
-            const char *eq = memchr(p, '=', len);
-            if (eq) {
-                char name[64];
-                size_t nl = (size_t)(eq - p) < sizeof name - 1 ? (size_t)(eq - p) : sizeof name - 1;
-                memcpy(name, p, nl);
-                name[nl] = '\0';
-                double want = atof(eq + 1), got = gsfw_spec_number(spec, name);
-                if (got != want) {
-                    spelled sp = {.next = 0};
-                    return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s needs %s %g, got %g",
-                                     selection(spec, &sp, e), gsfw_spec_spell(spec, name), want,
-                                     got);
-                }
+        char name[64];
+        double want;
+        for (int f = 0; e && gsfw_entry_fixed_at(e, f, name, sizeof name, &want); f++) {
+            double got = gsfw_spec_number(spec, name);
+            if (got != want) {
+                spelled sp = {.next = 0};
+                return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s needs %s %g, got %g",
+                                 selection(spec, &sp, e), gsfw_spec_spell(spec, name), want,
+                                 got);
             }
-            p += len;
         }
     }
     return GSFW_OK;
