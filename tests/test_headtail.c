@@ -251,24 +251,50 @@ static double top_energy(const double *z, int n, int s)
 }
 
 /* A sequence that alternates between two slowly drifting regimes, as accelerated
- * Frank-Wolfe's gradients do: bases a (normal) and b (cubed normals, heavier tails:
- * another lambda per unit of prize), drift w; y_t from step t. */
-static void alternating_vector(const double *a, const double *b, const double *w, int n, int t,
-                               double *y)
-{
-    const double *base = t % 2 ? b : a;
-    for (int i = 0; i < n; i++) y[i] = (1.0 + 0.05 * t) * (base[i] + 0.004 * t * w[i]);
-}
+ * Frank-Wolfe's gradients do, on a 60 x 60 grid: bases a (normal) and b (cubed normals,
+ * heavier tails: another lambda per unit of prize), drift w; alternating_at puts step t's
+ * vector in y. S is a support buffer of n ids. */
+typedef struct {
+    gsfw_graph *g;
+    int n;
+    double *a, *b, *w, *y;
+    int *S;
+} alternating;
 
-static void alternating_bases(int n, double *a, double *b, double *w)
+static alternating alternating_new(void)
 {
+    alternating q = {0};
+    assert_int_equal(gsfw_graph_grid(60, 60, &q.g, NULL), GSFW_OK);
+    const int n = q.n = q.g->n;
+    q.a = malloc((size_t)n * sizeof *q.a);
+    q.b = malloc((size_t)n * sizeof *q.b);
+    q.w = malloc((size_t)n * sizeof *q.w);
+    q.y = malloc((size_t)n * sizeof *q.y);
+    q.S = malloc((size_t)n * sizeof *q.S);
     uint64_t seed = 11;
     for (int i = 0; i < n; i++) {
-        a[i] = rng_normal(&seed);
-        b[i] = rng_normal(&seed);
-        b[i] = b[i] * b[i] * b[i];
-        w[i] = rng_normal(&seed);
+        q.a[i] = rng_normal(&seed);
+        q.b[i] = rng_normal(&seed);
+        q.b[i] = q.b[i] * q.b[i] * q.b[i];
+        q.w[i] = rng_normal(&seed);
     }
+    return q;
+}
+
+static void alternating_at(alternating *q, int t)
+{
+    const double *base = t % 2 ? q->b : q->a;
+    for (int i = 0; i < q->n; i++) q->y[i] = (1.0 + 0.05 * t) * (base[i] + 0.004 * t * q->w[i]);
+}
+
+static void alternating_free(alternating *q)
+{
+    free(q->a);
+    free(q->b);
+    free(q->w);
+    free(q->y);
+    free(q->S);
+    gsfw_graph_free(q->g);
 }
 
 /* Near-miss mode on a sequence that alternates between two slowly drifting regimes, as
@@ -279,13 +305,11 @@ static void alternating_bases(int n, double *a, double *b, double *w)
 static void test_near_miss(void **state)
 {
     (void)state;
-    gsfw_graph *g = NULL;
-    assert_int_equal(gsfw_graph_grid(60, 60, &g, NULL), GSFW_OK);
-    const int n = g->n, s = 300, gc = 2, steps = 30;
-    double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b),
-           *w = malloc((size_t)n * sizeof *w), *y = malloc((size_t)n * sizeof *y);
-    int *S = malloc((size_t)n * sizeof *S), *S0 = malloc((size_t)n * sizeof *S0);
-    alternating_bases(n, a, b, w);
+    alternating q = alternating_new();
+    const gsfw_graph *g = q.g;
+    const int n = q.n, s = 300, gc = 2, steps = 30;
+    const double *y = q.y;
+    int *S = q.S, *S0 = malloc((size_t)n * sizeof *S0);
     gsfw_dmo *near = NULL, *off = NULL, *automatic = NULL, *unrepaired = NULL,
              *unrepaired_off = NULL;
     gsfw_proj_settings st;
@@ -302,7 +326,7 @@ static void test_near_miss(void **state)
     assert_int_equal(gsfw_dmo_headtail(g, &st, &near, NULL), GSFW_OK);
     long runs_near = 0, runs_off = 0;
     for (int t = 0; t < steps; t++) {
-        alternating_vector(a, b, w, n, t, y);
+        alternating_at(&q, t);
         gsfw_dmo_stats sn = {{0}}, so = {{0}}, sa = {{0}};
         int k = 0, k0 = 0, ka = 0;
         assert_int_equal(near->select(near->ctx, y, S, &k, &sn), 0);
@@ -332,13 +356,8 @@ static void test_near_miss(void **state)
     gsfw_dmo_free(automatic);
     gsfw_dmo_free(unrepaired);
     gsfw_dmo_free(unrepaired_off);
-    free(a);
-    free(b);
-    free(w);
-    free(y);
-    free(S);
     free(S0);
-    gsfw_graph_free(g);
+    alternating_free(&q);
 }
 
 /* A near miss is repaired to s_low nodes, the model's size with the default window (a
@@ -347,13 +366,11 @@ static void test_near_miss(void **state)
 static void test_near_miss_repairs_to_s_low(void **state)
 {
     (void)state;
-    gsfw_graph *g = NULL;
-    assert_int_equal(gsfw_graph_grid(60, 60, &g, NULL), GSFW_OK);
-    const int n = g->n, s = 300, gc = 2, steps = 30;
-    double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b),
-           *w = malloc((size_t)n * sizeof *w), *y = malloc((size_t)n * sizeof *y);
-    int *S = malloc((size_t)n * sizeof *S);
-    alternating_bases(n, a, b, w);
+    alternating q = alternating_new();
+    const gsfw_graph *g = q.g;
+    const int s = 300, gc = 2, steps = 30;
+    const double *y = q.y;
+    int *S = q.S;
     gsfw_proj_settings st;
     gsfw_proj_settings_default(&st, GSFW_PROJ_HEAD, s, gc);
     assert_true(st.s_high > st.s_low);
@@ -361,7 +378,7 @@ static void test_near_miss_repairs_to_s_low(void **state)
     assert_int_equal(gsfw_headtail_create(g, &st, &ht, NULL), GSFW_OK);
     int near_misses = 0;
     for (int t = 0; t < steps; t++) {
-        alternating_vector(a, b, w, n, t, y);
+        alternating_at(&q, t);
         int k = 0;
         gsfw_proj_info info;
         assert_int_equal(gsfw_headtail_project(ht, y, S, &k, &info, NULL), GSFW_OK);
@@ -376,12 +393,7 @@ static void test_near_miss_repairs_to_s_low(void **state)
     fprintf(stderr, "  near misses: %d of %d projections\n", near_misses, steps);
     assert_true(near_misses > 0);
     gsfw_headtail_free(ht);
-    free(a);
-    free(b);
-    free(w);
-    free(y);
-    free(S);
-    gsfw_graph_free(g);
+    alternating_free(&q);
 }
 
 /* A projection of the zero vector ends the sequence the warm start and the near-miss
