@@ -134,16 +134,33 @@ static int run_select(gsfw_dmo *dmo, const double *z, int *S)
 
 /* --------------------------------------------------------------- selection */
 
+/* The value selections: the k-th largest |z| is the sorted reference's, bit for bit, and
+ * the sums of the k largest |z_i| and z_i^2 agree with the sums over the reference's top
+ * k to their rounding (k terms of one sign: k eps relative). */
+static void check_top_values(const double *z, int d, const int *order, int k, double *vwork)
+{
+    const double kth = fabs(z[order[k - 1]]);
+    double got = gsfw_select_kth_abs(z, d, k, vwork);
+    assert_memory_equal(&got, &kth, sizeof got);
+    for (int squares = 0; squares < 2; squares++) {
+        double ref = 0.0;
+        for (int i = 0; i < k; i++) ref += squares ? z[order[i]] * z[order[i]] : fabs(z[order[i]]);
+        double sum = gsfw_select_top_abs_sum(z, d, k, squares, vwork);
+        assert_true(fabs(sum - ref) <= 2.0 * k * DBL_EPSILON * ref);
+    }
+}
+
 /* Every split k of every pattern matches the sort-based reference, and the partition
  * API separates the two parts (worst of the top ranks before best of the rest). */
 static void check_select_against_sort(const double *z, int d, int *order, int *work,
-                                      int *out)
+                                      int *out, double *vwork)
 {
     ref_rank(z, d, order);
     int ks[] = {1, 2, 3, d / 3, d / 2, d - 1, d};
     for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
         int k = ks[t];
         if (k < 1 || k > d) continue;
+        check_top_values(z, d, order, k, vwork);
         gsfw_select_top_abs(z, d, k, work, out);
         assert_valid_ids(out, k, d);
         assert_same_set(out, order, k);
@@ -180,17 +197,18 @@ static void test_select_matches_sort(void **state)
     int *order = malloc((size_t)dmax * sizeof(int));
     int *work = malloc((size_t)dmax * sizeof(int));
     int *out = malloc((size_t)dmax * sizeof(int));
-    assert_true(z && order && work && out);
+    double *vwork = malloc((size_t)dmax * sizeof(double));
+    assert_true(z && order && work && out && vwork);
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         int d = sizes[t];
         for (int kind = 0; kind < Z_KINDS; kind++) {
             for (int rep = 0; rep < 3; rep++) {
                 fill_z(&rng, z, d, kind);
-                check_select_against_sort(z, d, order, work, out);
+                check_select_against_sort(z, d, order, work, out, vwork);
             }
         }
         /* structured patterns that defeat naive pivot rules */
-        for (int pat = 0; pat < 6; pat++) {
+        for (int pat = 0; pat < 7; pat++) {
             for (int i = 0; i < d; i++) {
                 switch (pat) {
                 case 0: z[i] = i; break;                           /* ascending */
@@ -198,16 +216,21 @@ static void test_select_matches_sort(void **state)
                 case 2: z[i] = i < d / 2 ? i : d - i; break;       /* organ pipe */
                 case 3: z[i] = i % 7; break;                       /* sawtooth */
                 case 4: z[i] = 0.0; break;                         /* all zero */
-                default: z[i] = (i % 2) ? -0.0 : 0.0; break;       /* signed zeros */
+                case 5: z[i] = (i % 2) ? -0.0 : 0.0; break;        /* signed zeros */
+                default: /* subnormal to 2^500: every exponent's bits in the radix passes */
+                    z[i] = ldexp((i % 2 ? -1.0 : 1.0) * (1.0 + (i % 5) / 8.0),
+                                 (int)((37L * i) % 1570) - 1070);
+                    break;
                 }
             }
-            check_select_against_sort(z, d, order, work, out);
+            check_select_against_sort(z, d, order, work, out, vwork);
         }
     }
     free(z);
     free(order);
     free(work);
     free(out);
+    free(vwork);
 }
 
 /* Large inputs with many equal keys stay fast (a quadratic selection would time out). */
@@ -218,11 +241,17 @@ static void test_select_large(void **state)
     double *z = malloc((size_t)d * sizeof(double));
     int *work = malloc((size_t)d * sizeof(int));
     int *out = malloc((size_t)d * sizeof(int));
-    assert_true(z && work && out);
+    double *vwork = malloc((size_t)d * sizeof(double));
+    assert_true(z && work && out && vwork);
     for (int pat = 0; pat < 3; pat++) {
         for (int i = 0; i < d; i++) z[i] = pat == 0 ? 1.0 : pat == 1 ? (double)i : (double)(i % 3);
         int k = d / 2;
         gsfw_select_top_abs(z, d, k, work, out);
+        /* the value selection: exact here (integers below 2^53) */
+        double kth = pat == 1 ? (double)(d - k) : 1.0, sum = 0.0; /* i % 3: 66 666 twos */
+        for (int i = 0; i < k; i++) sum += z[out[i]];
+        assert_true(gsfw_select_kth_abs(z, d, k, vwork) == kth);
+        assert_true(gsfw_select_top_abs_sum(z, d, k, 0, vwork) == sum);
         /* With equal magnitudes the tie-break by index decides. */
         if (pat == 0)
             for (int i = 0; i < k; i++) assert_true(out[i] < k);
@@ -232,6 +261,7 @@ static void test_select_large(void **state)
     free(z);
     free(work);
     free(out);
+    free(vwork);
 }
 
 static void test_sort_small(void **state)

@@ -87,7 +87,8 @@ gsfw_error gsfw_run_init(gsfw_run *run, gsfw_objective *obj, gsfw_dmo *dmo,
     run->mark = calloc(d, 1);
     run->scaled = gsfw_malloc_array(d, sizeof(double));
     run->top_work = gsfw_malloc_array(d, sizeof(int));
-    int ok = run->mark && run->scaled && run->top_work;
+    run->top_values = gsfw_malloc_array(d, sizeof(double));
+    int ok = run->mark && run->scaled && run->top_work && run->top_values;
     if (ok && !run->incremental) {
         run->dir_dense = gsfw_malloc_array(d, sizeof(double));
         run->x_trial = gsfw_malloc_array(d, sizeof(double));
@@ -114,12 +115,14 @@ void gsfw_run_free(gsfw_run *run)
     free(run->mark);
     free(run->scaled);
     free(run->top_work);
+    free(run->top_values);
     free(run->dir_dense);
     free(run->x_trial);
     free(run->g_trial);
     run->mark = NULL;
     run->scaled = NULL;
     run->top_work = NULL;
+    run->top_values = NULL;
     run->dir_dense = run->x_trial = run->g_trial = NULL;
 }
 
@@ -349,10 +352,7 @@ double gsfw_run_bound(gsfw_run *run, const double *x, const double *grad, double
     if (isfinite(head_norm) && delta > 0) best = head_norm / delta;
     int s = run->dmo ? run->dmo->model_size : 0;
     if (s >= 1 && s <= run->d) {
-        gsfw_select_top_abs(grad, run->d, s, run->top_work, run->top_work);
-        double sq = 0.0;
-        for (int k = 0; k < s; k++) sq += grad[run->top_work[k]] * grad[run->top_work[k]];
-        best = fmin(best, sqrt(sq));
+        best = fmin(best, sqrt(gsfw_select_top_abs_sum(grad, run->d, s, 1, run->top_values)));
     }
     if (!isfinite(best)) return NAN;
     double gx = 0.0;

@@ -30,7 +30,8 @@ typedef struct gsfw_run {
     double t_start;            /* start of the iterations */
     unsigned char *mark;       /* d bytes, all zero between oracle calls */
     double *scaled;            /* d doubles of scratch for a scaled sparse vector */
-    int *top_work;             /* d ints: top-s selection for the certified bound */
+    int *top_work;             /* d ints: top-s selection (checks of x0) */
+    double *top_values;        /* d doubles: the certified bound's top-s selection */
     /* the current direction d = dir_cx x + u (u = dir_val on dir_idx) from x = dir_x */
     double dir_cx;
     int dir_nnz;

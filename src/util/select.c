@@ -8,6 +8,8 @@
  * not depend on the pivots. No allocation; recursion depth O(log n). */
 #include "util/select.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Ranges this short are finished by insertion sort. */
@@ -119,6 +121,111 @@ void gsfw_select_bottom_abs(const double *z, int d, int k, int *idx_work, int *o
     gsfw_select_partition_abs(z, idx_work, d, d - k);
     /* memmove: out may be idx_work, and the two ranges then overlap when 2k > d. */
     memmove(out, idx_work + (d - k), (size_t)k * sizeof(int));
+}
+
+/* ---------------------------------------------------------- values only */
+
+/* Sort a short range a[lo..hi) descending (insertion sort). */
+static void sort_desc(double *a, int lo, int hi)
+{
+    for (int i = lo + 1; i < hi; i++) {
+        double x = a[i];
+        int j = i - 1;
+        while (j >= lo && a[j] < x) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+}
+
+/* The bits of a magnitude: for doubles >= 0 their order is that of the values. */
+static inline uint64_t abs_bits(double x)
+{
+    x = fabs(x);
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+#define RADIX_BITS 11
+#define RADIX_SIZE (1 << RADIX_BITS)
+
+/* Radix selection on the bits of |z|: a histogram of the top 11 bits finds the bucket
+ * that holds the k-th largest, the entries of that bucket are gathered and the next 11
+ * bits decide among them, and so on: at most six passes, each without a comparison
+ * branch, and after the first pass over z only the bucket's entries are read. */
+double gsfw_select_kth_abs(const double *z, int n, int k, double *work)
+{
+    int count[RADIX_SIZE];
+    uint64_t prefix = 0;
+    int shift = 64 - RADIX_BITS, m = n, rank = k; /* rank among the candidates, 1-based */
+    for (int pass = 0;; pass++) {
+        memset(count, 0, sizeof count);
+        const unsigned mask = RADIX_SIZE - 1;
+        if (pass == 0) {
+            for (int i = 0; i < n; i++) count[(abs_bits(z[i]) >> shift) & mask]++;
+        } else {
+            for (int i = 0; i < m; i++) {
+                uint64_t u;
+                memcpy(&u, &work[i], sizeof u);
+                count[(u >> shift) & mask]++;
+            }
+        }
+        int bucket = RADIX_SIZE - 1;
+        while (count[bucket] < rank) rank -= count[bucket--];
+        prefix |= (uint64_t)bucket << shift;
+        /* the candidates: the entries of that bucket (they share the prefix) */
+        int kept = 0;
+        if (pass == 0) {
+            for (int i = 0; i < n; i++) {
+                const uint64_t u = abs_bits(z[i]);
+                memcpy(&work[kept], &u, sizeof u);
+                kept += (int)(((u >> shift) & mask) == (unsigned)bucket);
+            }
+        } else {
+            for (int i = 0; i < m; i++) {
+                uint64_t u;
+                memcpy(&u, &work[i], sizeof u);
+                memcpy(&work[kept], &u, sizeof u);
+                kept += (int)(((u >> shift) & mask) == (unsigned)bucket);
+            }
+        }
+        m = kept;
+        if (m == 1 || shift == 0) break;
+        shift = shift > RADIX_BITS ? shift - RADIX_BITS : 0;
+        if (m <= GSFW_SELECT_SMALL) {
+            /* few left: every candidate's value is exact, pick by sorting */
+            double *c = work;
+            sort_desc(c, 0, m);
+            return c[rank - 1];
+        }
+    }
+    double t;
+    memcpy(&t, &work[0], sizeof t);
+    if (m > 1) { /* shift 0: every bit decided, the candidates are equal */
+        memcpy(&t, &prefix, sizeof t);
+    }
+    return t;
+}
+
+double gsfw_select_top_abs_sum(const double *z, int n, int k, int squares, double *work)
+{
+    if (k <= 0 || n <= 0) return 0.0;
+    if (k > n) k = n;
+    const double t = gsfw_select_kth_abs(z, n, k, work);
+    double sum = 0.0;
+    int above = 0;
+    for (int i = 0; i < n; i++) {
+        const double v = fabs(z[i]);
+        if (v > t) {
+            sum += squares ? v * v : v;
+            above++;
+        }
+    }
+    const double tail = squares ? t * t : t;
+    for (int j = above; j < k; j++) sum += tail;
+    return sum;
 }
 
 void gsfw_sort_abs_small(const double *z, int *idx, int n)

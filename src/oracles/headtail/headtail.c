@@ -41,8 +41,7 @@ void gsfw_headtail_free(gsfw_headtail *ht)
     free(ht->edges);
     free(ht->keep_nodes);
     free(ht->keep_edges);
-    free(ht->rank_work);
-    free(ht->sel);
+    free(ht->value_work);
     free(ht->adj_ptr);
     free(ht->adj_node);
     free(ht->adj_edge);
@@ -170,8 +169,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->edges = gsfw_malloc_array(m, sizeof(int));
     ht->keep_nodes = gsfw_malloc_array(n, sizeof(int));
     ht->keep_edges = gsfw_malloc_array(m, sizeof(int));
-    ht->rank_work = gsfw_malloc_array(n, sizeof(int));
-    ht->sel = gsfw_malloc_array(n, sizeof(int));
+    ht->value_work = gsfw_malloc_array(n, sizeof(double));
     ht->adj_ptr = gsfw_malloc_array(n + 1, sizeof(int));
     ht->adj_node = gsfw_malloc_array(2 * n, sizeof(int));
     ht->adj_edge = gsfw_malloc_array(2 * n, sizeof(int));
@@ -188,7 +186,7 @@ gsfw_error gsfw_headtail_create(const gsfw_graph *graph, const gsfw_proj_setting
     ht->mark = gsfw_calloc_array(n, 1);
     ht->out = gsfw_malloc_array(n, sizeof(int));
     if (!ht->prize || !ht->sprize || !ht->cost || !ht->scost || !ht->nodes || !ht->edges ||
-        !ht->keep_nodes || !ht->keep_edges || !ht->rank_work || !ht->sel || !ht->adj_ptr ||
+        !ht->keep_nodes || !ht->keep_edges || !ht->value_work || !ht->adj_ptr ||
         !ht->adj_node ||
         !ht->adj_edge || !ht->label || !ht->order || !ht->tree_start || !ht->tree_prize ||
         !ht->tree_cost || !ht->tree_rank || !ht->tour_node || !ht->tour_edge || !ht->stack ||

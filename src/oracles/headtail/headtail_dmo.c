@@ -12,7 +12,7 @@ typedef struct {
     gsfw_headtail *ht;
     /* certified practical head: the theory head and selection scratch (NULL otherwise) */
     gsfw_headtail *theory;
-    int *top;          /* n ints */
+    double *top_work;  /* n doubles: selection scratch */
     int *alt;          /* n ints: the theory head's support */
     const gsfw_graph *graph;
     unsigned char *mask; /* n: contains() scratch, all zero between calls */
@@ -30,9 +30,7 @@ static int certify_head(ht_dmo_ctx *c, const double *z, int *support, int *size,
                         double energy, gsfw_dmo_stats *stats)
 {
     int n = c->ht->n;
-    gsfw_select_top_abs(z, n, c->s, c->top, c->top);
-    double top = 0.0;
-    for (int k = 0; k < c->s; k++) top += z[c->top[k]] * z[c->top[k]];
+    const double top = gsfw_select_top_abs_sum(z, n, c->s, 1, c->top_work);
     if (energy * 14.0 >= top && *size <= 2 * c->s + c->g) return 0;
     gsfw_proj_info info;
     gsfw_err err;
@@ -108,7 +106,7 @@ static void ht_destroy(gsfw_dmo *self)
     ht_dmo_ctx *c = self->ctx;
     gsfw_headtail_free(c->ht);
     gsfw_headtail_free(c->theory);
-    free(c->top);
+    free(c->top_work);
     free(c->alt);
     free(c->mask);
     free(c->work);
@@ -168,9 +166,9 @@ gsfw_error gsfw_dmo_headtail(const gsfw_graph *g, const gsfw_proj_settings *sett
         gsfw_proj_settings_default(&th, GSFW_PROJ_HEAD, settings->s, settings->g);
         th.method = GSFW_PROJ_THEORY;
         th.pruning = settings->pruning;
-        c->top = gsfw_malloc_array((size_t)g->n, sizeof(int));
+        c->top_work = gsfw_malloc_array((size_t)g->n, sizeof(double));
         c->alt = gsfw_malloc_array((size_t)g->n, sizeof(int));
-        if (!c->top || !c->alt) rc = gsfw_fail(err, GSFW_ERR_NOMEM, "head: out of memory");
+        if (!c->top_work || !c->alt) rc = gsfw_fail(err, GSFW_ERR_NOMEM, "head: out of memory");
         if (!rc) rc = gsfw_headtail_create(g, &th, &c->theory, err);
         if (rc) {
             ht_destroy(dmo);

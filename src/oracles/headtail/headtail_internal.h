@@ -41,7 +41,7 @@ struct gsfw_headtail {
     int nn, ne;
     int *keep_nodes, *keep_edges; /* a stored solution (lambda_hi / F_lo) */
     int keep_nn, keep_ne;
-    int *rank_work;    /* n: selection scratch for order statistics */
+    double *value_work; /* n: selection scratch for order statistics */
     /* forest pruning scratch */
     int *adj_ptr;      /* n + 1 */
     int *adj_node, *adj_edge; /* 2n */
@@ -58,7 +58,6 @@ struct gsfw_headtail {
     int refined;            /* first_calls no longer applies (the DMO's refine hook) */
     double lambda_prev;     /* lambda of the previous result */
     double rho_prev;        /* lambda_prev / the mean of the s_high largest prizes then */
-    int *sel;               /* n: selection scratch */
     int have_prev;
     int prev_missed;        /* the previous result missed its window, not on a near miss
                              * (a jump in k, or the run budget ran out) */

@@ -33,15 +33,12 @@ void gsfw_ht_restore_kept(gsfw_headtail *ht)
     ht->ne = ht->keep_ne;
 }
 
-/* The k-th largest prize by selection (O(n), no allocation) into rank_work. */
+/* The k-th largest prize by selection (O(n), no allocation). */
 double gsfw_ht_kth_largest(gsfw_headtail *ht, int k)
 {
     if (k < 1) k = 1;
     if (k > ht->n) k = ht->n;
-    gsfw_select_top_abs(ht->prize, ht->n, k, ht->rank_work, ht->rank_work);
-    double kth = ht->prize[ht->rank_work[0]];
-    for (int i = 1; i < k; i++) kth = fmin(kth, ht->prize[ht->rank_work[i]]);
-    return kth;
+    return gsfw_select_kth_abs(ht->prize, ht->n, k, ht->value_work);
 }
 
 double gsfw_ht_sum_prizes(const gsfw_headtail *ht, const int *nodes, int nn)

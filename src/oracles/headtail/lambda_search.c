@@ -14,11 +14,7 @@ static double top_mean_prize(gsfw_headtail *ht, int k)
 {
     if (k < 1) k = 1;
     if (k > ht->n) k = ht->n;
-    for (int i = 0; i < ht->n; i++) ht->sel[i] = i;
-    gsfw_select_partition_abs(ht->prize, ht->sel, ht->n, k);
-    double sum = 0.0;
-    for (int i = 0; i < k; i++) sum += ht->prize[ht->sel[i]];
-    return sum / k;
+    return gsfw_select_top_abs_sum(ht->prize, ht->n, k, 0, ht->value_work) / k;
 }
 
 /* The PCSF runs this projection may make: first_calls until the DMO refines it. */
