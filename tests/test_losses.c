@@ -938,6 +938,36 @@ static void test_least_squares_convenience_matches_linear(void **state)
     free(A);
 }
 
+/* Points with few nonzeros take the least-squares constructor's column path (at most a
+ * quarter of the entries nonzero), the others its gemv: both agree with the reference
+ * operator's dense products to rounding. */
+static void test_least_squares_sparse_points(void **state)
+{
+    (void)state;
+    double *A = make_matrix(N, D, 0, 1410);
+    double *y = make_targets(GSFW_LOSS_SQUARED, N, 1411);
+    gsfw_operator *op = ref_dense_operator(N, D, A);
+    gsfw_objective *conv, *lin = make_objective(op, y, &cases[0], (gsfw_reducer){NULL, NULL});
+    assert_int_equal(gsfw_objective_least_squares(N, D, A, GSFW_ROW_MAJOR, y, &conv, NULL),
+                     GSFW_OK);
+    for (int nnz = 0; nnz <= D / 4 + 1; nnz++) {
+        double x[D] = {0}, f1, f2, g1[D], g2[D];
+        for (int k = 0; k < nnz; k++) x[(5 * k + 2) % D] = 0.7 - 0.3 * k;
+        assert_int_equal(conv->value_grad(conv->ctx, x, &f1, g1), 0);
+        assert_int_equal(lin->value_grad(lin->ctx, x, &f2, g2), 0);
+        assert_true(fabs(f1 - f2) <= 1e-13 * fmax(1.0, f2));
+        for (int j = 0; j < D; j++) assert_true(fabs(g1[j] - g2[j]) <= 1e-13 * fmax(1.0, fabs(g2[j])));
+        assert_int_equal(conv->reset(conv->ctx, x), 0);
+        assert_int_equal(conv->cached_value_grad(conv->ctx, &f1, g1), 0);
+        assert_true(fabs(f1 - f2) <= 1e-13 * fmax(1.0, f2));
+    }
+    gsfw_objective_free(conv);
+    gsfw_objective_free(lin);
+    ref_operator_free(op);
+    free(y);
+    free(A);
+}
+
 /* ---- the library's operators give what the reference operators give */
 
 static void test_library_operators_agree(void **state)
@@ -1067,6 +1097,7 @@ int main(void)
         cmocka_unit_test(test_reducer_failure_is_reported),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_least_squares_convenience_matches_linear),
+        cmocka_unit_test(test_least_squares_sparse_points),
         cmocka_unit_test(test_library_operators_agree),
         cmocka_unit_test(test_planted_logistic_support_recovery),
     };

@@ -88,15 +88,17 @@ gsfw_error gsfw_op_dense_adopt(int n, int d, double *A_col_major, gsfw_operator 
                                gsfw_err *err);
 /* The same with what gsfw_objective_least_squares has always used: a norm2 hook (power
  * iteration to a 1e-10 relative change, times 1 + 1e-6; n + 2d doubles of scratch) and
- * the residual r = A x - y in one gemv (beta = -1), so that its iterates stay those of
- * the original dense least squares, bit for bit. */
+ * the residual r = A x - y in one gemv (beta = -1), or column by column for a point with
+ * few nonzeros (gsfw_op_dense_residual). */
 gsfw_error gsfw_op_dense_adopt_measured(int n, int d, double *A_col_major, gsfw_operator **out,
                                         gsfw_err *err);
-/* r = A x - y in one gemv when op is a measured dense operator: returns 1 then, else 0. */
 /* Bytes gsfw_operator_csr allocates for an n x d matrix with nnz entries (its CSR and
  * CSC copies and the bucketing's scratch), for an estimate before reading a file. */
 double gsfw_operator_csr_memory(double n, double d, double nnz);
 
+/* r = A x - y when op is a measured dense operator (returns 1 then, else 0): one gemv,
+ * or, when at most a quarter of x is nonzero, one axpy per nonzero's column (a polished
+ * answer or an early Frank-Wolfe iterate costs O(n nnz), not O(n d)). */
 int gsfw_op_dense_residual(const gsfw_operator *op, const double *x, const double *y, double *r);
 /* The column-major storage (n x d, lda = n) of a measured dense operator, else NULL. */
 const double *gsfw_op_dense_data(const gsfw_operator *op);
