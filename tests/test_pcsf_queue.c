@@ -14,8 +14,23 @@
 
 static int rng_int(uint64_t *s, int n) { return (int)(gsfw_splitmix64(s) % (uint64_t)n); }
 
+/* Every slot's entry is no smaller than its parent's in (key, id) order, and pos maps
+ * each id to its slot. */
+static void assert_heap_order(const gsfw_pq *q)
+{
+    for (int i = 0; i < q->size; i++) {
+        const gsfw_pq_entry *e = &q->heap[i];
+        assert_int_equal(q->pos[e->id], i);
+        if (i > 0) {
+            const gsfw_pq_entry *p = &q->heap[(i - 1) / 4];
+            assert_true(p->key < e->key || (p->key == e->key && p->id < e->id));
+        }
+    }
+}
+
 /* The indexed 4-ary heap, keys from 20 values (many ties): its minimum is the smallest
- * (key, id). */
+ * (key, id), and the heap order holds after every operation (removals from any slot,
+ * keys raised and lowered). */
 static void test_queue_random(void **state)
 {
     (void)state;
@@ -54,6 +69,7 @@ static void test_queue_random(void **state)
             assert_int_equal(gsfw_pq_contains(&q, i), in[i]);
         }
         assert_int_equal(count, q.size);
+        assert_heap_order(&q);
     }
     gsfw_pq_clear(&q, N);
     assert_int_equal(q.size, 0);

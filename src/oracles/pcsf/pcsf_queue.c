@@ -61,24 +61,28 @@ static void sift_up(gsfw_pq *q, int i)
     q->pos[e.id] = i;
 }
 
-static void sift_down(gsfw_pq *q, int i)
+/* Put entry e at slot i, whose entry leaves or grows: the hole moves down to a leaf
+ * along the smallest children (three comparisons a level, none with e) and e rises from
+ * there, as far as it must. The entries put here come from the bottom of the heap or are
+ * events later than most, so they rarely rise far: fewer comparisons than sifting e down
+ * from i. */
+static void sink(gsfw_pq *q, int i, gsfw_pq_entry e)
 {
-    gsfw_pq_entry e = q->heap[i];
-    const int n = q->size;
     gsfw_pq_entry *h = q->heap;
+    const int n = q->size;
     for (;;) {
         int c = 4 * i + 1;
         if (c >= n) break;
         int best = c, end = c + 4 < n ? c + 4 : n;
         for (int k = c + 1; k < end; k++)
             if (pq_less(&h[k], &h[best])) best = k;
-        if (!pq_less(&h[best], &e)) break;
         h[i] = h[best];
         q->pos[h[i].id] = i;
         i = best;
     }
     h[i] = e;
     q->pos[e.id] = i;
+    sift_up(q, i);
 }
 
 void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux)
@@ -99,7 +103,7 @@ void gsfw_pq_set_aux(gsfw_pq *q, int id, double key, int aux)
     if (pq_less(&q->heap[i], &old))
         sift_up(q, i);
     else if (pq_less(&old, &q->heap[i]))
-        sift_down(q, i);
+        sink(q, i, q->heap[i]);
 }
 
 void gsfw_pq_set(gsfw_pq *q, int id, double key) { gsfw_pq_set_aux(q, id, key, -1); }
@@ -109,14 +113,8 @@ void gsfw_pq_remove(gsfw_pq *q, int id)
     int i = q->pos[id];
     if (i < 0) return;
     q->pos[id] = -1;
-    int last = --q->size;
-    if (i == last) return;
-    q->heap[i] = q->heap[last];
-    q->pos[q->heap[i].id] = i;
-    if (i > 0 && pq_less(&q->heap[i], &q->heap[(i - 1) >> 2]))
-        sift_up(q, i);
-    else
-        sift_down(q, i);
+    const int last = --q->size;
+    if (i < last) sink(q, i, q->heap[last]);
 }
 
 /* ------------------------------------------------------------ event queue */
