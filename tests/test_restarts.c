@@ -143,12 +143,13 @@ static void assert_first_run_kept(const outcome *with, const outcome *without, i
         assert_true(with->trace[t].f == without->trace[t].f);
 }
 
-/* A planted region whose support one run misses (rel_err 0.59) and the restarts find
- * (seed 14: so under the Prescott, Sandybridge, Haswell and SkylakeX kernels alike). */
+/* A planted region whose support one run misses (rel_err 0.34) and the restarts find in
+ * their second round (seed 3: so under the Prescott, Sandybridge, Haswell and SkylakeX
+ * kernels alike). */
 static void test_restarts_recover_where_one_run_fails(void **state)
 {
     (void)state;
-    blob_problem p = blob(12, 24, 1.7, 14);
+    blob_problem p = blob(12, 24, 1.7, 3);
     gsfw_dmo *dmo = head_oracle(&p);
     gsfw_settings one = recover_settings(0), more = recover_settings(10);
     outcome a, b;
