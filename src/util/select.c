@@ -195,17 +195,14 @@ double gsfw_select_kth_abs(const double *z, int n, int k, double *work)
         if (m == 1 || shift == 0) break;
         shift = shift > RADIX_BITS ? shift - RADIX_BITS : 0;
         if (m <= GSFW_SELECT_SMALL) {
-            /* few left: every candidate's value is exact, pick by sorting */
-            double *c = work;
-            sort_desc(c, 0, m);
-            return c[rank - 1];
+            /* few left: the bits stored are the magnitudes themselves, sort them */
+            sort_desc(work, 0, m);
+            return work[rank - 1];
         }
     }
+    /* one candidate left, or every bit decided (the candidates are equal) */
     double t;
-    memcpy(&t, &work[0], sizeof t);
-    if (m > 1) { /* shift 0: every bit decided, the candidates are equal */
-        memcpy(&t, &prefix, sizeof t);
-    }
+    memcpy(&t, m == 1 ? (const void *)&work[0] : (const void *)&prefix, sizeof t);
     return t;
 }
 
