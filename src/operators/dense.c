@@ -50,14 +50,45 @@ static int dense_adjoint(void *ctx, const double *r, double *x)
     return 0;
 }
 
+/* Columns added to a vector four at a time (contiguous columns: one pass over the
+ * vector per four, in the order of four axpys), else one strided axpy each. */
+typedef struct {
+    const double *col[4];
+    double coef[4];
+    int count;
+} column_batch;
+
+static void batch_flush(const dense_ctx *c, column_batch *b, double *y)
+{
+    for (int j = 0; j < b->count; j++)
+        if (c->row_step == 1)
+            gsfw_vec_axpy(c->n, b->coef[j], b->col[j], y);
+        else
+            cblas_daxpy(c->n, b->coef[j], b->col[j], (int)c->row_step, y, 1);
+    b->count = 0;
+}
+
+static void batch_add(const dense_ctx *c, column_batch *b, int j, double coef, double *y)
+{
+    b->col[b->count] = c->A + (size_t)j * c->col_step;
+    b->coef[b->count] = coef;
+    if (++b->count < 4) return;
+    if (c->row_step == 1) {
+        gsfw_vec_axpy4(c->n, b->coef, b->col[0], b->col[1], b->col[2], b->col[3], y);
+        b->count = 0;
+    } else {
+        batch_flush(c, b, y);
+    }
+}
+
 static int dense_apply_sparse(void *ctx, int nnz, const int *idx, const double *val,
                               double alpha, double *y)
 {
     dense_ctx *c = ctx;
+    column_batch b = {.count = 0};
     for (int k = 0; k < nnz; k++)
-        if (val[k] != 0.0)
-            cblas_daxpy(c->n, alpha * val[k], c->A + (size_t)idx[k] * c->col_step,
-                        (int)c->row_step, y, 1);
+        if (val[k] != 0.0) batch_add(c, &b, idx[k], alpha * val[k], y);
+    batch_flush(c, &b, y);
     return 0;
 }
 
@@ -356,8 +387,10 @@ int gsfw_op_dense_residual(const gsfw_operator *op, const double *x, const doubl
         /* A x first, then - y, as the gemv rounds: a point whose A x reproduces y bit
          * for bit (a noiseless start at the truth) keeps its zero residual */
         memset(r, 0, (size_t)c->n * sizeof(double));
+        column_batch b = {.count = 0};
         for (int j = 0; j < c->d; j++)
-            if (x[j] != 0.0) cblas_daxpy(c->n, x[j], c->A + (size_t)j * c->n, 1, r, 1);
+            if (x[j] != 0.0) batch_add(c, &b, j, x[j], r);
+        batch_flush(c, &b, r);
         for (int i = 0; i < c->n; i++) r[i] -= y[i];
         return 1;
     }

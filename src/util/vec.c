@@ -77,6 +77,19 @@ void gsfw_vec_axpy(int n, double a, const double *x, double *y)
     for (int i = 0; i < n; i++) y[i] += a * x[i];
 }
 
+void gsfw_vec_axpy4(int n, const double a[4], const double *restrict x0,
+                    const double *restrict x1, const double *restrict x2,
+                    const double *restrict x3, double *restrict y)
+{
+    const double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    for (int i = 0; i < n; i++) {
+        double t = y[i] + a0 * x0[i];
+        t += a1 * x1[i];
+        t += a2 * x2[i];
+        y[i] = t + a3 * x3[i];
+    }
+}
+
 void gsfw_vec_scal(int n, double a, double *x)
 {
     for (int i = 0; i < n; i++) x[i] *= a;

@@ -26,6 +26,11 @@ double gsfw_vec_nrm2_on(int size, const int *idx, const double *x);
 /* y += a x. */
 void gsfw_vec_axpy(int n, double a, const double *x, double *y);
 
+/* y += a[0] x0 + a[1] x1 + a[2] x2 + a[3] x3, added in that order entry by entry: the
+ * bits of four gsfw_vec_axpy calls in one pass over y (y must not overlap the x's). */
+void gsfw_vec_axpy4(int n, const double a[4], const double *x0, const double *x1,
+                    const double *x2, const double *x3, double *y);
+
 /* x *= a. */
 void gsfw_vec_scal(int n, double a, double *x);
 
