@@ -166,6 +166,33 @@ static void test_axpy_scal(void **state)
     assert_memory_equal(x, want, sizeof x);
 }
 
+/* Four columns in one pass: the bits of four axpys in order, at every length. */
+static void test_axpy4_is_four_axpys(void **state)
+{
+    (void)state;
+    uint64_t rng = 15;
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+        const int n = sizes[t];
+        const size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double);
+        double *x[4], *y = malloc(bytes), *want = malloc(bytes);
+        const double a[4] = {0.375, -1.25, 3e-7, -2.0};
+        assert_true(y && want);
+        for (int j = 0; j < 4; j++) {
+            x[j] = malloc(bytes);
+            assert_non_null(x[j]);
+            fill(&rng, n, x[j]);
+        }
+        fill(&rng, n, y);
+        memcpy(want, y, bytes);
+        for (int j = 0; j < 4; j++) gsfw_vec_axpy(n, a[j], x[j], want);
+        gsfw_vec_axpy4(n, a, x[0], x[1], x[2], x[3], y);
+        assert_memory_equal(y, want, bytes);
+        for (int j = 0; j < 4; j++) free(x[j]);
+        free(y);
+        free(want);
+    }
+}
+
 /* A least-squares refit through partial DCT rows, long enough (12 000 rows) that
  * OpenBLAS would split its dot products over threads. */
 static void refit_on_dct(double *w)
@@ -221,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_nrm2_range),
         cmocka_unit_test(test_nrm2_on_support),
         cmocka_unit_test(test_axpy_scal),
+        cmocka_unit_test(test_axpy4_is_four_axpys),
         cmocka_unit_test(test_same_bits_for_any_openblas_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
