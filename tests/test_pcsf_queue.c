@@ -14,8 +14,8 @@
 
 static int rng_int(uint64_t *s, int n) { return (int)(gsfw_splitmix64(s) % (uint64_t)n); }
 
-/* Every slot's entry is no smaller than its parent's in (key, id) order, and pos maps
- * each id to its slot. */
+/* Every slot's entry is no smaller than its parent's in (key, id) order (the entries
+ * here all have aux = -1, so the kind plays no part), and pos maps each id to its slot. */
 static void assert_heap_order(const gsfw_pq *q)
 {
     for (int i = 0; i < q->size; i++) {

@@ -143,9 +143,8 @@ static void assert_first_run_kept(const outcome *with, const outcome *without, i
         assert_true(with->trace[t].f == without->trace[t].f);
 }
 
-/* A planted region whose support one run misses (rel_err 0.34) and the restarts find in
- * their second round (seed 3: so under the Prescott, Sandybridge, Haswell and SkylakeX
- * kernels alike). */
+/* A planted region whose support one run misses (rel_err 0.34) and the restarts find
+ * (seed 3: so under the Prescott, Sandybridge, Haswell and SkylakeX kernels alike). */
 static void test_restarts_recover_where_one_run_fails(void **state)
 {
     (void)state;

@@ -255,8 +255,9 @@ GSFW_API gsfw_error gsfw_spec_objective(const gsfw_spec *spec, const gsfw_operat
                                         gsfw_objective **out, gsfw_err *err);
 /* loss(A x, y) over a dense n x d matrix: for a quadratic loss the least-squares
  * constructor (gsfw_objective_least_squares: a column-major copy, residuals in one
- * gemv, or through the nonzeros' columns at sparse points), otherwise a dense operator (flags GSFW_OP_COPY or GSFW_OP_BORROW, as for
- * gsfw_operator_dense) that the objective owns. */
+ * gemv, or through the nonzeros' columns at sparse points), otherwise a dense operator
+ * (flags GSFW_OP_COPY or GSFW_OP_BORROW, as for gsfw_operator_dense) that the objective
+ * owns. */
 GSFW_API gsfw_error gsfw_spec_objective_dense(const gsfw_spec *spec, int n, int d,
                                               const double *A, gsfw_layout layout, int flags,
                                               const double *y, gsfw_objective **out,

@@ -2,7 +2,7 @@
  *
  * A private copy is kept column-major (lda = n): A x and A^T r are then gemv calls over
  * contiguous columns, and the sparse products touch only the columns in the support
- * (axpy / dot over one contiguous column each). A borrowed array keeps the caller's
+ * (a dot over one contiguous column each; axpys four columns a pass). A borrowed array keeps the caller's
  * layout: gemv takes either order, and a column of a row-major matrix is read with
  * stride d (slower for the sparse products, but no second copy of a big matrix).
  *
@@ -86,8 +86,10 @@ static int dense_apply_sparse(void *ctx, int nnz, const int *idx, const double *
 {
     dense_ctx *c = ctx;
     column_batch b = {.count = 0};
-    for (int k = 0; k < nnz; k++)
-        if (val[k] != 0.0) batch_add(c, &b, idx[k], alpha * val[k], y);
+    for (int k = 0; k < nnz; k++) {
+        const double coef = alpha * val[k];
+        if (coef != 0.0) batch_add(c, &b, idx[k], coef, y); /* as daxpy skips a = 0 */
+    }
     batch_flush(c, &b, y);
     return 0;
 }

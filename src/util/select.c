@@ -5,7 +5,11 @@
  * median-of-medians pivots (groups of 5), which keep at least ~3/10 of the range on each
  * side, so the worst case is linear too. Because the order is strict and total (indices
  * break ties), duplicate magnitudes need no three-way partition and the selected set does
- * not depend on the pivots. No allocation; recursion depth O(log n). */
+ * not depend on the pivots. No allocation; recursion depth O(log n).
+ *
+ * When only values are wanted (the k-th largest |z|, sums of the k largest), a radix
+ * selection on the magnitudes' bits replaces it: at most six passes, no recursion, the
+ * caller's work array and an 8 KB histogram on the stack. */
 #include "util/select.h"
 
 #include <math.h>
@@ -157,6 +161,8 @@ static inline uint64_t abs_bits(double x)
  * branch, and after the first pass over z only the bucket's entries are read. */
 double gsfw_select_kth_abs(const double *z, int n, int k, double *work)
 {
+    if (n <= 0 || k <= 0) return 0.0;
+    if (k > n) k = n;
     int count[RADIX_SIZE];
     uint64_t prefix = 0;
     int shift = 64 - RADIX_BITS, m = n, rank = k; /* rank among the candidates, 1-based */

@@ -35,11 +35,12 @@ void gsfw_select_top_abs(const double *z, int d, int k, int *idx_work, int *out)
 /* The k indices of smallest |z_i| (the complement of the top d-k), same conventions. */
 void gsfw_select_bottom_abs(const double *z, int d, int k, int *idx_work, int *out);
 
-/* The k-th largest |z_i| (1 <= k <= n) and the sum of the k largest |z_i| (squares:
- * z_i^2). Only values are needed, so the selection runs on a copy of the magnitudes
- * (work: n doubles), several times faster than ranking indices. The sum is canonical:
- * the entries above the k-th largest value t are added in index order, then t (t^2) for
- * each of the remaining places, so its bits are a function of z and k alone. */
+/* The k-th largest |z_i| (k is clamped to 1..n; 0 when n or k is 0) and the sum of the
+ * k largest |z_i| (squares: z_i^2). Only values are needed, so the selection runs on a
+ * copy of the magnitudes (work: n doubles, not overlapping z; an 8 KB histogram on the
+ * stack), several times faster than ranking indices. The sum is canonical: the entries
+ * above the k-th largest value t are added in index order, then t (t^2) for each of the
+ * remaining places, so its bits are a function of z and k alone. */
 double gsfw_select_kth_abs(const double *z, int n, int k, double *work);
 double gsfw_select_top_abs_sum(const double *z, int n, int k, int squares, double *work);
 
