@@ -1,10 +1,11 @@
 /* Dense matrices, in double or float32.
  *
  * A private copy is kept column-major (lda = n): A x and A^T r are then gemv calls over
- * contiguous columns, and the sparse products touch only the columns in the support
- * (a dot over one contiguous column each; axpys four columns a pass). A borrowed array keeps the caller's
- * layout: gemv takes either order, and a column of a row-major matrix is read with
- * stride d (slower for the sparse products, but no second copy of a big matrix).
+ * contiguous columns, and the sparse products touch only the columns in the support (a
+ * dot over one contiguous column each; axpys four columns a pass). A borrowed array
+ * keeps the caller's layout: gemv takes either order, and a column of a row-major matrix
+ * is read with stride d (slower for the sparse products, but no second copy of a big
+ * matrix).
  *
  * float32: gemv runs in single precision on the vector converted to float (scratch
  * allocated here), and the result is converted back. The product then differs from the

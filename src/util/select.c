@@ -158,44 +158,33 @@ static inline uint64_t abs_bits(double x)
 /* Radix selection on the bits of |z|: a histogram of the top 11 bits finds the bucket
  * that holds the k-th largest, the entries of that bucket are gathered and the next 11
  * bits decide among them, and so on: at most six passes, each without a comparison
- * branch, and after the first pass over z only the bucket's entries are read. */
+ * branch, and after the first pass (which copies the bits into work) only the bucket's
+ * entries are read. */
 double gsfw_select_kth_abs(const double *z, int n, int k, double *work)
 {
     if (n <= 0 || k <= 0) return 0.0;
     if (k > n) k = n;
+    const unsigned mask = RADIX_SIZE - 1;
     int count[RADIX_SIZE];
     uint64_t prefix = 0;
     int shift = 64 - RADIX_BITS, m = n, rank = k; /* rank among the candidates, 1-based */
-    for (int pass = 0;; pass++) {
-        memset(count, 0, sizeof count);
-        const unsigned mask = RADIX_SIZE - 1;
-        if (pass == 0) {
-            for (int i = 0; i < n; i++) count[(abs_bits(z[i]) >> shift) & mask]++;
-        } else {
-            for (int i = 0; i < m; i++) {
-                uint64_t u;
-                memcpy(&u, &work[i], sizeof u);
-                count[(u >> shift) & mask]++;
-            }
-        }
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < n; i++) {
+        const uint64_t u = abs_bits(z[i]);
+        memcpy(&work[i], &u, sizeof u);
+        count[(u >> shift) & mask]++;
+    }
+    for (;;) {
         int bucket = RADIX_SIZE - 1;
         while (count[bucket] < rank) rank -= count[bucket--];
         prefix |= (uint64_t)bucket << shift;
         /* the candidates: the entries of that bucket (they share the prefix) */
         int kept = 0;
-        if (pass == 0) {
-            for (int i = 0; i < n; i++) {
-                const uint64_t u = abs_bits(z[i]);
-                memcpy(&work[kept], &u, sizeof u);
-                kept += (int)(((u >> shift) & mask) == (unsigned)bucket);
-            }
-        } else {
-            for (int i = 0; i < m; i++) {
-                uint64_t u;
-                memcpy(&u, &work[i], sizeof u);
-                memcpy(&work[kept], &u, sizeof u);
-                kept += (int)(((u >> shift) & mask) == (unsigned)bucket);
-            }
+        for (int i = 0; i < m; i++) {
+            uint64_t u;
+            memcpy(&u, &work[i], sizeof u);
+            memcpy(&work[kept], &u, sizeof u);
+            kept += (int)(((u >> shift) & mask) == (unsigned)bucket);
         }
         m = kept;
         if (m == 1 || shift == 0) break;
@@ -204,6 +193,12 @@ double gsfw_select_kth_abs(const double *z, int n, int k, double *work)
             /* few left: the bits stored are the magnitudes themselves, sort them */
             sort_desc(work, 0, m);
             return work[rank - 1];
+        }
+        memset(count, 0, sizeof count);
+        for (int i = 0; i < m; i++) {
+            uint64_t u;
+            memcpy(&u, &work[i], sizeof u);
+            count[(u >> shift) & mask]++;
         }
     }
     /* one candidate left, or every bit decided (the candidates are equal) */
