@@ -2,7 +2,9 @@
  * (docs/pcsf.md): every decision (which event is next, how ties resolve, the arithmetic
  * of every time and coverage) is the reference's, so that the forests agree exactly. */
 #include "oracles/pcsf/pcsf_ws.h"
+#include "util/sort_keys.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,8 @@ typedef struct {
      * it was processed (stuck_part, else -1), and that time: see edge_event. */
     int stuck_part;
     double stuck_time;
+    int first_deactivations; /* ws->trail[0..): clusters that deactivate before any edge
+                              * event, in event order */
 } run_ctx;
 
 /* Coverage of edge part p (COVER in docs/pcsf.md): *total, *done, returns the top-level
@@ -129,8 +133,35 @@ static void grow_init(run_ctx *c, int n, int m, const double *prizes, int root)
             break;
         }
     gsfw_evq_clear(&ws->q, 0.0, later);
-    for (int i = 0; i < n; i++)
-        if (cl[i].u.t.active) refresh_queue(ws, i);
+    /* The deactivations due no later than the first edge event come first, in (time,
+     * id) order, and change no other cluster's event: they skip the queue and are
+     * sorted once (on head projections of a gradient most nodes have a prize below half
+     * the edge cost, and deactivate this way). */
+    double first_edge = INFINITY;
+    for (int i = 0; i < n; i++) {
+        const int h = cl[i].u.t.heap;
+        if (cl[i].u.t.active && h >= 0 && ws->nd[h].value < cl[i].end)
+            first_edge = fmin(first_edge, ws->nd[h].value);
+    }
+    /* the coverage walks' scratch is free until the first edge event; the keys are the
+     * times' bits (+0.0 added, so that -0.0 sorts as 0) */
+    uint64_t *key = (uint64_t *)(void *)ws->trail_acc, *key_tmp = key + n;
+    int *id = ws->trail, *id_tmp = ws->trail + n;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!cl[i].u.t.active) continue;
+        const int h = cl[i].u.t.heap;
+        const double td = cl[i].end;
+        if ((h >= 0 && ws->nd[h].value < td) || td > first_edge) {
+            refresh_queue(ws, i);
+        } else {
+            const double t = td + 0.0;
+            memcpy(&key[k], &t, sizeof t);
+            id[k++] = i;
+        }
+    }
+    gsfw_sort_keys(k, key, id, key_tmp, id_tmp);
+    c->first_deactivations = k;
 }
 
 /* Prize sum and inner moats of cluster x (a node's are its prize and 0). */
@@ -317,12 +348,19 @@ gsfw_error gsfw_pcsf_grow(gsfw_pcsf *ws, int n, int m, const int *eu, const int 
     pc_cluster *cl = ws->cl;
     gsfw_ph *H = &ws->ph;
     gsfw_pcsf_stats *st = &ws->stats;
-    run_ctx c = {ws, eu, ev, costs, prizes, n, 0.0, n, 0, -1, 0.0};
+    run_ctx c = {ws, eu, ev, costs, prizes, n, 0.0, n, 0, -1, 0.0, 0};
     H->nd = ws->nd;
     gsfw_ph_reset(H);
     const long visits0 = H->visits;
     grow_init(&c, n, m, prizes, root);
     ws->n_l1 = 0;
+    for (int j = 0; j < c.first_deactivations && c.count > target && !H->failed; j++) {
+        const int A = ws->trail[j];
+        st->deactivations++;
+        c.now = cl[A].end;
+        cl[A].u.t.active = 0;
+        c.count--;
+    }
     /* Safety net behind the livelock rule: a run needs about 2-3 edge events per edge;
      * this bound is never reached unless the numerics break down. */
     const long guard = 64L * ((long)m + n) + 4096;
