@@ -504,6 +504,34 @@ static void test_no_edges_fresh_workspace(void **state)
     }
 }
 
+/* Without edges every node deactivates at its prize, in (prize, id) order, until the
+ * target number of clusters is active: those nodes are the output. Ties must go to the
+ * smaller id, and -0.0 is the prize 0. */
+static void test_deactivation_order(void **state)
+{
+    (void)state;
+    const double prizes[6] = {1.0, 2.0, 0.0, 1.0, -0.0, 2.0};
+    const int order[6] = {2, 4, 0, 3, 1, 5}; /* (prize, id) */
+    for (int target = 1; target <= 5; target++) {
+        for (int pr = GSFW_PRUNING_NONE; pr <= GSFW_PRUNING_STRONG; pr++) {
+            gsfw_pcsf *ws = NULL;
+            assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+            int nodes[6], edges[1], nn = -1, ne = -1;
+            assert_int_equal(gsfw_pcsf_run(ws, 6, 0, NULL, NULL, prizes, NULL, -1, target,
+                                           (gsfw_pruning)pr, nodes, &nn, edges, &ne, NULL),
+                             GSFW_OK);
+            assert_int_equal(ne, 0);
+            assert_int_equal(nn, target);
+            qsort(nodes, (size_t)nn, sizeof(int), cmp_int);
+            int want[6];
+            memcpy(want, order + 6 - target, (size_t)target * sizeof(int));
+            qsort(want, (size_t)target, sizeof(int), cmp_int);
+            for (int i = 0; i < nn; i++) assert_int_equal(nodes[i], want[i]);
+            gsfw_pcsf_free(ws);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_big_star),
         cmocka_unit_test(test_workspace_reuse),
         cmocka_unit_test(test_no_edges_fresh_workspace),
+        cmocka_unit_test(test_deactivation_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
