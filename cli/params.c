@@ -87,9 +87,29 @@ const char *cli_params_text(const cli_params *cp, const char *param)
     return k < 0 ? NULL : cp->text[k];
 }
 
+/* Whether entry e takes only one value of param ("s=1" in its uses, as l1's). */
+static int entry_fixes(const gsfw_entry *e, const char *param)
+{
+    const size_t len = strlen(param);
+    for (const char *p = e ? e->uses : NULL; p && *p;) {
+        while (*p == ' ') p++;
+        if (!strncmp(p, param, len) && p[len] == '=') return 1;
+        p += strcspn(p, " ");
+    }
+    return 0;
+}
+
+/* A required flag the model named by --model fixes may be left out. */
+static int model_fixes(const cli_params *cp, const char *param)
+{
+    const char *name = cli_params_text(cp, "model");
+    return name && entry_fixes(gsfw_registry_find(GSFW_KIND_MODEL, name), param);
+}
+
 int cli_params_require(const char *cmd, const cli_params *cp)
 {
     for (int i = 0; cp->required && cp->required[i]; i++) {
+        if (model_fixes(cp, cp->required[i])) continue;
         const int k = param_index(cp, cp->required[i]);
         int rc = cli_require(cmd, k < 0 ? cp->required[i] : cp->flag[k],
                              k < 0 ? NULL : cp->text[k]);
@@ -312,7 +332,18 @@ void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip)
             gsfw_registry_names(p->kind, ", ", names, sizeof names);
             snprintf(help, sizeof help, "%s%s: %s", p->help, required ? ", required" : "", names);
         } else if (required) {
-            snprintf(help, sizeof help, "%s (required)", p->help);
+            char fixers[128] = "";
+            size_t used = 0;
+            const gsfw_entry *e;
+            for (int i = 0; (e = gsfw_registry_entry(GSFW_KIND_MODEL, i)) && used < sizeof fixers; i++)
+                if (entry_fixes(e, p->name))
+                    used += (size_t)snprintf(fixers + used, sizeof fixers - used, "%s%s",
+                                             used ? ", " : "", e->name);
+            if (fixers[0])
+                snprintf(help, sizeof help, "%s (required unless the model fixes it: "
+                         "%s)", p->help, fixers);
+            else
+                snprintf(help, sizeof help, "%s (required)", p->help);
         } else if ((p->type == GSFW_PARAM_INT || p->type == GSFW_PARAM_DOUBLE) && p->def != 0 &&
                    !strstr(p->help, "default") && !(p->flags & GSFW_PARAM_GENERAL &&
                                                     !strcmp(p->name, "s"))) {

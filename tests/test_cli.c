@@ -406,6 +406,32 @@ static void test_bad_input_rejected(void **state)
                            "--method", "fw", "--iters", "5", NULL};
         expect_rejected(fx, a, 2, "l1");
     }
+    {
+        /* l1 takes s = 1 only: --s may be left out, and the run is the one with --s 1 */
+        const char *a[] = {"solve", "--A", A, "--y", y, "--model", "l1", "--C", "1",
+                           "--method", "fw", "--iters", "5", NULL};
+        const char *b[] = {"solve", "--A", A, "--y", y, "--model", "l1", "--s", "1", "--C",
+                           "1", "--method", "fw", "--iters", "5", NULL};
+        cli_result ra = cli_run(a), rb = cli_run(b);
+        if (ra.status != 0) fail_msg("l1 without --s: exit %d: %s", ra.status, ra.err);
+        assert_int_equal(rb.status, 0);
+        /* the summaries agree up to the timings, which come last */
+        const char *ta = strstr(ra.out, " setup_s="), *tb = strstr(rb.out, " setup_s=");
+        assert_non_null(ta);
+        assert_non_null(tb);
+        assert_int_equal(ta - ra.out, tb - rb.out);
+        assert_memory_equal(ra.out, rb.out, (size_t)(ta - ra.out));
+        cli_result_free(&ra);
+        cli_result_free(&rb);
+        const char *c[] = {"dmo", "--model", "l1", "--z", y, NULL};
+        cli_result rc = cli_run(c);
+        if (rc.status != 0) fail_msg("dmo l1 without --s: exit %d: %s", rc.status, rc.err);
+        cli_result_free(&rc);
+        /* a model that reads s still needs it */
+        const char *d[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--C", "1",
+                           "--method", "fw", "--iters", "5", NULL};
+        expect_rejected(fx, d, 2, "missing required option --s");
+    }
     { const char *a[] = {"frobnicate", NULL}; expect_rejected(fx, a, 2, "frobnicate"); }
     {
         const char *a[] = {"dmo", "--model", "topk", "--z", yb, "--s", "40", NULL};
