@@ -176,7 +176,8 @@ static gsfw_error reserve(gsfw_pcsf *ws, int n, int m, gsfw_err *err)
         size_t N = (size_t)n;
         ws->cl = big_alloc(2 * N, sizeof(pc_cluster));
         ws->ci = big_alloc(N, sizeof(pc_info));
-        /* plain pages, touched as deep as the coverage walks go */
+        /* plain pages, touched as deep as the coverage walks go (and, before them, as
+         * far as the first deactivations' sort needs) */
         ws->trail = gsfw_malloc_array(2 * N, sizeof(int));
         ws->trail_acc = gsfw_malloc_array(2 * N, sizeof(double));
         ws->l1_part = gsfw_malloc_array(N, sizeof(int));
