@@ -134,34 +134,52 @@ static void grow_init(run_ctx *c, int n, int m, const double *prizes, int root)
         }
     gsfw_evq_clear(&ws->q, 0.0, later);
     /* The deactivations due no later than the first edge event come first, in (time,
-     * id) order, and change no other cluster's event: they skip the queue and are
-     * sorted once (on head projections of a gradient most nodes have a prize below half
-     * the edge cost, and deactivate this way). */
+     * id) order, and change no other cluster's event: they skip the queue (see
+     * first_deactivations; on head projections of a gradient most nodes have a prize
+     * below half the edge cost, and deactivate this way). */
     double first_edge = INFINITY;
     for (int i = 0; i < n; i++) {
         const int h = cl[i].u.t.heap;
         if (cl[i].u.t.active && h >= 0 && ws->nd[h].value < cl[i].end)
             first_edge = fmin(first_edge, ws->nd[h].value);
     }
-    /* the coverage walks' scratch is free until the first edge event; the keys are the
-     * times' bits (+0.0 added, so that -0.0 sorts as 0) */
-    uint64_t *key = (uint64_t *)(void *)ws->trail_acc, *key_tmp = key + n;
-    int *id = ws->trail, *id_tmp = ws->trail + n;
+    int *id = ws->trail; /* the coverage walks' scratch is free until the first edge event */
     int k = 0;
     for (int i = 0; i < n; i++) {
         if (!cl[i].u.t.active) continue;
         const int h = cl[i].u.t.heap;
         const double td = cl[i].end;
-        if ((h >= 0 && ws->nd[h].value < td) || td > first_edge) {
+        if ((h >= 0 && ws->nd[h].value < td) || td > first_edge)
             refresh_queue(ws, i);
-        } else {
-            const double t = td + 0.0;
-            memcpy(&key[k], &t, sizeof t);
+        else
             id[k++] = i;
-        }
     }
-    gsfw_sort_keys(k, key, id, key_tmp, id_tmp);
     c->first_deactivations = k;
+}
+
+/* The first deactivations (grow_init): all of them when enough clusters stay active,
+ * and then their order changes nothing; else in (time, id) order until the target is
+ * reached (a stable sort of the times' bits, +0.0 added so that -0.0 sorts as 0). */
+static void first_deactivations(run_ctx *c, int target)
+{
+    gsfw_pcsf *ws = c->ws;
+    pc_cluster *cl = ws->cl;
+    int *id = ws->trail, k = c->first_deactivations;
+    if (c->count - k < target) {
+        uint64_t *key = (uint64_t *)(void *)ws->trail_acc, *key_tmp = key + c->n;
+        for (int j = 0; j < k; j++) {
+            const double t = cl[id[j]].end + 0.0;
+            memcpy(&key[j], &t, sizeof t);
+        }
+        gsfw_sort_keys(k, key, id, key_tmp, ws->trail + c->n);
+    }
+    for (int j = 0; j < k && c->count > target; j++) {
+        pc_cluster *x = &cl[id[j]];
+        ws->stats.deactivations++;
+        c->now = fmax(c->now, x->end);
+        x->u.t.active = 0;
+        c->count--;
+    }
 }
 
 /* Prize sum and inner moats of cluster x (a node's are its prize and 0). */
@@ -354,13 +372,7 @@ gsfw_error gsfw_pcsf_grow(gsfw_pcsf *ws, int n, int m, const int *eu, const int 
     const long visits0 = H->visits;
     grow_init(&c, n, m, prizes, root);
     ws->n_l1 = 0;
-    for (int j = 0; j < c.first_deactivations && c.count > target && !H->failed; j++) {
-        const int A = ws->trail[j];
-        st->deactivations++;
-        c.now = cl[A].end;
-        cl[A].u.t.active = 0;
-        c.count--;
-    }
+    if (!H->failed) first_deactivations(&c, target);
     /* Safety net behind the livelock rule: a run needs about 2-3 edge events per edge;
      * this bound is never reached unless the numerics break down. */
     const long guard = 64L * ((long)m + n) + 4096;
