@@ -1,6 +1,8 @@
 /* The registry's parameters as command-line flags (params.h). */
 #include "params.h"
 
+#include "core/registry.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,29 +89,21 @@ const char *cli_params_text(const cli_params *cp, const char *param)
     return k < 0 ? NULL : cp->text[k];
 }
 
-/* Whether entry e takes only one value of param ("s=1" in its uses, as l1's). */
-static int entry_fixes(const gsfw_entry *e, const char *param)
-{
-    const size_t len = strlen(param);
-    for (const char *p = e ? e->uses : NULL; p && *p;) {
-        while (*p == ' ') p++;
-        if (!strncmp(p, param, len) && p[len] == '=') return 1;
-        p += strcspn(p, " ");
-    }
-    return 0;
-}
-
-/* A required flag the model named by --model fixes may be left out. */
-static int model_fixes(const cli_params *cp, const char *param)
+/* A required flag may be left out when the model named by --model fixes it ("s=1" in
+ * its uses, as l1's), or when no model has that name: the unknown name is then the
+ * error to report, which cli_params_apply does. */
+static int model_excuses(const cli_params *cp, const char *param)
 {
     const char *name = cli_params_text(cp, "model");
-    return name && entry_fixes(gsfw_registry_find(GSFW_KIND_MODEL, name), param);
+    if (!name || !strcmp(param, "model")) return 0;
+    const gsfw_entry *e = gsfw_registry_find(GSFW_KIND_MODEL, name);
+    return !e || gsfw_entry_fixed(e, param, NULL);
 }
 
 int cli_params_require(const char *cmd, const cli_params *cp)
 {
     for (int i = 0; cp->required && cp->required[i]; i++) {
-        if (model_fixes(cp, cp->required[i])) continue;
+        if (model_excuses(cp, cp->required[i])) continue;
         const int k = param_index(cp, cp->required[i]);
         int rc = cli_require(cmd, k < 0 ? cp->required[i] : cp->flag[k],
                              k < 0 ? NULL : cp->text[k]);
@@ -336,7 +330,7 @@ void cli_usage_params(FILE *out, const cli_params *cp, const char *const *skip)
             size_t used = 0;
             const gsfw_entry *e;
             for (int i = 0; (e = gsfw_registry_entry(GSFW_KIND_MODEL, i)) && used < sizeof fixers; i++)
-                if (entry_fixes(e, p->name))
+                if (gsfw_entry_fixed(e, p->name, NULL))
                     used += (size_t)snprintf(fixers + used, sizeof fixers - used, "%s%s",
                                              used ? ", " : "", e->name);
             if (fixers[0])

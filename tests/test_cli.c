@@ -431,6 +431,10 @@ static void test_bad_input_rejected(void **state)
         const char *d[] = {"solve", "--A", A, "--y", y, "--model", "topk", "--C", "1",
                            "--method", "fw", "--iters", "5", NULL};
         expect_rejected(fx, d, 2, "missing required option --s");
+        /* a mistyped model is named as such, not as a missing --s */
+        const char *e[] = {"solve", "--A", A, "--y", y, "--model", "l11", "--C", "1",
+                           "--method", "fw", "--iters", "5", NULL};
+        expect_rejected(fx, e, 2, "unknown model 'l11'");
     }
     { const char *a[] = {"frobnicate", NULL}; expect_rejected(fx, a, 2, "frobnicate"); }
     {

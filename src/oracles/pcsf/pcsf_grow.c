@@ -22,7 +22,7 @@ typedef struct {
     int stuck_part;
     double stuck_time;
     int first_deactivations; /* ws->trail[0..): clusters that deactivate before any edge
-                              * event, in event order */
+                              * event (first_deactivations orders them) */
 } run_ctx;
 
 /* Coverage of edge part p (COVER in docs/pcsf.md): *total, *done, returns the top-level
@@ -165,11 +165,13 @@ static void first_deactivations(run_ctx *c, int target)
     gsfw_pcsf *ws = c->ws;
     pc_cluster *cl = ws->cl;
     int *id = ws->trail, k = c->first_deactivations;
-    if (c->count - k < target) {
+    if (c->count - k < target && c->count > target) {
         uint64_t *key = (uint64_t *)(void *)ws->trail_acc, *key_tmp = key + c->n;
         for (int j = 0; j < k; j++) {
             const double t = cl[id[j]].end + 0.0;
-            memcpy(&key[j], &t, sizeof t);
+            uint64_t bits;
+            memcpy(&bits, &t, sizeof bits);
+            key[j] = bits; /* stored as an integer: the memory's type until the walks */
         }
         gsfw_sort_keys(k, key, id, key_tmp, ws->trail + c->n);
     }
