@@ -66,15 +66,24 @@ static inline int cover(run_ctx *c, int p, double *total, double *done)
  * root of its heap is strictly earlier than its deactivation (cl[id].end), else the
  * deactivation. Ordered by (time, kind, id) with deactivations first on equal times,
  * this picks exactly what two queues ordered by (key, id) pick with the reference's rule
- * "edge event only when strictly earlier than the next deactivation". */
-static inline void refresh_queue(gsfw_pcsf *ws, int id)
+ * "edge event only when strictly earlier than the next deactivation".
+ *
+ * The time of that edge event, or INFINITY when the deactivation comes first (an edge
+ * event's time is below the finite cl[id].end, so it is finite). */
+static inline double edge_event_time(const gsfw_pcsf *ws, int id)
 {
     const int h = ws->cl[id].u.t.heap;
-    const double td = ws->cl[id].end;
-    if (h >= 0 && ws->nd[h].value < td)
-        gsfw_evq_set(&ws->q, id, ws->nd[h].value, 1);
+    return h >= 0 && ws->nd[h].value < ws->cl[id].end ? ws->nd[h].value : INFINITY;
+}
+
+/* Cluster id's queue entry, by the rule above. */
+static inline void refresh_queue(gsfw_pcsf *ws, int id)
+{
+    const double te = edge_event_time(ws, id);
+    if (te < INFINITY)
+        gsfw_evq_set(&ws->q, id, te, 1);
     else
-        gsfw_evq_set(&ws->q, id, td, 0);
+        gsfw_evq_set(&ws->q, id, ws->cl[id].end, 0);
 }
 
 /* Every node a cluster of its own (active unless it is the root; an active cluster's
@@ -138,18 +147,13 @@ static void grow_init(run_ctx *c, int n, int m, const double *prizes, int root)
      * first_deactivations; on head projections of a gradient most nodes have a prize
      * below half the edge cost, and deactivate this way). */
     double first_edge = INFINITY;
-    for (int i = 0; i < n; i++) {
-        const int h = cl[i].u.t.heap;
-        if (cl[i].u.t.active && h >= 0 && ws->nd[h].value < cl[i].end)
-            first_edge = fmin(first_edge, ws->nd[h].value);
-    }
+    for (int i = 0; i < n; i++)
+        if (cl[i].u.t.active) first_edge = fmin(first_edge, edge_event_time(ws, i));
     int *id = ws->trail; /* the coverage walks' scratch is free until the first edge event */
     int k = 0;
     for (int i = 0; i < n; i++) {
         if (!cl[i].u.t.active) continue;
-        const int h = cl[i].u.t.heap;
-        const double td = cl[i].end;
-        if ((h >= 0 && ws->nd[h].value < td) || td > first_edge)
+        if (edge_event_time(ws, i) < INFINITY || cl[i].end > first_edge)
             refresh_queue(ws, i);
         else
             id[k++] = i;
