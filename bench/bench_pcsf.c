@@ -1,14 +1,23 @@
-/* PCSF benchmark (issue 3 item 5): unrooted PCSF, g = 1, strong pruning, unit costs, on
- * H x H grids with prizes 4*U[0,1) from the seeded splitmix64 generator of
- * docs/pcsf.md (seed 20220101, restarted per instance).
+/* PCSF benchmark: unrooted PCSF, g = 1, strong pruning, on
+ * - grids (default): H x H, unit costs, in gsfw_graph_grid's edge order;
+ * - networks (--graph network): preferential attachment (Barabasi-Albert, two edges per
+ *   new node, from a triangle), the degree distribution of biological and social
+ *   networks, costs 0.5 + U[0,1) (splitmix64 seed 20220102, in edge order);
+ * prizes 4*U[0,1) from the seeded splitmix64 generator of docs/pcsf.md (seed 20220101,
+ * restarted per instance).
  *
- *   bench_pcsf [--sizes 100,500,1000] [--reps R] [--scale 4] [--pruning strong]
- *   bench_pcsf --write-prizes H FILE.npy     (the same prizes, for timing `gsfw pcsf`)
+ *   bench_pcsf [--graph grid|network] [--sizes 100,500,1000] [--reps R] [--scale 4]
+ *              [--pruning strong]
+ *   bench_pcsf --write-prizes H FILE.npy     (the grid's prizes, for timing `gsfw pcsf`)
+ *   bench_pcsf [--graph ...] --write-instance SIZE FILE   (the instance as text, for
+ *              scripts/reference/pcst_time_file.cc: "n m -1 1 strong", n prizes, m
+ *              lines "u v cost", every number exact)
  *
- * Timed region per repetition: workspace creation + run + free (as the reference
- * measurements); graph and prize generation excluded. Also reports a warm run that
- * reuses one workspace. Peak RSS (getrusage) is process-wide, so run one size per
- * process to attribute it (the default order is increasing size). */
+ * --sizes are grid sides H for grids and node counts for networks. Timed region per
+ * repetition: workspace creation + run + free (as the reference measurements); graph and
+ * prize generation excluded. Also reports a warm run that reuses one workspace. Peak RSS
+ * (getrusage) is process-wide, so run one size per process to attribute it (the default
+ * order is increasing size). */
 #include "core/internal.h"
 #include "oracles/pcsf/pcsf_internal.h"
 
@@ -44,6 +53,112 @@ static void grid_edges(int h, int *eu, int *ev)
     }
 }
 
+/* Preferential attachment on n >= 3 nodes: the triangle 0-1, 0-2, 1-2, then each node
+ * v = 3..n-1 joins two distinct earlier nodes, each drawn with probability proportional
+ * to its degree (a uniform draw from the list of edge endpoints so far, splitmix64 seed
+ * 20220103, a repeated pick drawn again); edge (target, v), in the order drawn. m = 2n - 3.
+ * ends: scratch of 2m ints. */
+static void network_edges(int n, int *eu, int *ev, int *ends)
+{
+    uint64_t st = 20220103ULL;
+    const int tri[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    int e = 0, len = 0;
+    for (int k = 0; k < 3; k++) {
+        eu[e] = tri[k][0];
+        ev[e++] = tri[k][1];
+        ends[len++] = tri[k][0];
+        ends[len++] = tri[k][1];
+    }
+    for (int v = 3; v < n; v++) {
+        int first = -1;
+        for (int k = 0; k < 2; k++) {
+            int t;
+            do {
+                t = ends[(size_t)(gsfw_splitmix_uniform(&st) * len)];
+            } while (t == first);
+            first = t;
+            eu[e] = t;
+            ev[e++] = v;
+        }
+        for (int k = e - 2; k < e; k++) {
+            ends[len++] = eu[k];
+            ends[len++] = ev[k];
+        }
+    }
+}
+
+static void network_costs(double *c, int m)
+{
+    uint64_t st = 20220102ULL;
+    for (int e = 0; e < m; e++) c[e] = 0.5 + gsfw_splitmix_uniform(&st);
+}
+
+/* One benchmark instance: size is a grid side or a node count. costs stays NULL for
+ * grids (unit costs). Returns 0, or -1 when out of memory or the size is too small. */
+typedef struct {
+    int n, m;
+    int *eu, *ev;
+    double *prizes, *costs;
+    char name[32];
+} instance;
+
+static void instance_free(instance *in)
+{
+    free(in->eu);
+    free(in->ev);
+    free(in->prizes);
+    free(in->costs);
+    memset(in, 0, sizeof *in);
+}
+
+static int instance_make(instance *in, int network, int size, double scale)
+{
+    memset(in, 0, sizeof *in);
+    if (network) {
+        if (size < 3 || size > (1 << 28)) return -1;
+        in->n = size;
+        in->m = 2 * size - 3;
+        snprintf(in->name, sizeof in->name, "net%d", size);
+    } else {
+        if (size < 1 || size > (1 << 14)) return -1;
+        in->n = size * size;
+        in->m = 2 * size * (size - 1);
+        snprintf(in->name, sizeof in->name, "%dx%d", size, size);
+    }
+    /* the edge list only, as pcst_fast's driver holds it (no adjacency) */
+    in->eu = malloc(((size_t)in->m + 1) * sizeof *in->eu);
+    in->ev = malloc(((size_t)in->m + 1) * sizeof *in->ev);
+    in->prizes = malloc((size_t)in->n * sizeof *in->prizes);
+    int *ends = network ? malloc(2 * (size_t)in->m * sizeof *ends) : NULL;
+    if (network) in->costs = malloc((size_t)in->m * sizeof *in->costs);
+    if (!in->eu || !in->ev || !in->prizes || (network && (!ends || !in->costs))) {
+        free(ends);
+        instance_free(in);
+        return -1;
+    }
+    if (network) {
+        network_edges(in->n, in->eu, in->ev, ends);
+        network_costs(in->costs, in->m);
+    } else {
+        grid_edges(size, in->eu, in->ev);
+    }
+    free(ends);
+    make_prizes(in->prizes, in->n, scale);
+    return 0;
+}
+
+/* The instance as text for the reference timer; %.17g round-trips every double. */
+static int instance_write(const instance *in, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "%d %d -1 1 strong\n", in->n, in->m);
+    for (int i = 0; i < in->n; i++) fprintf(f, "%.17g\n", in->prizes[i]);
+    for (int e = 0; e < in->m; e++)
+        fprintf(f, "%d %d %.17g\n", in->eu[e], in->ev[e], in->costs ? in->costs[e] : 1.0);
+    return fclose(f) ? -1 : 0;
+}
+
 static long peak_rss_kb(void)
 {
     struct rusage ru;
@@ -57,28 +172,39 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void usage(void)
+{
+    fprintf(stderr, "usage: bench_pcsf [--graph grid|network] [--sizes 100,500,1000] [--reps R] "
+            "[--scale S] [--pruning P]\n"
+            "       bench_pcsf --write-prizes H FILE.npy\n"
+            "       bench_pcsf [--graph grid|network] [--scale S] --write-instance SIZE FILE\n");
+}
+
 int main(int argc, char **argv)
 {
-    const char *sizes = "100,500,1000";
-    int reps = 0;
+    const char *sizes = NULL;
+    int reps = 0, network = 0;
     double scale = 4.0;
     const char *pruning_name = "strong";
+    const char *prizes_file = NULL, *instance_file = NULL;
+    int write_size = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--write-prizes") && i + 2 < argc) {
-            int h = atoi(argv[i + 1]);
-            if (h < 1) return 2;
-            double *p = malloc((size_t)h * h * sizeof *p);
-            if (!p) return 1;
-            make_prizes(p, h * h, scale);
-            int shape[2] = {h * h, 1};
-            gsfw_err err;
-            gsfw_error rc = gsfw_npy_write(argv[i + 2], p, 1, shape, &err);
-            free(p);
-            if (rc) {
-                fprintf(stderr, "bench_pcsf: %s\n", err.message);
-                return 1;
+            write_size = atoi(argv[i + 1]);
+            prizes_file = argv[i + 2];
+            i += 2;
+        } else if (!strcmp(argv[i], "--write-instance") && i + 2 < argc) {
+            write_size = atoi(argv[i + 1]);
+            instance_file = argv[i + 2];
+            i += 2;
+        } else if (!strcmp(argv[i], "--graph") && i + 1 < argc) {
+            const char *g = argv[++i];
+            if (!strcmp(g, "network")) {
+                network = 1;
+            } else if (strcmp(g, "grid")) {
+                fprintf(stderr, "bench_pcsf: unknown graph '%s' (grid or network)\n", g);
+                return 2;
             }
-            return 0;
         } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes = argv[++i];
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
@@ -88,21 +214,53 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--pruning") && i + 1 < argc) {
             pruning_name = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench_pcsf [--sizes 100,500,1000] [--reps R] [--scale S] "
-                    "[--pruning P] | --write-prizes H FILE.npy\n");
+            usage();
             return 2;
         }
     }
+    if (prizes_file || instance_file) {
+        if (prizes_file && (instance_file || network)) {
+            usage();
+            return 2;
+        }
+        instance in;
+        if (instance_make(&in, network, write_size, scale)) {
+            fprintf(stderr, "bench_pcsf: size %d is out of range or out of memory\n", write_size);
+            return 1;
+        }
+        int rc = 0;
+        if (prizes_file) {
+            int shape[2] = {in.n, 1};
+            gsfw_err err;
+            if (gsfw_npy_write(prizes_file, in.prizes, 1, shape, &err)) {
+                fprintf(stderr, "bench_pcsf: %s\n", err.message);
+                rc = 1;
+            }
+        } else if (instance_write(&in, instance_file)) {
+            fprintf(stderr, "bench_pcsf: cannot write '%s'\n", instance_file);
+            remove(instance_file);
+            rc = 1;
+        }
+        instance_free(&in);
+        return rc;
+    }
+    if (!sizes) sizes = network ? "10000,100000,1000000" : "100,500,1000";
     int pruning = gsfw_pruning_parse(pruning_name);
     if (pruning < 0) {
         fprintf(stderr, "bench_pcsf: unknown pruning '%s'\n", pruning_name);
         return 2;
     }
-    printf("# PCSF on HxH grids: unit costs, prizes %g*U[0,1) (splitmix64 seed 20220101), "
-           "unrooted, g = 1, %s pruning\n", scale, pruning_name);
-    printf("%-10s %9s %9s %4s %9s %9s %9s %9s %9s %9s %10s %10s %10s %8s %10s\n", "grid", "n",
-           "m", "reps", "median_s", "min_s", "max_s", "warm_s", "out_nodes", "out_edges",
-           "edge_ev", "peak_rss_mb", "heap_visits", "ns/visit", "slots/edge");
+    if (network)
+        printf("# PCSF on preferential-attachment networks (two edges per node): costs 0.5 + "
+               "U[0,1), prizes %g*U[0,1) (splitmix64), unrooted, g = 1, %s pruning\n", scale,
+               pruning_name);
+    else
+        printf("# PCSF on HxH grids: unit costs, prizes %g*U[0,1) (splitmix64 seed 20220101), "
+               "unrooted, g = 1, %s pruning\n", scale, pruning_name);
+    printf("%-10s %9s %9s %4s %9s %9s %9s %9s %9s %9s %10s %10s %10s %8s %10s\n",
+           network ? "graph" : "grid", "n", "m", "reps", "median_s", "min_s", "max_s", "warm_s",
+           "out_nodes", "out_edges", "edge_ev", "peak_rss_mb", "heap_visits", "ns/visit",
+           "slots/edge");
     double med_500 = 0, med_1000 = 0;
     const char *p = sizes;
     while (*p) {
@@ -111,16 +269,15 @@ int main(int argc, char **argv)
         if (*p == ',') p++;
         if (h < 1) continue;
         gsfw_err err;
-        /* the edge list only, as pcst_fast's driver holds it (no adjacency) */
-        int n = h * h, m = 2 * h * (h - 1);
-        int *eu = malloc(((size_t)m + 1) * sizeof *eu), *ev = malloc(((size_t)m + 1) * sizeof *ev);
-        if (!eu || !ev) return 1;
-        grid_edges(h, eu, ev);
-        double *prizes = malloc((size_t)n * sizeof *prizes);
-        int *on = malloc((size_t)n * sizeof *on), *oe = malloc((size_t)m * sizeof *oe);
-        if (!prizes || !on || !oe) return 1;
-        make_prizes(prizes, n, scale);
-        int r = reps > 0 ? reps : (h <= 100 ? 31 : h <= 500 ? 5 : 3);
+        instance in;
+        if (instance_make(&in, network, h, scale)) {
+            fprintf(stderr, "bench_pcsf: size %d is out of range or out of memory\n", h);
+            return 1;
+        }
+        const int n = in.n, m = in.m;
+        int *on = malloc((size_t)n * sizeof *on), *oe = malloc(((size_t)m + 1) * sizeof *oe);
+        if (!on || !oe) return 1;
+        int r = reps > 0 ? reps : (n <= 10000 ? 31 : n <= 250000 ? 5 : 3);
         double *t = malloc((size_t)r * sizeof *t);
         int nn = 0, ne = 0;
         gsfw_pcsf_stats stats;
@@ -129,7 +286,7 @@ int main(int argc, char **argv)
             double t0 = gsfw_now();
             gsfw_pcsf *ws = NULL;
             if (gsfw_pcsf_create(&ws, &err) ||
-                gsfw_pcsf_run(ws, n, m, eu, ev, prizes, NULL, -1, 1,
+                gsfw_pcsf_run(ws, n, m, in.eu, in.ev, in.prizes, in.costs, -1, 1,
                               (gsfw_pruning)pruning, on, &nn, oe, &ne, &err)) {
                 fprintf(stderr, "bench_pcsf: %s\n", err.message);
                 return 1;
@@ -141,33 +298,29 @@ int main(int argc, char **argv)
         /* warm: one workspace reused (what the head/tail searches do) */
         gsfw_pcsf *ws = NULL;
         gsfw_pcsf_create(&ws, &err);
-        gsfw_pcsf_run(ws, n, m, eu, ev, prizes, NULL, -1, 1,
+        gsfw_pcsf_run(ws, n, m, in.eu, in.ev, in.prizes, in.costs, -1, 1,
                       (gsfw_pruning)pruning, on, &nn, oe, &ne, &err);
         double w0 = gsfw_now();
-        gsfw_pcsf_run(ws, n, m, eu, ev, prizes, NULL, -1, 1,
+        gsfw_pcsf_run(ws, n, m, in.eu, in.ev, in.prizes, in.costs, -1, 1,
                       (gsfw_pruning)pruning, on, &nn, oe, &ne, &err);
         double warm = gsfw_now() - w0;
         gsfw_pcsf_free(ws);
         qsort(t, (size_t)r, sizeof *t, cmp_double);
         double med = t[r / 2];
-        if (h == 500) med_500 = med;
-        if (h == 1000) med_1000 = med;
-        char name[32];
-        snprintf(name, sizeof name, "%dx%d", h, h);
+        if (!network && h == 500) med_500 = med;
+        if (!network && h == 1000) med_1000 = med;
         /* ns/visit: the warm run's time per child detached by delete_min; the heap work
          * per visit is constant, so its growth with the size is the memory system's */
         printf("%-10s %9d %9d %4d %9.4f %9.4f %9.4f %9.4f %9d %9d %10ld %10.1f %10ld %8.1f %10.2f\n",
-               name, n, m, r, med, t[0], t[r - 1], warm, nn, ne, stats.edge_events,
+               in.name, n, m, r, med, t[0], t[r - 1], warm, nn, ne, stats.edge_events,
                peak_rss_kb() / 1024.0, stats.heap_visits,
                stats.heap_visits > 0 ? 1e9 * warm / (double)stats.heap_visits : 0.0,
                m > 0 ? (double)stats.heap_slots / m : 0.0);
         fflush(stdout);
         free(t);
-        free(prizes);
         free(on);
         free(oe);
-        free(eu);
-        free(ev);
+        instance_free(&in);
     }
     if (med_500 > 0 && med_1000 > 0)
         printf("time ratio 1000x1000 / 500x500 = %.2f (bar: <= 5)\n", med_1000 / med_500);
