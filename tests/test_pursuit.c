@@ -691,6 +691,19 @@ static void test_errors(void **state)
     assert_int_equal(gsfw_pursuit_solve(obj, head, NULL, &set, &res, NULL, &err),
                      GSFW_ERR_INVALID_ARG);
     assert_message_contains(&err, "level 0 has no tail oracle");
+    /* a NULL objective is refused, also when another check fails first */
+    assert_int_equal(gsfw_pursuit_solve(NULL, head, tail, &set, &res, NULL, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "level 0 has no objective");
+    gsfw_pursuit_settings negative = set;
+    negative.max_iter = -1;
+    assert_int_equal(gsfw_pursuit_solve(NULL, head, tail, &negative, &res, NULL, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "max_iter must be >= 0, got -1");
+    gsfw_level unfinished[2] = {{obj, NULL, tail, NULL}, {NULL, head, tail, NULL}};
+    assert_int_equal(gsfw_multilevel_solve(unfinished, 2, &set, &res, NULL, NULL, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "level 0 has no head oracle");
     assert_int_equal(gsfw_multilevel_solve(NULL, 1, &set, &res, NULL, NULL, &err),
                      GSFW_ERR_INVALID_ARG);
     assert_message_contains(&err, "levels is NULL");
