@@ -66,6 +66,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "help") && argc == 3) /* gsfw help models|methods|...: the registry */
         return finish("help", cli_help_topic(argv[2]));
+    if (!strcmp(argv[1], "help") && argc > 3) {
+        char topic[256], extra[256];
+        cli_escape(argv[2], topic, sizeof topic);
+        cli_escape(argv[3], extra, sizeof extra);
+        fprintf(stderr, "gsfw help: one topic at a time, got '%s' after '%s'\n", extra, topic);
+        return CLI_USAGE;
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return finish("--help", CLI_OK);

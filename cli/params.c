@@ -362,7 +362,9 @@ int cli_help_topic(const char *topic)
     }
     int kind = gsfw_kind_parse(topic);
     if (kind < 0) {
-        fprintf(stderr, "gsfw help: unknown topic '%s' (known:", topic);
+        char shown[256]; /* control bytes escaped, as in every message quoting input */
+        cli_escape(topic, shown, sizeof shown);
+        fprintf(stderr, "gsfw help: unknown topic '%s' (known:", shown);
         for (int k = 0; k < GSFW_KIND_COUNT; k++) fprintf(stderr, " %s,", gsfw_kind_name(k));
         fprintf(stderr, " params)\n");
         return CLI_USAGE;

@@ -6,6 +6,7 @@
  * numeric .npy readers on small files written here; and each refusal of bad input with
  * its message. */
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -1077,10 +1078,12 @@ static void test_centered(void **state)
 static void test_upsample(void **state)
 {
     (void)state;
-    const int cases[][3] = {{4, 6, 2}, {5, 7, 2}, {9, 4, 4}, {3, 3, 1}, {2, 2, 5}};
+    /* a block of INT_MAX: one coarse pixel, with no overflow on the way */
+    const int cases[][3] = {{4, 6, 2}, {5, 7, 2}, {9, 4, 4}, {3, 3, 1}, {2, 2, 5},
+                            {3, 5, INT_MAX}};
     for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
         const int h = cases[t][0], w = cases[t][1], b = cases[t][2];
-        const int hc = (h + b - 1) / b, wc = (w + b - 1) / b;
+        const int hc = (h - 1) / b + 1, wc = (w - 1) / b + 1;
         gsfw_operator *op = NULL;
         assert_int_equal(gsfw_operator_upsample(h, w, b, &op, NULL), GSFW_OK);
         assert_int_equal(op->n, h * w);

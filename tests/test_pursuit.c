@@ -5,6 +5,7 @@
  * pyramid's levels, the PCSF runs per head projection of a pyramid recovery, and each
  * refusal of bad input with its message. The allocation count is checked in
  * test_no_alloc.c. */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -691,6 +692,19 @@ static void test_errors(void **state)
     assert_int_equal(gsfw_pursuit_solve(obj, head, NULL, &set, &res, NULL, &err),
                      GSFW_ERR_INVALID_ARG);
     assert_message_contains(&err, "level 0 has no tail oracle");
+    /* a NULL objective is refused, also when another check fails first */
+    assert_int_equal(gsfw_pursuit_solve(NULL, head, tail, &set, &res, NULL, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "level 0 has no objective");
+    gsfw_pursuit_settings negative = set;
+    negative.max_iter = -1;
+    assert_int_equal(gsfw_pursuit_solve(NULL, head, tail, &negative, &res, NULL, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "max_iter must be >= 0, got -1");
+    gsfw_level unfinished[2] = {{obj, NULL, tail, NULL}, {NULL, head, tail, NULL}};
+    assert_int_equal(gsfw_multilevel_solve(unfinished, 2, &set, &res, NULL, NULL, &err),
+                     GSFW_ERR_INVALID_ARG);
+    assert_message_contains(&err, "level 0 has no head oracle");
     assert_int_equal(gsfw_multilevel_solve(NULL, 1, &set, &res, NULL, NULL, &err),
                      GSFW_ERR_INVALID_ARG);
     assert_message_contains(&err, "levels is NULL");
@@ -763,6 +777,19 @@ static void test_errors(void **state)
                      GSFW_ERR_INVALID_ARG);
     assert_message_contains(&err, "window must be finite and >= 1, got 0.5");
     assert_null(pyr);
+    /* a block larger than the image: one coarse pixel, and no int overflow on the way */
+    pst.window = 1.05;
+    pst.n_coarse = 1;
+    pst.blocks[0] = INT_MAX;
+    assert_int_equal(gsfw_pyramid_image(A, p.y, SIDE, SIDE, S, G, NULL, &pst, &pyr, &err),
+                     GSFW_OK);
+    int n_levels = 0;
+    const gsfw_level *lv = gsfw_pyramid_levels(pyr, &n_levels);
+    assert_int_equal(n_levels, 2);
+    assert_int_equal(lv[0].obj->d, 1);
+    assert_int_equal(gsfw_pyramid_sparsity(pyr, 0), 1);
+    gsfw_pyramid_free(pyr);
+    pyr = NULL;
     gsfw_operator_free(A);
     gsfw_operator_free(up);
     gsfw_dmo_free(head);

@@ -113,7 +113,7 @@ static gsfw_error coarse_level(gsfw_pyramid *p, int k, const gsfw_operator *A, c
                                const gsfw_loss_options *loss, const gsfw_pyramid_settings *st,
                                gsfw_err *err)
 {
-    const int hk = (height + b - 1) / b, wk = (width + b - 1) / b;
+    const int hk = (height - 1) / b + 1, wk = (width - 1) / b + 1; /* ceil, any b >= 2 */
     const int dk = hk * wk;
     /* rows of a 2-D DCT or of the Walsh-Hadamard transform: A U straight from the coarse
      * image's transform (block^2 times smaller); any other A: through the full image */
@@ -167,7 +167,7 @@ gsfw_error gsfw_pyramid_image(const gsfw_operator *A, const double *y, int heigh
         const int b = settings->blocks[k];
         rc = coarse_level(p, k, A, y, height, width, b, s, g, loss, settings, err);
         if (!rc && k > 0)
-            rc = gsfw_operator_upsample((height + b - 1) / b, (width + b - 1) / b,
+            rc = gsfw_operator_upsample((height - 1) / b + 1, (width - 1) / b + 1,
                                         settings->blocks[k - 1] / b, &p->prolong[k], err);
     }
     if (!rc) rc = gsfw_objective_linear(A, A->n, y, loss, &p->levels[fine].obj, err);

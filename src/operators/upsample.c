@@ -107,6 +107,10 @@ gsfw_error gsfw_operator_upsample(int height, int width, int block, gsfw_operato
     if (block < 1)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "%s: the block side must be >= 1, got %d",
                          what, block);
+    /* a block larger than the image is the whole image (one coarse pixel): taken as the
+     * image's larger side, so that no sum of a side and the block overflows */
+    const int side = height > width ? height : width;
+    if (block > side) block = side;
     upsample_ctx *c = calloc(1, sizeof *c);
     const int coarse_rows = (height + block - 1) / block;
     const int coarse_cols = (width + block - 1) / block;

@@ -146,9 +146,10 @@ gsfw_error gsfw_multilevel_solve(const gsfw_level *levels, int n_levels,
                          n_levels);
     gsfw_error rc = check_settings(settings, err);
     for (int k = 0; !rc && k < n_levels; k++) rc = check_level(levels, k, err);
-    const int fine = n_levels - 1, d_fine = levels[fine].obj->d;
-    if (!rc) rc = check_start(settings->x0, levels[0].obj->d, "x0", err);
-    if (!rc) rc = check_start(settings->x_true, d_fine, "x_true", err);
+    if (rc) return rc; /* before any level's objective is read: it may be NULL */
+    const int fine = n_levels - 1;
+    rc = check_start(settings->x0, levels[0].obj->d, "x0", err);
+    if (!rc) rc = check_start(settings->x_true, levels[fine].obj->d, "x_true", err);
     if (rc) return rc;
     /* every level's best point; the finest one's is the caller's x_best when given */
     enum { LOCAL_LEVELS = 16 };
