@@ -7,6 +7,7 @@
  * defaults with NULL). Objective hooks and DMO select callbacks that fail inside
  * gsfw_solve surface as GSFW_ERR_CALLBACK with the hook or oracle named. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -412,6 +413,10 @@ static void test_graph_constructors(void **state)
                 gsfw_graph_from_edges(4, 3, NULL, v, NULL, &g, ERR));
     EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "edge array v is NULL",
                 gsfw_graph_from_edges(4, 3, u, NULL, NULL, &g, ERR));
+    /* more edges than int-counted adjacency lists hold: refused before any edge is read
+     * (the arrays here hold 3) */
+    EXPECT_FAIL(GSFW_ERR_INVALID_ARG, "1073741824 edges is more than the 1073741823",
+                gsfw_graph_from_edges(4, (INT_MAX - 1) / 2 + 1, u, v, NULL, &g, ERR));
     /* ids out of range: too large, negative, any id with n = 0 */
     EXPECT_FAIL(GSFW_ERR_GRAPH, "edge 2 (2, 3) has a node id outside 0..2",
                 gsfw_graph_from_edges(3, 3, u, v, NULL, &g, ERR));

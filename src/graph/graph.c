@@ -1,6 +1,7 @@
 /* Graph construction (edge list, grid), validation and connected components. */
 #include "core/internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -73,6 +74,11 @@ gsfw_error gsfw_graph_from_edges(int n, int m, const int *u, const int *v, const
     *out = NULL;
     if (n < 0 || m < 0)
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph: negative size (n = %d, m = %d)", n, m);
+    /* the adjacency lists hold both ends of every edge, counted in int */
+    if (m > (INT_MAX - 1) / 2)
+        return gsfw_fail(err, GSFW_ERR_INVALID_ARG,
+                         "graph: %d edges is more than the %d a graph can hold", m,
+                         (INT_MAX - 1) / 2);
     if (m > 0 && (!u || !v))
         return gsfw_fail(err, GSFW_ERR_INVALID_ARG, "graph: edge array %s is NULL (m = %d)",
                          !u ? "u" : "v", m);
