@@ -1,8 +1,8 @@
 /* PCSF benchmark: unrooted PCSF, g = 1, strong pruning, on
  * - grids (default): H x H, unit costs, in gsfw_graph_grid's edge order;
  * - networks (--graph network): preferential attachment (Barabasi-Albert, two edges per
- *   new node, from a triangle), the degree distribution of biological and social
- *   networks, costs 0.5 + U[0,1) (splitmix64 seed 20220102, in edge order);
+ *   new node, from a triangle; pa_network.h), the degree distribution of biological and
+ *   social networks, costs 0.5 + U[0,1);
  * prizes 4*U[0,1) from the seeded splitmix64 generator of docs/pcsf.md (seed 20220101,
  * restarted per instance).
  *
@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "pa_network.h"
 #include "util/splitmix.h"
 
 static void make_prizes(double *p, int n, double scale)
@@ -51,46 +52,6 @@ static void grid_edges(int h, int *eu, int *ev)
             ev[e++] = i + h;
         }
     }
-}
-
-/* Preferential attachment on n >= 3 nodes: the triangle 0-1, 0-2, 1-2, then each node
- * v = 3..n-1 joins two distinct earlier nodes, each drawn with probability proportional
- * to its degree (a uniform draw from the list of edge endpoints so far, splitmix64 seed
- * 20220103, a repeated pick drawn again); edge (target, v), in the order drawn. m = 2n - 3.
- * ends: scratch of 2m ints. */
-static void network_edges(int n, int *eu, int *ev, int *ends)
-{
-    uint64_t st = 20220103ULL;
-    const int tri[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    int e = 0, len = 0;
-    for (int k = 0; k < 3; k++) {
-        eu[e] = tri[k][0];
-        ev[e++] = tri[k][1];
-        ends[len++] = tri[k][0];
-        ends[len++] = tri[k][1];
-    }
-    for (int v = 3; v < n; v++) {
-        int first = -1;
-        for (int k = 0; k < 2; k++) {
-            int t;
-            do {
-                t = ends[(size_t)(gsfw_splitmix_uniform(&st) * len)];
-            } while (t == first);
-            first = t;
-            eu[e] = t;
-            ev[e++] = v;
-        }
-        for (int k = e - 2; k < e; k++) {
-            ends[len++] = eu[k];
-            ends[len++] = ev[k];
-        }
-    }
-}
-
-static void network_costs(double *c, int m)
-{
-    uint64_t st = 20220102ULL;
-    for (int e = 0; e < m; e++) c[e] = 0.5 + gsfw_splitmix_uniform(&st);
 }
 
 /* One benchmark instance: size is a grid side or a node count. costs stays NULL for
@@ -137,8 +98,7 @@ static int instance_make(instance *in, int network, int size, double scale)
         return -1;
     }
     if (network) {
-        network_edges(in->n, in->eu, in->ev, ends);
-        network_costs(in->costs, in->m);
+        gsfw_pa_network(in->n, in->eu, in->ev, in->costs, ends);
     } else {
         grid_edges(size, in->eu, in->ev);
     }

@@ -8,7 +8,9 @@
  *   tolerance must reproduce its own reference;
  * - large grids (tests/data/pcsf-reference-large.json): bench_pcsf's 316 x 316 grid with
  *   strong and GW pruning and a 200 x 200 image grid on which the tolerances differ,
- *   checked by output counts and hashes. */
+ *   checked by output counts and hashes;
+ * - a preferential-attachment network of 10^5 nodes (tests/data/pcsf-reference-network.json):
+ *   hubs and costs that differ from edge to edge, which no grid has. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 
 #include "gsfw.h"
+#include "../bench/pa_network.h"
 #include "support/json_mini.h"
 #include "util/splitmix.h"
 
@@ -251,9 +254,8 @@ static uint64_t fnv1a_ids(uint64_t h, const int *ids, int n)
 }
 
 /* The same over doubles, each as the 8 bytes little-endian of its IEEE-754 encoding. */
-static uint64_t fnv1a_doubles(const double *x, int n)
+static uint64_t fnv1a_doubles_from(uint64_t h, const double *x, int n)
 {
-    uint64_t h = 0xCBF29CE484222325ULL;
     for (int i = 0; i < n; i++) {
         uint64_t bits;
         memcpy(&bits, &x[i], sizeof bits);
@@ -263,6 +265,11 @@ static uint64_t fnv1a_doubles(const double *x, int n)
         }
     }
     return h;
+}
+
+static uint64_t fnv1a_doubles(const double *x, int n)
+{
+    return fnv1a_doubles_from(0xCBF29CE484222325ULL, x, n);
 }
 
 static uint64_t hex64(const json_value *v)
@@ -349,6 +356,70 @@ static void test_reference_large_grids(void **state)
     json_free(cases);
 }
 
+/* bench_pcsf's preferential-attachment network (scripts/reference/pcsf_fixture_network.py),
+ * generated again here; expected: pcst_fast's output counts and hash, per pruning. */
+static void test_reference_network(void **state)
+{
+    (void)state;
+    json_value *cases = load(GSFW_SOURCE_DIR "/tests/data/pcsf-reference-network.json", 2);
+    gsfw_pcsf *ws = NULL;
+    assert_int_equal(gsfw_pcsf_create(&ws, NULL), GSFW_OK);
+    for (size_t k = 0; k < cases->len; k++) {
+        const json_value *c = &cases->items[k];
+        const char *name = json_get(c, "name")->string;
+        const int n = (int)json_get(c, "nodes")->number, m = (int)json_get(c, "edges")->number;
+        assert_true(n >= 3 && m == 2 * n - 3);
+        int *eu = malloc((size_t)m * sizeof *eu), *ev = malloc((size_t)m * sizeof *ev);
+        int *ends = malloc(2 * (size_t)m * sizeof *ends);
+        double *costs = malloc((size_t)m * sizeof *costs), *prizes = malloc((size_t)n * sizeof *prizes);
+        int *on = malloc((size_t)n * sizeof *on), *oe = malloc((size_t)m * sizeof *oe);
+        assert_true(eu && ev && ends && costs && prizes && on && oe);
+        gsfw_pa_network(n, eu, ev, costs, ends);
+        const double scale = json_get(c, "prize_scale")->number;
+        uint64_t st = 20220101ULL; /* bench_pcsf's make_prizes */
+        for (int i = 0; i < n; i++) prizes[i] = scale * gsfw_splitmix_uniform(&st);
+        /* the instance the reference ran: a changed generator is not the engine's failure */
+        for (int e = 0; e < m; e++) {
+            ends[2 * e] = eu[e];
+            ends[2 * e + 1] = ev[e];
+        }
+        uint64_t ih = fnv1a_ids(0xCBF29CE484222325ULL, ends, 2 * m);
+        ih = fnv1a_doubles_from(fnv1a_doubles_from(ih, costs, m), prizes, n);
+        if (ih != hex64(json_get(c, "instance_hash")))
+            fprintf(stderr, "%s: the instance is not that of the fixture\n", name);
+        assert_true(ih == hex64(json_get(c, "instance_hash")));
+        int pruning = gsfw_pruning_parse(json_get(c, "pruning")->string);
+        assert_true(pruning >= 0);
+        int nn = 0, ne = 0;
+        assert_int_equal(gsfw_pcsf_run(ws, n, m, eu, ev, prizes, costs, -1, 1,
+                                       (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
+                         GSFW_OK);
+        qsort(on, (size_t)nn, sizeof *on, cmp_int);
+        qsort(oe, (size_t)ne, sizeof *oe, cmp_int);
+        const uint64_t hash = fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, on, nn), oe, ne);
+        const json_value *want = json_get(c, "expected");
+        const int wn = (int)json_get(want, "nodes")->number;
+        const int we = (int)json_get(want, "edges")->number;
+        const uint64_t wh = hex64(json_get(want, "hash"));
+        if (nn != wn || ne != we || hash != wh)
+            fprintf(stderr, "%s: %d nodes, %d edges, hash %016llx; pcst_fast: %d nodes, %d "
+                    "edges, hash %016llx\n", name, nn, ne, (unsigned long long)hash, wn, we,
+                    (unsigned long long)wh);
+        assert_int_equal(nn, wn);
+        assert_int_equal(ne, we);
+        assert_true(hash == wh);
+        free(eu);
+        free(ev);
+        free(ends);
+        free(costs);
+        free(prizes);
+        free(on);
+        free(oe);
+    }
+    gsfw_pcsf_free(ws);
+    json_free(cases);
+}
+
 static void test_tolerance_setting(void **state)
 {
     (void)state;
@@ -370,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_reference_random_cases),
         cmocka_unit_test(test_reference_image_grids),
         cmocka_unit_test(test_reference_large_grids),
+        cmocka_unit_test(test_reference_network),
         cmocka_unit_test(test_tolerance_setting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
