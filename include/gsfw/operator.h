@@ -140,8 +140,10 @@ GSFW_API gsfw_error gsfw_operator_implicit_gaussian_threads(int n_total, int d, 
  *  "hadamard":          n random rows of the orthonormal Walsh-Hadamard matrix of size
  *                       d = height * width (a power of two), scaled by sqrt(d / n);
  *  "dct-signs", "hadamard-signs": the same rows after random signs, A = P F D with D of
- *                       gsfw_operator_random_signs(d, seed) (incoherent with wavelets).
- * float32 applies to "gaussian" only. */
+ *                       gsfw_operator_random_signs(d, seed) (incoherent with wavelets);
+ *  "rademacher":        explicit, i.i.d. +-1/sqrt(n) (fair signs), drawn column by column
+ *                       from gsfw_rng seeded with seed (float32 != 0: stored as float32).
+ * float32 applies to the explicit kinds ("gaussian", "rademacher") only. */
 GSFW_API gsfw_error gsfw_sensing_operator(const char *kind, int n, int height, int width,
                                           uint64_t seed, int float32, gsfw_operator **out,
                                           gsfw_err *err);
