@@ -91,3 +91,14 @@ def test_quadtree_sizes_are_integers(height, width, exc, match):
     with pytest.raises(exc, match=match):
         gsfw.Tree.quadtree(height, width)
     assert gsfw.Tree.quadtree(np.int64(4), np.int32(4)).n == 16
+
+
+@pytest.mark.parametrize("parents,match", [
+    (None, r"^parents must be a 1-D array of parent ids .* got an array of shape \(\)$"),
+    (5, r"^parents must be a 1-D array of parent ids .* got an array of shape \(\)$"),
+    ([[-1, 0]], r"^parents must be a 1-D array of parent ids .* shape \(1, 2\)$"),
+])
+def test_tree_parents_of_the_wrong_shape_are_named(parents, match):
+    # not numpy's "object of too small depth for desired array", which names nothing
+    with pytest.raises(ValueError, match=match):
+        gsfw.Tree(parents)
