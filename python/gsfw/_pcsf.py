@@ -25,10 +25,12 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
     of the selected edges into `edges`, in pcst_fast's order.
 
     Raises TypeError for a root, num_clusters or verbosity_level that is not an integer
-    (or is a bool, or lies outside the int32 range) and for edges that are not integers
-    (a list of floats too); ValueError for a negative or non-finite prize or cost, an
-    edge endpoint or a root out of range, arrays of the wrong shape or length, a rooted
-    call with num_clusters != 1, a negative num_clusters and an unknown pruning.
+    (or is a bool, or lies outside the int32 range), for edges that are not integers
+    (a list of floats too, or None) and for prizes or costs that are not real numbers
+    (complex, objects, strings), as pcst_fast does; ValueError for a negative or
+    non-finite prize or cost, an edge endpoint or a root out of range, arrays of the
+    wrong shape or length, a rooted call with num_clusters != 1, a negative num_clusters
+    and an unknown pruning.
     """
     root = integer("root", root)
     num_clusters = integer("num_clusters", num_clusters)

@@ -142,3 +142,39 @@ def test_verbosity_prints_progress(capsys):
     gsfw.pcst_fast(e, p, c, 0, 1, "GW", 2)
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and "3 nodes, 2 edges, rooted at node 0, pruning gw" in out[0]
+
+
+E4, P5, C4 = [[0, 1], [1, 2], [2, 3], [3, 4]], [5.0, 0, 6, 0, 3], [1.0, 2, 1, 5]
+
+
+@pytest.mark.parametrize("edges,prizes,costs,match", [
+    # pcst_fast's binding cannot convert these to its float64 arrays: TypeError
+    (E4, np.array(P5, dtype=complex), C4, "^prizes must be an array of real numbers"),
+    (E4, np.array(P5, dtype=object), C4, "^prizes must be an array of real numbers"),
+    (E4, np.array(["5", "0", "6", "0", "3"]), C4, "^prizes must be an array of real numbers"),
+    (E4, P5, np.array(C4, dtype=np.longdouble), "^costs must be an array of real numbers"),
+    (E4, P5, np.array(C4, dtype=complex), "^costs must be an array of real numbers"),
+    # nor these to its int64 edge array (before any check of the shape)
+    (None, P5, C4, "^edges must hold integer node ids, got dtype object"),
+    ("abc", P5, C4, "^edges must hold integer node ids, got dtype <U3"),
+    (np.array([1.5, 2.5]), P5, C4, "^edges must hold integer node ids, got dtype float64"),
+    (np.array([[0, 1, 2]], dtype=object), P5, C4, "^edges must hold integer node ids"),
+])
+def test_arrays_pcst_fast_cannot_convert_are_type_errors(edges, prizes, costs, match):
+    with pytest.raises(TypeError, match=match):
+        gsfw.pcst_fast(edges, prizes, costs, -1, 1, "gw", 0)
+
+
+@pytest.mark.parametrize("edges,prizes,costs,match", [
+    # converted, then of the wrong shape: ValueError, as in pcst_fast
+    (5, P5, C4, r"^edges must be an \(m, 2\) array of node ids, got an array of shape \(\)$"),
+    ([[]], P5, [], r"^edges must be an \(m, 2\) array .* shape \(1, 0\)$"),
+    (np.zeros((4, 3), dtype=np.int64), P5, C4, r"shape \(4, 3\)$"),
+    (E4, None, C4, "^prizes is None"),
+    (E4, 5.0, C4, "^prizes must be 1-D"),
+    (E4, P5, [[1.0, 2, 1, 5]], "^costs must be 1-D"),
+    (E4, P5, C4[:3], "^costs has 3 entries, expected 4$"),
+])
+def test_arrays_of_the_wrong_shape_are_value_errors(edges, prizes, costs, match):
+    with pytest.raises(ValueError, match=match):
+        gsfw.pcst_fast(edges, prizes, costs, -1, 1, "gw", 0)
