@@ -1,6 +1,8 @@
 """Prize-collecting Steiner forest: pcst_fast's Python interface, and the native one."""
 import time
 
+import numpy as np
+
 from . import _gsfw
 from ._checks import integer, integer_or_none, text
 
@@ -14,10 +16,12 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
     edges : (m, 2) array-like of integer node ids (the graph is undirected).
     prizes : n numbers >= 0, one per node.
     costs : m numbers >= 0, one per edge.
-    root : -1 for the unrooted problem, else the node the tree must contain.
+    root : -1 for the unrooted problem, else the node the tree must contain. root,
+        num_clusters and verbosity_level are integers: Python or numpy ones, or 0-d
+        integer arrays.
     num_clusters : unrooted, the number of trees to keep; rooted, it must be 1 (the tree
         that contains the root), as in pcst_fast.
-    pruning : 'none', 'simple', 'gw' or 'strong' (any case).
+    pruning : 'none', 'simple', 'gw' or 'strong' (any case; bytes too).
     verbosity_level : 0 prints nothing; 1 prints one summary line after the run; 2 also
         one line with the input before it (to standard output, flushed).
 
@@ -32,10 +36,10 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
     wrong shape or length, a rooted call with num_clusters != 1, a negative num_clusters
     and an unknown pruning.
     """
-    root = integer("root", root)
-    num_clusters = integer("num_clusters", num_clusters)
-    verbosity_level = integer("verbosity_level", verbosity_level)
-    if isinstance(pruning, bytes):  # pcst_fast's binding takes bytes for a str too
+    root = integer("root", _scalar(root))
+    num_clusters = integer("num_clusters", _scalar(num_clusters))
+    verbosity_level = integer("verbosity_level", _scalar(verbosity_level))
+    if isinstance(pruning, (bytes, bytearray)):  # pcst_fast's binding takes these for a str
         pruning = pruning.decode()
     pruning = text("pruning", pruning)
     if root >= 0 and num_clusters != 1:
@@ -47,6 +51,14 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
     return _verbose(lambda: _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning),
                     verbosity_level, "%d nodes, %d edges" % (len(prizes), len(costs)), root,
                     num_clusters, pruning)
+
+
+def _scalar(value):
+    """A 0-d integer array as its integer (pcst_fast's binding reads one, and numpy
+    returns them); anything else unchanged, for integer() to check."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+        return value.item()
+    return value
 
 
 def pcsf(graph, prizes, root=-1, num_clusters=None, pruning="strong", verbosity_level=0):

@@ -178,3 +178,19 @@ def test_arrays_pcst_fast_cannot_convert_are_type_errors(edges, prizes, costs, m
 def test_arrays_of_the_wrong_shape_are_value_errors(edges, prizes, costs, match):
     with pytest.raises(ValueError, match=match):
         gsfw.pcst_fast(edges, prizes, costs, -1, 1, "gw", 0)
+
+
+def test_integer_scalars_and_bytes_like_pruning_pcst_fast_takes():
+    # pcst_fast's binding reads any integer (0-d integer arrays too: np.array(2), what
+    # some numpy functions return) and any bytes-like pruning (bytearray too)
+    ref = gsfw.pcst_fast(E4, P5, C4, 2, 1, "gw", 0)
+    got = gsfw.pcst_fast(E4, P5, C4, np.array(2), np.array(1, dtype=np.uint8), bytearray(b"gw"),
+                         np.array(0, dtype=np.int16))
+    assert [a.tolist() for a in got] == [a.tolist() for a in ref]
+    got = gsfw.pcst_fast(E4, P5, C4, np.array(-1), np.array(2), "gw", 0)
+    assert [a.tolist() for a in got] == [[0, 1, 2, 4], [1, 0]]
+    # still refused: what is not an integer (pcst_fast reads np.array(2.0) as 2, np.True_
+    # as 1 and np.array([2]) as 2)
+    for root in (np.array(2.0), np.array(True), np.array([2]), np.True_):
+        with pytest.raises(TypeError, match="root must be an integer"):
+            gsfw.pcst_fast(E4, P5, C4, root, 1, "gw", 0)
