@@ -194,3 +194,14 @@ def test_integer_scalars_and_bytes_like_pruning_pcst_fast_takes():
     for root in (np.array(2.0), np.array(True), np.array([2]), np.True_):
         with pytest.raises(TypeError, match="root must be an integer"):
             gsfw.pcst_fast(E4, P5, C4, root, 1, "gw", 0)
+
+
+def test_bool_edges_and_ids_beyond_int32_are_refused():
+    # deliberate differences (docs/python.md): pcst_fast converts a bool edge array to
+    # node ids 0 and 1, and truncates 2**32 + 2 to node 2 (a forest over the wrong edge)
+    with pytest.raises(TypeError, match="integer node ids, got dtype bool"):
+        gsfw.pcst_fast(np.array([[True, False]]), [1.0, 2.0], [1.0], -1, 1, "gw", 0)
+    for bad in (2 ** 32 + 2, -2 ** 32 + 2):
+        with pytest.raises(ValueError, match="node id out of range"):
+            gsfw.pcst_fast(np.array([[0, 1], [1, bad]]), [1.0, 1.0, 1.0], [1.0, 1.0], -1, 1,
+                           "gw", 0)
