@@ -15,11 +15,13 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
                       "gsfw.solve works without it") from exc
 
 from ._checks import integral_or_none, real_or_none
+from ._graph import Graph
 from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
 from ._registry import entries, fill_doc
 from ._solve import is_sparse_matrix, reads, solve
+from ._tree import Tree
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -159,6 +161,11 @@ class _GraphSparseModel(BaseEstimator):
         # an inner step of the fit, which warns as gsfw.solve does: the solve names the
         # arguments that go unused (this oracle alone would also call delta, which
         # Option II reads, unused), and says nothing of supports below s
+        for what in ("graph", "tree"):  # as gsfw.solve says it, not as the oracle's z
+            structure = kwargs[what]
+            if isinstance(structure, (Graph, Tree)) and structure.n != len(z):
+                raise ValueError("the %s has %d nodes but X has %d features (one node per "
+                                 "feature)" % (what, structure.n, len(z)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UnusedArgumentWarning)
             warnings.simplefilter("ignore", ShortSupportWarning)

@@ -381,3 +381,19 @@ def test_estimators_warn_once_about_unused_arguments():
     with warnings.catch_warnings():  # delta is Option II's: the solve reads it
         warnings.simplefilter("error")
         gsfw.GraphSparseRegression(s=3, delta=0.5).fit(X, y)
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_a_graph_or_tree_of_another_size_than_X_is_named(name):
+    # the fit chose its radius with the model's oracle first, whose error named its
+    # internal vector: "z has 39 entries, expected 40"
+    X, y, _ = data(4, n=60, d=40)
+    if name == "GraphSparseClassifier":
+        y = y > 0
+    extra = {"s_values": [2, 3], "cv": 2} if name.endswith("CV") else {"s": 3}
+    est = getattr(gsfw, name)(graph=gsfw.Graph.grid(5, 8), **extra)
+    with pytest.raises(ValueError, match=r"^the graph has 40 nodes but X has 39 features"):
+        est.fit(X[:, :39], y)
+    est = getattr(gsfw, name)(tree=gsfw.Tree.quadtree(8, 8), **extra)
+    with pytest.raises(ValueError, match=r"^the tree has 64 nodes but X has 40 features"):
+        est.fit(X, y)
