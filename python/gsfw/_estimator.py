@@ -19,7 +19,7 @@ from ._graph import Graph
 from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
-from ._registry import entries, fill_doc
+from ._registry import default_model, entries, fill_doc, registry_entry
 from ._solve import is_sparse_matrix, reads, solve
 from ._tree import Tree
 
@@ -100,6 +100,17 @@ def default_s(d):
     return max(1, int(math.ceil(0.1 * d)))
 
 
+def pinned_s(model, graph, tree):
+    """The s the model fixes (the registry's 's=1' of l1), else None; model None is the
+    library's default for what graph and tree provide."""
+    name = model if model is not None else default_model(graph is not None, tree is not None)
+    entry = registry_entry("models", name) if isinstance(name, str) else None
+    for word in entry["reads"].split() if entry is not None else ():
+        if word.startswith("s="):
+            return int(word[2:])
+    return None
+
+
 class _GraphSparseModel(BaseEstimator):
     """What the regressor and the classifier share: the model, the solve, the radius."""
 
@@ -139,6 +150,8 @@ class _GraphSparseModel(BaseEstimator):
 
     def _sparsity(self, d):
         s = integral_or_none("s", self.s)
+        if s is None:
+            s = pinned_s(self.model, self.graph, self.tree)
         return default_s(d) if s is None else s
 
     def _reads(self, parameter):
@@ -304,7 +317,7 @@ class GraphSparseRegression(RegressorMixin, _GraphSparseModel):
     at most g connected pieces) or tree= (a gsfw.Tree: rooted subtrees of at most s
     nodes) for those that need one. model=None takes the library's default:
         {default-models}.
-    s defaults to 10 % of the features. The ball: ||coef||_2 <= C; C=None (default)
+    s defaults to 10 % of the features (1 for l1, which needs s = 1). The ball: ||coef||_2 <= C; C=None (default)
     chooses it from the data: twice the norm of a least-squares fit on the support the
     model's oracle selects from X^T y, grown fourfold (up to 4 times) while the answer
     lies on the ball's boundary. When the final answer lies on the boundary (C given, or the growth

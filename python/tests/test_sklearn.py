@@ -397,3 +397,20 @@ def test_a_graph_or_tree_of_another_size_than_X_is_named(name):
     est = getattr(gsfw, name)(tree=gsfw.Tree.quadtree(8, 8), **extra)
     with pytest.raises(ValueError, match=r"^the tree has 64 nodes but X has 40 features"):
         est.fit(X, y)
+
+
+def test_default_s_is_the_one_l1_allows():
+    # s defaults to 10 % of the features, but model l1 needs s = 1: with d = 40 the fit
+    # failed with "model l1 needs s 1, got 4", an s the user never gave (check_estimator's
+    # small d, where 10 % rounds up to 1, did not see it)
+    X, y, _ = data(5, n=60, d=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", gsfw.BoundaryWarning)
+        est = gsfw.GraphSparseRegression(model="l1").fit(X, y)
+        assert np.count_nonzero(est.coef_) <= 1
+        clf = gsfw.GraphSparseClassifier(model="l1").fit(X, y > 0)
+        assert np.count_nonzero(clf.coef_) <= 1
+        cv = gsfw.GraphSparseRegressionCV(model="l1", cv=3).fit(X, y)
+        assert cv.s_values_.tolist() == [1] and cv.s_ == 1
+    with pytest.raises(ValueError, match="model l1 needs s 1, got 4"):  # a given s is checked
+        gsfw.GraphSparseRegression(model="l1", s=4).fit(X, y)
