@@ -191,17 +191,27 @@ class _GraphSparseModel(BaseEstimator):
         """Solve over A (an Operator or array; None: the zero operator) for target:
         (gsfw.Result or None, radius). None when A^T target = 0: the gradient vanishes at
         0, which is then optimal (one sample with an intercept, a zero or, centred, a
-        constant design, or a zero target)."""
+        constant design, or a zero target); with a loss that fits an intercept, the
+        gradient at the best intercept, A^T (target - mean(target)), must vanish."""
         kwargs = self._solve_kwargs(d)
-        z = (np.zeros(d) if A is None else
-             np.asarray(A.adjoint(target) if isinstance(A, Operator) else A.T @ target,
-                        dtype=np.float64))
+
+        def adjoint(v):
+            return (np.zeros(d) if A is None else
+                    np.asarray(A.adjoint(v) if isinstance(A, Operator) else A.T @ v,
+                               dtype=np.float64))
+        z, fitted = adjoint(target), target
+        if not np.any(z) and loss_kwargs.get("intercept"):
+            # a fitted intercept: the gradient in coef at 0 is the one at the best
+            # intercept, where the labels count centred (X^T t = 0 does not make 0
+            # optimal when the classes are unbalanced); the radius fits them centred too
+            fitted = target - np.mean(target)
+            z = adjoint(fitted)
         C = real_or_none("C", self.C)
         auto = C is None
         if not np.any(z):
             return None, 1.0 if auto else C
         if auto:
-            C = self._initial_radius(z, target, columns, kwargs)
+            C = self._initial_radius(z, fitted, columns, kwargs)
             if x0 is not None:
                 C = max(C, float(np.linalg.norm(x0)))
         elif x0 is not None and np.linalg.norm(x0) > C:
@@ -413,8 +423,12 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
             result, C = self._fit_radius(A, labels, columns, loss,
                                          self._previous_coef(X.shape[1]), X.shape[1])
             self._store(result, C, X.shape[1])
-            self.intercept_ = (float(result.intercept)
-                               if self.fit_intercept and result is not None else 0.0)
+            if not self.fit_intercept:
+                self.intercept_ = 0.0
+            elif result is None:  # coef_ = 0: the log-odds of the classes, the best intercept
+                self.intercept_ = float(np.log(np.mean(labels > 0) / np.mean(labels < 0)))
+            else:
+                self.intercept_ = float(result.intercept)
             if result is not None and self.polish and self._reads("polish"):
                 self._polish_in_ball(X, labels, result, C, loss)
         issue_gathered(gathered, 2)

@@ -414,3 +414,29 @@ def test_default_s_is_the_one_l1_allows():
         assert cv.s_values_.tolist() == [1] and cv.s_ == 1
     with pytest.raises(ValueError, match="model l1 needs s 1, got 4"):  # a given s is checked
         gsfw.GraphSparseRegression(model="l1", s=4).fit(X, y)
+
+
+# The classifier's intercept: where X^T t = 0 (t the +-1 labels) the fit took coef_ = 0
+# as optimal and left intercept_ at 0, which holds only for balanced classes: with 7
+# positives of 10 it predicted the minority class for every sample, probability 0.5.
+@pytest.mark.parametrize("make", [
+    lambda: np.zeros((10, 3)),
+    lambda: sp.csr_matrix((10, 3)),
+])
+def test_classifier_on_a_zero_design_fits_the_class_frequencies(make):
+    X, y = make(), np.r_[np.zeros(3), np.ones(7)]
+    clf = gsfw.GraphSparseClassifier(s=1).fit(X, y)
+    assert not np.any(clf.coef_)
+    assert abs(clf.intercept_ - np.log(7 / 3)) < 1e-12
+    assert clf.predict(X).tolist() == [1.0] * 10
+    assert np.allclose(clf.predict_proba(X), [[0.3, 0.7]] * 10)
+    plain = gsfw.GraphSparseClassifier(s=1, fit_intercept=False).fit(X, y)
+    assert plain.intercept_ == 0.0 and not np.any(plain.coef_)
+
+
+def test_classifier_fits_coef_where_only_the_intercept_hides_the_gradient():
+    # X^T t = 0, but at the best intercept the gradient of the loss in coef is not 0
+    X, y = np.array([[1.0], [0.0], [0.0], [1.0]]), np.array([1, 1, 1, 0])
+    clf = gsfw.GraphSparseClassifier(s=1, C=5.0).fit(X, y)
+    assert clf.coef_[0] < -1.0 and clf.intercept_ > 1.0 and clf.result_ is not None
+    assert clf.predict_proba(X)[1, 1] > clf.predict_proba(X)[0, 1]  # x = 0 is more often 1
