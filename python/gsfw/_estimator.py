@@ -217,9 +217,12 @@ class _GraphSparseModel(BaseEstimator):
         elif x0 is not None and np.linalg.norm(x0) > C:
             x0 = x0 * (C / np.linalg.norm(x0))
         warm = x0 is not None  # the first round starts from the previous fit's coef_
-        for _ in range(C_ROUNDS if auto and self._grow_radius else 1):
+        rounds = C_ROUNDS if auto and self._grow_radius else 1
+        for k in range(rounds):
             result = self._solve_from(A, target, C, x0, kwargs, loss_kwargs, warm)
-            if not (auto and self._on_boundary(result, C)):
+            # C stays the radius of the last solve (no growth after it): C_, the
+            # boundary warning and the classifier's refit in the ball use it
+            if k == rounds - 1 or not (auto and self._on_boundary(result, C)):
                 break
             x0 = result.x  # feasible in the larger ball: the next round starts there
             warm = False

@@ -440,3 +440,20 @@ def test_classifier_fits_coef_where_only_the_intercept_hides_the_gradient():
     clf = gsfw.GraphSparseClassifier(s=1, C=5.0).fit(X, y)
     assert clf.coef_[0] < -1.0 and clf.intercept_ > 1.0 and clf.result_ is not None
     assert clf.predict_proba(X)[1, 1] > clf.predict_proba(X)[0, 1]  # x = 0 is more often 1
+
+
+def test_C_is_the_radius_the_fit_used():
+    # with C=None, an answer on the boundary of the last (for the classifier: the only)
+    # ball grew C fourfold after that solve: C_ was 4x the radius result_ was solved in
+    # (6.66 for 1.665 here), and the classifier's refit ran in that larger ball
+    rng = np.random.default_rng(4)
+    rng.integers(20, 80, size=2)  # (the draws before X of the search that found the case)
+    X = rng.standard_normal((63, 28))
+    noise = rng.standard_normal(63)
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.uniform(0, 1) * noise) > 0
+    for polish in (False, True):
+        auto = gsfw.GraphSparseClassifier(s=2, method="accfw", polish=polish).fit(X, y)
+        assert np.linalg.norm(auto.result_.x) == pytest.approx(auto.C_, rel=1e-6)
+        assert np.linalg.norm(auto.coef_) <= auto.C_ * (1 + 1e-9)
+        given = gsfw.GraphSparseClassifier(s=2, method="accfw", polish=polish, C=auto.C_)
+        assert np.array_equal(given.fit(X, y).coef_, auto.coef_)
