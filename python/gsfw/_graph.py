@@ -73,9 +73,12 @@ class Graph(_gsfw.Graph):
 
     @classmethod
     def from_scipy(cls, adjacency):
-        """Graph of a square scipy.sparse adjacency matrix (or dense array): every nonzero
+        """Graph of a square scipy.sparse adjacency matrix (or dense array): every entry
         (i, j) with i < j of the symmetrised pattern is one edge, its value the cost (the
-        larger of A[i, j] and A[j, i] when both are stored). Diagonal entries are ignored."""
+        larger of A[i, j] and A[j, i] when both are stored). The pattern of a sparse
+        matrix is its stored entries, explicit zeros included (an edge of cost 0, as
+        scipy.sparse.csgraph and networkx read them; eliminate_zeros() drops them); that
+        of a dense array its nonzeros. Diagonal entries are ignored."""
         try:
             import scipy.sparse as sp
         except ImportError as exc:  # pragma: no cover - scipy is optional

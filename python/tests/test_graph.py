@@ -156,3 +156,16 @@ def test_networkx_refuses_what_is_not_a_graph(G):
     # an AttributeError ("'NoneType' object has no attribute 'nodes'") named nothing
     with pytest.raises(TypeError, match=r"^G must be a networkx graph"):
         gsfw.Graph.from_networkx(G)
+
+
+def test_scipy_explicit_zeros_are_edges_of_cost_zero():
+    # as the docstring says (it had said "every nonzero"): the stored pattern of a sparse
+    # matrix, as scipy.sparse.csgraph and networkx read it; a dense array's nonzeros
+    sp = pytest.importorskip("scipy.sparse")
+    M = sp.csr_matrix((np.array([1.0, 0.0, 1.0]), (np.array([0, 0, 1]), np.array([1, 2, 0]))),
+                      shape=(3, 3))
+    g = gsfw.Graph.from_scipy(M)
+    assert g.edges.tolist() == [[0, 1], [0, 2]] and g.costs.tolist() == [1.0, 0.0]
+    assert gsfw.Graph.from_scipy(M.toarray()).edges.tolist() == [[0, 1]]
+    M.eliminate_zeros()
+    assert gsfw.Graph.from_scipy(M).edges.tolist() == [[0, 1]]
