@@ -205,3 +205,12 @@ def test_bool_edges_and_ids_beyond_int32_are_refused():
         with pytest.raises(ValueError, match="node id out of range"):
             gsfw.pcst_fast(np.array([[0, 1], [1, bad]]), [1.0, 1.0, 1.0], [1.0, 1.0], -1, 1,
                            "gw", 0)
+
+
+def test_empty_edge_arrays_of_any_dtype_are_no_edges():
+    # deliberate (docs/python.md): pcst_fast refuses [] (1-D) and an empty float array
+    for edges in ([], np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros((0, 2), bool)):
+        got = gsfw.pcst_fast(edges, [1.0, 2.0], [], -1, 1, "gw", 0)
+        assert [a.tolist() for a in got] == [[1], []]
+    with pytest.raises(TypeError, match="verbosity_level must be an integer, got bool"):
+        gsfw.pcst_fast([], [1.0, 2.0], [], -1, 1, "gw", True)
