@@ -46,11 +46,21 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
         raise ValueError("In the rooted case, only one output cluster is supported: "
                          "root = %d needs num_clusters = 1, got %d" % (root, num_clusters))
     target = 0 if root >= 0 else num_clusters
-    if verbosity_level < 1:
+    n, m = _length(prizes), _length(costs)
+    if verbosity_level < 1 or n is None or m is None:  # no length: the call says what's wrong
         return _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning)
     return _verbose(lambda: _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning),
-                    verbosity_level, "%d nodes, %d edges" % (len(prizes), len(costs)), root,
-                    num_clusters, pruning)
+                    verbosity_level, "%d nodes, %d edges" % (n, m), root, num_clusters,
+                    pruning)
+
+
+def _length(values):
+    """len(values), or None for what has none (a number, None): not 1-D numbers, which
+    the extension then refuses by name."""
+    try:
+        return len(values)
+    except TypeError:
+        return None
 
 
 def _scalar(value):
@@ -82,7 +92,7 @@ def pcsf(graph, prizes, root=-1, num_clusters=None, pruning="strong", verbosity_
         raise ValueError("a rooted PCSF keeps the one tree that contains the root: "
                          "num_clusters must be 1 (or None), got %d" % num_clusters)
     target = 0 if root >= 0 else num_clusters
-    if verbosity_level < 1:
+    if verbosity_level < 1 or not isinstance(graph, _gsfw.Graph):  # the call refuses it
         return _gsfw.pcsf(graph, prizes, root, target, pruning)
     return _verbose(lambda: _gsfw.pcsf(graph, prizes, root, target, pruning),
                     verbosity_level, "%d nodes, %d edges" % (graph.n, graph.m), root,

@@ -214,3 +214,20 @@ def test_empty_edge_arrays_of_any_dtype_are_no_edges():
         assert [a.tolist() for a in got] == [[1], []]
     with pytest.raises(TypeError, match="verbosity_level must be an integer, got bool"):
         gsfw.pcst_fast([], [1.0, 2.0], [], -1, 1, "gw", True)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_verbose_calls_raise_the_errors_of_quiet_ones(level):
+    # the progress line's len(prizes), len(costs) (graph.n, graph.m) ran first, so with
+    # verbosity_level >= 1 a scalar or None raised "object of type 'float' has no len()"
+    # (AttributeError for gsfw.pcsf's graph) in place of the ValueError naming it
+    for prizes, costs, match in [(5.0, [1.0], "^prizes must be 1-D"),
+                                 (None, [1.0], "^prizes is None"),
+                                 ([1.0, 1.0], None, "^costs is None"),
+                                 ([1.0, 1.0], 3.0, "^costs must be 1-D")]:
+        with pytest.raises(ValueError, match=match):
+            gsfw.pcst_fast([[0, 1]], prizes, costs, -1, 1, "gw", level)
+    with pytest.raises(TypeError, match="^graph must be a gsfw.Graph, got NoneType"):
+        gsfw.pcsf(None, [1.0, 1.0], verbosity_level=level)
+    with pytest.raises(ValueError, match="^prizes must be 1-D"):
+        gsfw.pcsf(gsfw.Graph(2, [[0, 1]]), 5.0, verbosity_level=level)
