@@ -59,6 +59,10 @@ def real_or_none(name, value):
 
 
 def text(name, value):
+    """value, a str: TypeError for another kind, ValueError naming the argument for a NUL
+    character (the extension reads a C string, which would end there)."""
     if not isinstance(value, str):
         raise TypeError("%s must be a string, got %s %r" % (name, type(value).__name__, value))
+    if "\0" in value:
+        raise ValueError("%s must not contain a NUL character, got %r" % (name, value))
     return value

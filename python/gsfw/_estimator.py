@@ -15,11 +15,13 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
                       "gsfw.solve works without it") from exc
 
 from ._checks import integral_or_none, real_or_none
+from ._graph import Graph
 from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
-from ._registry import entries, fill_doc
+from ._registry import default_model, entries, fill_doc, registry_entry
 from ._solve import is_sparse_matrix, reads, solve
+from ._tree import Tree
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -98,6 +100,17 @@ def default_s(d):
     return max(1, int(math.ceil(0.1 * d)))
 
 
+def pinned_s(model, graph, tree):
+    """The s the model fixes (the registry's 's=1' of l1), else None; model None is the
+    library's default for what graph and tree provide."""
+    name = model if model is not None else default_model(graph is not None, tree is not None)
+    entry = registry_entry("models", name) if isinstance(name, str) else None
+    for word in entry["reads"].split() if entry is not None else ():
+        if word.startswith("s="):
+            return int(word[2:])
+    return None
+
+
 class _GraphSparseModel(BaseEstimator):
     """What the regressor and the classifier share: the model, the solve, the radius."""
 
@@ -137,6 +150,8 @@ class _GraphSparseModel(BaseEstimator):
 
     def _sparsity(self, d):
         s = integral_or_none("s", self.s)
+        if s is None:
+            s = pinned_s(self.model, self.graph, self.tree)
         return default_s(d) if s is None else s
 
     def _reads(self, parameter):
@@ -159,6 +174,11 @@ class _GraphSparseModel(BaseEstimator):
         # an inner step of the fit, which warns as gsfw.solve does: the solve names the
         # arguments that go unused (this oracle alone would also call delta, which
         # Option II reads, unused), and says nothing of supports below s
+        for what in ("graph", "tree"):  # as gsfw.solve says it, not as the oracle's z
+            structure = kwargs[what]
+            if isinstance(structure, (Graph, Tree)) and structure.n != len(z):
+                raise ValueError("the %s has %d nodes but X has %d features (one node per "
+                                 "feature)" % (what, structure.n, len(z)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UnusedArgumentWarning)
             warnings.simplefilter("ignore", ShortSupportWarning)
@@ -171,25 +191,38 @@ class _GraphSparseModel(BaseEstimator):
         """Solve over A (an Operator or array; None: the zero operator) for target:
         (gsfw.Result or None, radius). None when A^T target = 0: the gradient vanishes at
         0, which is then optimal (one sample with an intercept, a zero or, centred, a
-        constant design, or a zero target)."""
+        constant design, or a zero target); with a loss that fits an intercept, the
+        gradient at the best intercept, A^T (target - mean(target)), must vanish."""
         kwargs = self._solve_kwargs(d)
-        z = (np.zeros(d) if A is None else
-             np.asarray(A.adjoint(target) if isinstance(A, Operator) else A.T @ target,
-                        dtype=np.float64))
+
+        def adjoint(v):
+            return (np.zeros(d) if A is None else
+                    np.asarray(A.adjoint(v) if isinstance(A, Operator) else A.T @ v,
+                               dtype=np.float64))
+        z, fitted = adjoint(target), target
+        if not np.any(z) and loss_kwargs.get("intercept"):
+            # a fitted intercept: the gradient in coef at 0 is the one at the best
+            # intercept, where the labels count centred (X^T t = 0 does not make 0
+            # optimal when the classes are unbalanced); the radius fits them centred too
+            fitted = target - np.mean(target)
+            z = adjoint(fitted)
         C = real_or_none("C", self.C)
         auto = C is None
         if not np.any(z):
             return None, 1.0 if auto else C
         if auto:
-            C = self._initial_radius(z, target, columns, kwargs)
+            C = self._initial_radius(z, fitted, columns, kwargs)
             if x0 is not None:
                 C = max(C, float(np.linalg.norm(x0)))
         elif x0 is not None and np.linalg.norm(x0) > C:
             x0 = x0 * (C / np.linalg.norm(x0))
         warm = x0 is not None  # the first round starts from the previous fit's coef_
-        for _ in range(C_ROUNDS if auto and self._grow_radius else 1):
+        rounds = C_ROUNDS if auto and self._grow_radius else 1
+        for k in range(rounds):
             result = self._solve_from(A, target, C, x0, kwargs, loss_kwargs, warm)
-            if not (auto and self._on_boundary(result, C)):
+            # C stays the radius of the last solve (no growth after it): C_, the
+            # boundary warning and the classifier's refit in the ball use it
+            if k == rounds - 1 or not (auto and self._on_boundary(result, C)):
                 break
             x0 = result.x  # feasible in the larger ball: the next round starts there
             warm = False
@@ -297,7 +330,7 @@ class GraphSparseRegression(RegressorMixin, _GraphSparseModel):
     at most g connected pieces) or tree= (a gsfw.Tree: rooted subtrees of at most s
     nodes) for those that need one. model=None takes the library's default:
         {default-models}.
-    s defaults to 10 % of the features. The ball: ||coef||_2 <= C; C=None (default)
+    s defaults to 10 % of the features (1 for l1, which needs s = 1). The ball: ||coef||_2 <= C; C=None (default)
     chooses it from the data: twice the norm of a least-squares fit on the support the
     model's oracle selects from X^T y, grown fourfold (up to 4 times) while the answer
     lies on the ball's boundary. When the final answer lies on the boundary (C given, or the growth
@@ -393,8 +426,12 @@ class GraphSparseClassifier(ClassifierMixin, _GraphSparseModel):
             result, C = self._fit_radius(A, labels, columns, loss,
                                          self._previous_coef(X.shape[1]), X.shape[1])
             self._store(result, C, X.shape[1])
-            self.intercept_ = (float(result.intercept)
-                               if self.fit_intercept and result is not None else 0.0)
+            if not self.fit_intercept:
+                self.intercept_ = 0.0
+            elif result is None:  # coef_ = 0: the log-odds of the classes, the best intercept
+                self.intercept_ = float(np.log(np.mean(labels > 0) / np.mean(labels < 0)))
+            else:
+                self.intercept_ = float(result.intercept)
             if result is not None and self.polish and self._reads("polish"):
                 self._polish_in_ball(X, labels, result, C, loss)
         issue_gathered(gathered, 2)

@@ -7,7 +7,7 @@ from sklearn.model_selection import check_cv
 
 from ._checks import integral
 from ._estimator import (BoundaryWarning, ColdStartWarning, GraphSparseRegression,
-                         _validate_data, gathered_warnings, issue_gathered)
+                         _validate_data, gathered_warnings, issue_gathered, pinned_s)
 
 
 def default_s_grid(n_samples, d, count=8):
@@ -20,7 +20,7 @@ class GraphSparseRegressionCV(GraphSparseRegression):
     """GraphSparseRegression with s chosen by cross-validation (as LassoCV chooses alpha).
 
     s_values: the sparsities to try (default: 8 values from 1 to min(d, n/2), spaced
-    geometrically); cv: folds as scikit-learn's (an int for KFold, a splitter, or an
+    geometrically; just 1 for l1, which needs s = 1); cv: folds as scikit-learn's (an int for KFold, a splitter, or an
     iterable; default 5). For each fold the path runs through s_values in increasing
     order and each fit starts from the previous one's coefficients and radius (a support
     of s nodes is a set of the model for every larger s). What the path reuses is that
@@ -90,7 +90,9 @@ class GraphSparseRegressionCV(GraphSparseRegression):
                                   dtype=np.float64, y_numeric=True)
             y = np.asarray(y, dtype=np.float64)
             n, d = X.shape
-            grid = default_s_grid(n, d) if self.s_values is None else self._s_grid(d)
+            pinned = pinned_s(self.model, self.graph, self.tree)
+            grid = (self._s_grid(d) if self.s_values is not None else
+                    default_s_grid(n, d) if pinned is None else np.array([pinned]))
             folds = list(check_cv(self.cv).split(X, y))
             mse = np.empty((len(grid), len(folds)))
             for k, (train, test) in enumerate(folds):

@@ -40,6 +40,9 @@ class Graph(_gsfw.Graph):
         larger cost), as from_scipy does; so do the parallel edges of a multigraph.
         Self-loops are dropped.
         """
+        if not (hasattr(G, "nodes") and hasattr(G, "edges")):
+            raise TypeError("G must be a networkx graph (with .nodes and .edges), got %s"
+                            % type(G).__name__)
         if cost is not None and not isinstance(cost, str):
             raise TypeError("cost must be None (unit costs) or the name of an edge attribute, "
                             "got %s %r" % (type(cost).__name__, cost))
@@ -70,14 +73,28 @@ class Graph(_gsfw.Graph):
 
     @classmethod
     def from_scipy(cls, adjacency):
-        """Graph of a square scipy.sparse adjacency matrix (or dense array): every nonzero
+        """Graph of a square scipy.sparse adjacency matrix (or dense array): every entry
         (i, j) with i < j of the symmetrised pattern is one edge, its value the cost (the
-        larger of A[i, j] and A[j, i] when both are stored). Diagonal entries are ignored."""
+        larger of A[i, j] and A[j, i] when both are stored). The pattern of a sparse
+        matrix is its stored entries, explicit zeros included (an edge of cost 0, as
+        scipy.sparse.csgraph and networkx read them; eliminate_zeros() drops them); that
+        of a dense array its nonzeros. Diagonal entries are ignored."""
         try:
             import scipy.sparse as sp
         except ImportError as exc:  # pragma: no cover - scipy is optional
             raise ImportError("Graph.from_scipy needs scipy") from exc
-        A = sp.coo_matrix(adjacency)
+        if sp.issparse(adjacency):
+            A = sp.coo_matrix(adjacency)
+        else:  # scipy would read any object, None included, as a 1 x 1 matrix
+            dense = np.asarray(adjacency)
+            if dense.dtype.kind not in "biufc":
+                raise TypeError("adjacency must be a matrix of numbers, got %s"
+                                % (type(adjacency).__name__ if dense.ndim == 0
+                                   else "an array of dtype %s" % dense.dtype))
+            if dense.ndim != 2:
+                raise ValueError("adjacency must be a square 2-D matrix, got an array of "
+                                 "shape %s" % (dense.shape,))
+            A = sp.coo_matrix(dense)
         if A.shape[0] != A.shape[1]:
             raise ValueError("adjacency must be square, got shape %s" % (A.shape,))
         n = A.shape[0]

@@ -45,10 +45,19 @@ class Operator(_gsfw.Operator):
 
     @classmethod
     def csr(cls, matrix):
-        """A scipy.sparse matrix (any format; duplicates summed)."""
+        """A scipy.sparse matrix (any format; duplicates summed) of real numbers."""
+        return cls._from_sparse(matrix, "matrix")
+
+    @classmethod
+    def _from_sparse(cls, matrix, what):
+        """csr(matrix), its errors naming the argument what (gsfw.solve's A)."""
         import scipy.sparse as sp
         coo = sp.coo_matrix(matrix)
-        n, d = coo.shape
+        n, d = int32("n", coo.shape[0]), int32("d", coo.shape[1])
+        if not np.can_cast(coo.dtype, np.float64, casting="safe"):
+            # as a dense A of that dtype (not numpy's ComplexWarning and a lost imaginary part)
+            raise ValueError("%s must be an array of real numbers (its dtype is %s)"
+                             % (what, coo.dtype))
         return cls._csr(n, d, coo.row.astype(np.intc), coo.col.astype(np.intc),
                         np.asarray(coo.data, dtype=np.float64))
 

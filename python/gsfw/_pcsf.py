@@ -1,6 +1,8 @@
 """Prize-collecting Steiner forest: pcst_fast's Python interface, and the native one."""
 import time
 
+import numpy as np
+
 from . import _gsfw
 from ._checks import integer, integer_or_none, text
 
@@ -14,10 +16,12 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
     edges : (m, 2) array-like of integer node ids (the graph is undirected).
     prizes : n numbers >= 0, one per node.
     costs : m numbers >= 0, one per edge.
-    root : -1 for the unrooted problem, else the node the tree must contain.
+    root : -1 for the unrooted problem, else the node the tree must contain. root,
+        num_clusters and verbosity_level are integers: Python or numpy ones, or 0-d
+        integer arrays.
     num_clusters : unrooted, the number of trees to keep; rooted, it must be 1 (the tree
         that contains the root), as in pcst_fast.
-    pruning : 'none', 'simple', 'gw' or 'strong' (any case).
+    pruning : 'none', 'simple', 'gw' or 'strong' (any case; bytes too).
     verbosity_level : 0 prints nothing; 1 prints one summary line after the run; 2 also
         one line with the input before it (to standard output, flushed).
 
@@ -25,26 +29,46 @@ def pcst_fast(edges, prizes, costs, root, num_clusters, pruning, verbosity_level
     of the selected edges into `edges`, in pcst_fast's order.
 
     Raises TypeError for a root, num_clusters or verbosity_level that is not an integer
-    (or is a bool, or lies outside the int32 range) and for edges that are not integers
-    (a list of floats too); ValueError for a negative or non-finite prize or cost, an
-    edge endpoint or a root out of range, arrays of the wrong shape or length, a rooted
-    call with num_clusters != 1, a negative num_clusters and an unknown pruning.
+    (or is a bool, or lies outside the int32 range), for edges that are not integers
+    (a list of floats too, or None) and for prizes or costs that are not real numbers
+    (complex, objects, strings), as pcst_fast does; ValueError for a negative or
+    non-finite prize or cost, an edge endpoint or a root out of range, arrays of the
+    wrong shape or length, a rooted call with num_clusters != 1, a negative num_clusters
+    and an unknown pruning.
     """
-    root = integer("root", root)
-    num_clusters = integer("num_clusters", num_clusters)
-    verbosity_level = integer("verbosity_level", verbosity_level)
-    if isinstance(pruning, bytes):  # pcst_fast's binding takes bytes for a str too
+    root = integer("root", _scalar(root))
+    num_clusters = integer("num_clusters", _scalar(num_clusters))
+    verbosity_level = integer("verbosity_level", _scalar(verbosity_level))
+    if isinstance(pruning, (bytes, bytearray)):  # pcst_fast's binding takes these for a str
         pruning = pruning.decode()
     pruning = text("pruning", pruning)
     if root >= 0 and num_clusters != 1:
         raise ValueError("In the rooted case, only one output cluster is supported: "
                          "root = %d needs num_clusters = 1, got %d" % (root, num_clusters))
     target = 0 if root >= 0 else num_clusters
-    if verbosity_level < 1:
+    n, m = _length(prizes), _length(costs)
+    if verbosity_level < 1 or n is None or m is None:  # no length: the call says what's wrong
         return _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning)
     return _verbose(lambda: _gsfw.pcsf_arrays(edges, prizes, costs, root, target, pruning),
-                    verbosity_level, "%d nodes, %d edges" % (len(prizes), len(costs)), root,
-                    num_clusters, pruning)
+                    verbosity_level, "%d nodes, %d edges" % (n, m), root, num_clusters,
+                    pruning)
+
+
+def _length(values):
+    """len(values), or None for what has none (a number, None): not 1-D numbers, which
+    the extension then refuses by name."""
+    try:
+        return len(values)
+    except TypeError:
+        return None
+
+
+def _scalar(value):
+    """A 0-d integer array as its integer (pcst_fast's binding reads one, and numpy
+    returns them); anything else unchanged, for integer() to check."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+        return value.item()
+    return value
 
 
 def pcsf(graph, prizes, root=-1, num_clusters=None, pruning="strong", verbosity_level=0):
@@ -68,7 +92,7 @@ def pcsf(graph, prizes, root=-1, num_clusters=None, pruning="strong", verbosity_
         raise ValueError("a rooted PCSF keeps the one tree that contains the root: "
                          "num_clusters must be 1 (or None), got %d" % num_clusters)
     target = 0 if root >= 0 else num_clusters
-    if verbosity_level < 1:
+    if verbosity_level < 1 or not isinstance(graph, _gsfw.Graph):  # the call refuses it
         return _gsfw.pcsf(graph, prizes, root, target, pruning)
     return _verbose(lambda: _gsfw.pcsf(graph, prizes, root, target, pruning),
                     verbosity_level, "%d nodes, %d edges" % (graph.n, graph.m), root,

@@ -162,7 +162,7 @@ def solve(A, y=None, *, model=None, s, g=None, graph=None, C=None, method=None,
         A = None
     elif is_sparse_matrix(A):
         from ._operator import Operator
-        A = Operator.csr(A)
+        A = Operator._from_sparse(A, "A")
     start = time.perf_counter()
     # verbose: the extension prints the header (the method and model it resolved) once
     # the arguments are checked, so that a call it refuses prints nothing

@@ -1,5 +1,6 @@
 """gsfw.Tree: a rooted forest for the tree-sparse models."""
 from . import _gsfw
+from ._checks import int32
 from ._registry import fill_doc
 
 
@@ -16,8 +17,9 @@ class Tree(_gsfw.Tree):
     @classmethod
     def quadtree(cls, height, width):
         """The wavelet quadtree of a height x width image (height = width, a power of
-        two), node r * width + c for the coefficient at row r, column c."""
-        return cls._quadtree(int(height), int(width))
+        two), node r * width + c for the coefficient at row r, column c. The sizes are
+        integers, checked as Graph.grid's (4.5, '8' or True raise TypeError)."""
+        return cls._quadtree(int32("height", height), int32("width", width))
 
     def __repr__(self):
         return "gsfw.Tree(n=%d, roots=%d)" % (self.n, self.num_roots)

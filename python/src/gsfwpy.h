@@ -36,13 +36,17 @@ int gsfwpy_warn(PyObject *category, const char *message);
 const char *gsfwpy_shape(PyArrayObject *a, char *buf, size_t cap);
 /* obj as a float64 array (numpy flags), or NULL with a ValueError naming what. */
 PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags);
+/* gsfwpy_doubles, with error (e.g. PyExc_TypeError, as pcst_fast's binding raises) in place
+ * of the ValueError; a MemoryError stays one. */
+PyArrayObject *gsfwpy_doubles_or(PyObject *obj, const char *what, int flags, PyObject *error);
 /* A C-contiguous float64 1-D array from any array-like (new reference), or NULL with
  * ValueError naming `what`. expected >= 0 also checks the length; finite = 1 rejects NaN
  * and Inf. */
 PyArrayObject *gsfwpy_vector(PyObject *obj, const char *what, npy_intp expected, int finite);
 /* (m, 2) integer array-like -> two int arrays (PyMem_Malloc'ed, freed by the caller with
  * PyMem_Free). An empty sequence gives m = 0. Ids must fit an int; the graph constructor
- * and the PCSF check the range [0, n). */
+ * and the PCSF check the range [0, n). TypeError for entries that are not integers (None,
+ * a string, floats), checked before the shape (ValueError), as pcst_fast's binding does. */
 int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m);
 /* A new int64 1-D array holding ids[0..count-1]. */
 PyObject *gsfwpy_ids(const int *ids, int count);

@@ -37,15 +37,15 @@ const char *gsfwpy_shape(PyArrayObject *a, char *buf, size_t cap)
     return buf;
 }
 
-PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags)
+PyArrayObject *gsfwpy_doubles_or(PyObject *obj, const char *what, int flags, PyObject *error)
 {
     PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0, flags);
-    if (!a) {
+    if (!a && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
         /* numpy's cast error does not say which argument it was */
         PyObject *t, *v, *tb;
         PyErr_Fetch(&t, &v, &tb);
         PyObject *s = v ? PyObject_Str(v) : NULL;
-        PyErr_Format(PyExc_ValueError, "%s must be an array of real numbers (%s)", what,
+        PyErr_Format(error, "%s must be an array of real numbers (%s)", what,
                      s ? PyUnicode_AsUTF8(s) : "not convertible to float64");
         Py_XDECREF(s);
         Py_XDECREF(t);
@@ -53,6 +53,11 @@ PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags)
         Py_XDECREF(tb);
     }
     return a;
+}
+
+PyArrayObject *gsfwpy_doubles(PyObject *obj, const char *what, int flags)
+{
+    return gsfwpy_doubles_or(obj, what, flags, PyExc_ValueError);
 }
 
 PyArrayObject *gsfwpy_vector(PyObject *obj, const char *what, npy_intp expected, int finite)
@@ -118,18 +123,20 @@ int gsfwpy_edges(PyObject *obj, int **u, int **v, int *m)
         }
         return 0;
     }
-    if (PyArray_NDIM(raw) != 2 || PyArray_DIM(raw, 1) != 2) {
-        char shape[96];
-        PyErr_Format(PyExc_ValueError, "edges must be an (m, 2) array of node ids, got an "
-                     "array of shape %s", gsfwpy_shape(raw, shape, sizeof shape));
-        Py_DECREF(raw);
-        return -1;
-    }
-    if (!PyArray_ISINTEGER(raw)) {
+    /* the kind first (an empty array of any other shape is a shape error), as pcst_fast's
+     * binding converts before it checks the shape: None or 'abc' are not an edge array */
+    if (PyArray_SIZE(raw) > 0 && !PyArray_ISINTEGER(raw)) {
         PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(raw));
         PyErr_Format(PyExc_TypeError, "edges must hold integer node ids, got dtype %s",
                      dtype ? PyUnicode_AsUTF8(dtype) : "?");
         Py_XDECREF(dtype);
+        Py_DECREF(raw);
+        return -1;
+    }
+    if (PyArray_NDIM(raw) != 2 || PyArray_DIM(raw, 1) != 2) {
+        char shape[96];
+        PyErr_Format(PyExc_ValueError, "edges must be an (m, 2) array of node ids, got an "
+                     "array of shape %s", gsfwpy_shape(raw, shape, sizeof shape));
         Py_DECREF(raw);
         return -1;
     }

@@ -40,7 +40,14 @@ static PyObject *copy_point(const gsfwpy_callables *c, const double *x)
 static int read_value(PyObject *res, double *f)
 {
     double v = PyFloat_AsDouble(res);
-    if (v == -1.0 && PyErr_Occurred()) return -1;
+    if (v == -1.0 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) { /* "must be real number, not str" */
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "Objective value returned %s %R; expected a real "
+                         "number", Py_TYPE(res)->tp_name, res);
+        }
+        return -1;
+    }
     *f = v;
     return 0;
 }

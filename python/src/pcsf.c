@@ -56,6 +56,19 @@ static PyObject *run_pcsf(int n, int m, const int *u, const int *v, const double
     return out;
 }
 
+/* prizes or costs of gsfw.pcst_fast as a float64 vector: TypeError when they cannot be
+ * converted (complex, object or string entries), as pcst_fast's binding raises, then
+ * gsfwpy_vector's checks (None, the shape and the length: ValueError). */
+static PyArrayObject *pcst_fast_reals(PyObject *obj, const char *what, npy_intp expected)
+{
+    if (obj == Py_None) return gsfwpy_vector(obj, what, expected, 0);
+    PyArrayObject *a = gsfwpy_doubles_or(obj, what, NPY_ARRAY_IN_ARRAY, PyExc_TypeError);
+    if (!a) return NULL;
+    PyArrayObject *v = gsfwpy_vector((PyObject *)a, what, expected, 0);
+    Py_DECREF(a);
+    return v;
+}
+
 PyObject *gsfwpy_pcsf_arrays(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -65,7 +78,7 @@ PyObject *gsfwpy_pcsf_arrays(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOiis:pcsf_arrays", &edges, &prizes, &costs, &root, &clusters,
                           &pruning))
         return NULL;
-    PyArrayObject *p = gsfwpy_vector(prizes, "prizes", -1, 0);
+    PyArrayObject *p = pcst_fast_reals(prizes, "prizes", -1);
     if (!p) return NULL;
     int *u, *v, m;
     if (gsfwpy_edges(edges, &u, &v, &m) < 0) {
@@ -73,7 +86,7 @@ PyObject *gsfwpy_pcsf_arrays(PyObject *self, PyObject *args)
         return NULL;
     }
     PyObject *out = NULL;
-    PyArrayObject *c = gsfwpy_vector(costs, "costs", m, 0);
+    PyArrayObject *c = pcst_fast_reals(costs, "costs", m);
     if (c)
         out = run_pcsf((int)PyArray_DIM(p, 0), m, u, v, (const double *)PyArray_DATA(p),
                        (const double *)PyArray_DATA(c), root, clusters, pruning);

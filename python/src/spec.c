@@ -128,8 +128,14 @@ int gsfwpy_spec_set(gsfw_spec *spec, const char *name, PyObject *value, const ch
         if (number == -1.0 && PyErr_Occurred()) return -1;
         e = set_number(spec, name, number, &err);
     } else if (PyUnicode_Check(value)) {
-        const char *text = PyUnicode_AsUTF8(value);
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(value, &size);
         if (!text) return -1;
+        if (strlen(text) != (size_t)size) { /* the library would read the text up to the NUL */
+            PyErr_Format(PyExc_ValueError, "%s must not contain a NUL character, got %R", name,
+                         value);
+            return -1;
+        }
         e = gsfw_spec_set(spec, name, text, &err);
     } else if (PyBool_Check(value) || PyLong_Check(value) || PyFloat_Check(value)) {
         double number = PyFloat_AsDouble(value);

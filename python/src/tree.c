@@ -19,8 +19,15 @@ static int tree_init(gsfwpy_Tree *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "Tree objects are immutable (already initialised)");
         return -1;
     }
-    PyArrayObject *raw = (PyArrayObject *)PyArray_FROMANY(parents, NPY_NOTYPE, 1, 1, 0);
+    PyArrayObject *raw = (PyArrayObject *)PyArray_FROMANY(parents, NPY_NOTYPE, 0, 0, 0);
     if (!raw) return -1;
+    if (PyArray_NDIM(raw) != 1) { /* numpy's depth message would not name the argument */
+        char shape[96];
+        PyErr_Format(PyExc_ValueError, "parents must be a 1-D array of parent ids (-1 for a "
+                     "root), got an array of shape %s", gsfwpy_shape(raw, shape, sizeof shape));
+        Py_DECREF(raw);
+        return -1;
+    }
     if (PyArray_SIZE(raw) > 0 && !PyArray_ISINTEGER(raw)) {
         PyErr_SetString(PyExc_ValueError, "parents must hold integer node ids (-1 for a root)");
         Py_DECREF(raw);

@@ -281,3 +281,19 @@ def test_a_graph_and_a_tree_need_a_model():
     with pytest.warns(gsfw.UnusedArgumentWarning, match="^graph is ignored by model tree$"):
         res = gsfw.solve(A, y, s=3, model="tree", graph=GRID, tree=tree, max_iter=5)
     assert res.status == "max_iter"
+
+
+@pytest.mark.parametrize("call,match", [
+    # registry names went to the library as C strings, cut at the NUL: 'fw\0x' ran fw
+    (lambda: gsfw.solve(A, y, s=3, method="fw\0x", max_iter=5), r"^method .*NUL"),
+    (lambda: gsfw.solve(A, y, s=3, model="topk\0", max_iter=5), r"^model .*NUL"),
+    (lambda: gsfw.solve(A, y, s=3, step="line\0", max_iter=5), r"^step .*NUL"),
+    (lambda: gsfw.dmo(np.ones(30), "topk\0", 3), r"^model .*NUL"),
+    # these said only "embedded null character"
+    (lambda: gsfw.pcst_fast([[0, 1]], [1.0, 1.0], [1.0], -1, 1, "gw\0", 0), r"^pruning .*NUL"),
+    (lambda: gsfw.pcsf(GRID, np.ones(30), pruning="gw\0"), r"^pruning .*NUL"),
+    (lambda: gsfw.Operator.sensing("dct\0", 4, 4, 4), r"^kind .*NUL"),
+])
+def test_names_with_a_nul_character_are_refused(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

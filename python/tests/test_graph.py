@@ -134,3 +134,38 @@ def test_dmo_models():
     t = gsfw.tail(z, path, 3)
     assert h.dtype == np.int64 and t.dtype == np.int64
     assert list(h) == sorted(h) and {1, 2} <= set(t.tolist())
+
+
+@pytest.mark.parametrize("adjacency,exc,match", [
+    # scipy reads any object as a 1 x 1 matrix: these gave a graph of one node, no edge
+    (None, TypeError, r"^adjacency must be a matrix of numbers, got NoneType"),
+    ("abc", TypeError, r"^adjacency must be a matrix of numbers, got str"),
+    (5.0, ValueError, r"^adjacency must be a square 2-D matrix, got an array of shape \(\)"),
+    ([0.0, 1.0], ValueError, r"^adjacency must be a square 2-D matrix, got .* shape \(2,\)"),
+    (np.array([[None, 1], [1, None]]), TypeError, r"^adjacency must be a matrix of numbers"),
+])
+def test_scipy_refuses_what_is_not_an_adjacency_matrix(adjacency, exc, match):
+    pytest.importorskip("scipy.sparse")
+    with pytest.raises(exc, match=match):
+        gsfw.Graph.from_scipy(adjacency)
+    assert gsfw.Graph.from_scipy([[0, 1], [1, 0]]).m == 1  # a nested list is a matrix
+
+
+@pytest.mark.parametrize("G", [None, "abc", [(0, 1)]])
+def test_networkx_refuses_what_is_not_a_graph(G):
+    # an AttributeError ("'NoneType' object has no attribute 'nodes'") named nothing
+    with pytest.raises(TypeError, match=r"^G must be a networkx graph"):
+        gsfw.Graph.from_networkx(G)
+
+
+def test_scipy_explicit_zeros_are_edges_of_cost_zero():
+    # as the docstring says (it had said "every nonzero"): the stored pattern of a sparse
+    # matrix, as scipy.sparse.csgraph and networkx read it; a dense array's nonzeros
+    sp = pytest.importorskip("scipy.sparse")
+    M = sp.csr_matrix((np.array([1.0, 0.0, 1.0]), (np.array([0, 0, 1]), np.array([1, 2, 0]))),
+                      shape=(3, 3))
+    g = gsfw.Graph.from_scipy(M)
+    assert g.edges.tolist() == [[0, 1], [0, 2]] and g.costs.tolist() == [1.0, 0.0]
+    assert gsfw.Graph.from_scipy(M.toarray()).edges.tolist() == [[0, 1]]
+    M.eliminate_zeros()
+    assert gsfw.Graph.from_scipy(M).edges.tolist() == [[0, 1]]

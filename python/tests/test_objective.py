@@ -160,3 +160,16 @@ def test_warm_start_and_tol():
                        method="fw", tol=1e-9)
     assert again.status == "converged"
     assert again.info["f_best"] <= first.info["f_polished"] + 1e-12
+
+
+@pytest.mark.parametrize("returned,got", [("a", "str 'a'"), (1 + 1j, r"complex \(1\+1j\)"),
+                                          (None, "NoneType None")])
+def test_a_value_that_is_not_a_number_is_named(returned, got):
+    # Python's own "must be real number, not str" named neither the Objective nor value
+    def grad(x):
+        return 2 * x
+    for objective in (gsfw.Objective(4, lambda x: returned, grad),
+                      gsfw.Objective(4, lambda x: returned, grad, lambda x: (returned, grad(x)))):
+        with pytest.raises(TypeError, match=r"^Objective value returned %s; expected a real "
+                                            r"number$" % got):
+            gsfw.solve(objective, s=2, L=2.0, max_iter=3)

@@ -162,3 +162,17 @@ def test_seed_range_documented_as_the_c_apis(root):
         text = " ".join(f.read().split())
     assert ("`uint64_t` seed (beyond, `ValueError` rather than a wrapped seed), wider than "
             "`gsfw.solve`'s `seed` (0..2147483647" in text)
+
+
+def test_csr_refuses_complex_entries_and_huge_sizes_by_name():
+    # complex entries lost their imaginary parts (numpy's ComplexWarning only), where a
+    # dense complex A raises ValueError; 2^31 columns raised an unnamed OverflowError
+    sp = pytest.importorskip("scipy.sparse")
+    M = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 2.0]]) + 1j)
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match=r"^matrix must be an array of real numbers"):
+        gsfw.Operator.csr(M)
+    with pytest.raises(ValueError, match=r"^A must be an array of real numbers"):
+        gsfw.solve(M, rng.standard_normal(2), s=1, max_iter=2)
+    with pytest.raises(ValueError, match=r"^d must be in the int32 range"):
+        gsfw.Operator.csr(sp.csr_matrix((3, 2 ** 31)))

@@ -142,3 +142,92 @@ def test_verbosity_prints_progress(capsys):
     gsfw.pcst_fast(e, p, c, 0, 1, "GW", 2)
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and "3 nodes, 2 edges, rooted at node 0, pruning gw" in out[0]
+
+
+E4, P5, C4 = [[0, 1], [1, 2], [2, 3], [3, 4]], [5.0, 0, 6, 0, 3], [1.0, 2, 1, 5]
+
+
+@pytest.mark.parametrize("edges,prizes,costs,match", [
+    # pcst_fast's binding cannot convert these to its float64 arrays: TypeError
+    (E4, np.array(P5, dtype=complex), C4, "^prizes must be an array of real numbers"),
+    (E4, np.array(P5, dtype=object), C4, "^prizes must be an array of real numbers"),
+    (E4, np.array(["5", "0", "6", "0", "3"]), C4, "^prizes must be an array of real numbers"),
+    (E4, P5, np.array(C4, dtype=np.longdouble), "^costs must be an array of real numbers"),
+    (E4, P5, np.array(C4, dtype=complex), "^costs must be an array of real numbers"),
+    # nor these to its int64 edge array (before any check of the shape)
+    (None, P5, C4, "^edges must hold integer node ids, got dtype object"),
+    ("abc", P5, C4, "^edges must hold integer node ids, got dtype <U3"),
+    (np.array([1.5, 2.5]), P5, C4, "^edges must hold integer node ids, got dtype float64"),
+    (np.array([[0, 1, 2]], dtype=object), P5, C4, "^edges must hold integer node ids"),
+])
+def test_arrays_pcst_fast_cannot_convert_are_type_errors(edges, prizes, costs, match):
+    with pytest.raises(TypeError, match=match):
+        gsfw.pcst_fast(edges, prizes, costs, -1, 1, "gw", 0)
+
+
+@pytest.mark.parametrize("edges,prizes,costs,match", [
+    # converted, then of the wrong shape: ValueError, as in pcst_fast
+    (5, P5, C4, r"^edges must be an \(m, 2\) array of node ids, got an array of shape \(\)$"),
+    ([[]], P5, [], r"^edges must be an \(m, 2\) array .* shape \(1, 0\)$"),
+    (np.zeros((4, 3), dtype=np.int64), P5, C4, r"shape \(4, 3\)$"),
+    (E4, None, C4, "^prizes is None"),
+    (E4, 5.0, C4, "^prizes must be 1-D"),
+    (E4, P5, [[1.0, 2, 1, 5]], "^costs must be 1-D"),
+    (E4, P5, C4[:3], "^costs has 3 entries, expected 4$"),
+])
+def test_arrays_of_the_wrong_shape_are_value_errors(edges, prizes, costs, match):
+    with pytest.raises(ValueError, match=match):
+        gsfw.pcst_fast(edges, prizes, costs, -1, 1, "gw", 0)
+
+
+def test_integer_scalars_and_bytes_like_pruning_pcst_fast_takes():
+    # pcst_fast's binding reads any integer (0-d integer arrays too: np.array(2), what
+    # some numpy functions return) and any bytes-like pruning (bytearray too)
+    ref = gsfw.pcst_fast(E4, P5, C4, 2, 1, "gw", 0)
+    got = gsfw.pcst_fast(E4, P5, C4, np.array(2), np.array(1, dtype=np.uint8), bytearray(b"gw"),
+                         np.array(0, dtype=np.int16))
+    assert [a.tolist() for a in got] == [a.tolist() for a in ref]
+    got = gsfw.pcst_fast(E4, P5, C4, np.array(-1), np.array(2), "gw", 0)
+    assert [a.tolist() for a in got] == [[0, 1, 2, 4], [1, 0]]
+    # still refused: what is not an integer (pcst_fast reads np.array(2.0) as 2, np.True_
+    # as 1 and np.array([2]) as 2)
+    for root in (np.array(2.0), np.array(True), np.array([2]), np.True_):
+        with pytest.raises(TypeError, match="root must be an integer"):
+            gsfw.pcst_fast(E4, P5, C4, root, 1, "gw", 0)
+
+
+def test_bool_edges_and_ids_beyond_int32_are_refused():
+    # deliberate differences (docs/python.md): pcst_fast converts a bool edge array to
+    # node ids 0 and 1, and truncates 2**32 + 2 to node 2 (a forest over the wrong edge)
+    with pytest.raises(TypeError, match="integer node ids, got dtype bool"):
+        gsfw.pcst_fast(np.array([[True, False]]), [1.0, 2.0], [1.0], -1, 1, "gw", 0)
+    for bad in (2 ** 32 + 2, -2 ** 32 + 2):
+        with pytest.raises(ValueError, match="node id out of range"):
+            gsfw.pcst_fast(np.array([[0, 1], [1, bad]]), [1.0, 1.0, 1.0], [1.0, 1.0], -1, 1,
+                           "gw", 0)
+
+
+def test_empty_edge_arrays_of_any_dtype_are_no_edges():
+    # deliberate (docs/python.md): pcst_fast refuses [] (1-D) and an empty float array
+    for edges in ([], np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros((0, 2), bool)):
+        got = gsfw.pcst_fast(edges, [1.0, 2.0], [], -1, 1, "gw", 0)
+        assert [a.tolist() for a in got] == [[1], []]
+    with pytest.raises(TypeError, match="verbosity_level must be an integer, got bool"):
+        gsfw.pcst_fast([], [1.0, 2.0], [], -1, 1, "gw", True)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_verbose_calls_raise_the_errors_of_quiet_ones(level):
+    # the progress line's len(prizes), len(costs) (graph.n, graph.m) ran first, so with
+    # verbosity_level >= 1 a scalar or None raised "object of type 'float' has no len()"
+    # (AttributeError for gsfw.pcsf's graph) in place of the ValueError naming it
+    for prizes, costs, match in [(5.0, [1.0], "^prizes must be 1-D"),
+                                 (None, [1.0], "^prizes is None"),
+                                 ([1.0, 1.0], None, "^costs is None"),
+                                 ([1.0, 1.0], 3.0, "^costs must be 1-D")]:
+        with pytest.raises(ValueError, match=match):
+            gsfw.pcst_fast([[0, 1]], prizes, costs, -1, 1, "gw", level)
+    with pytest.raises(TypeError, match="^graph must be a gsfw.Graph, got NoneType"):
+        gsfw.pcsf(None, [1.0, 1.0], verbosity_level=level)
+    with pytest.raises(ValueError, match="^prizes must be 1-D"):
+        gsfw.pcsf(gsfw.Graph(2, [[0, 1]]), 5.0, verbosity_level=level)

@@ -381,3 +381,79 @@ def test_estimators_warn_once_about_unused_arguments():
     with warnings.catch_warnings():  # delta is Option II's: the solve reads it
         warnings.simplefilter("error")
         gsfw.GraphSparseRegression(s=3, delta=0.5).fit(X, y)
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_a_graph_or_tree_of_another_size_than_X_is_named(name):
+    # the fit chose its radius with the model's oracle first, whose error named its
+    # internal vector: "z has 39 entries, expected 40"
+    X, y, _ = data(4, n=60, d=40)
+    if name == "GraphSparseClassifier":
+        y = y > 0
+    extra = {"s_values": [2, 3], "cv": 2} if name.endswith("CV") else {"s": 3}
+    est = getattr(gsfw, name)(graph=gsfw.Graph.grid(5, 8), **extra)
+    with pytest.raises(ValueError, match=r"^the graph has 40 nodes but X has 39 features"):
+        est.fit(X[:, :39], y)
+    est = getattr(gsfw, name)(tree=gsfw.Tree.quadtree(8, 8), **extra)
+    with pytest.raises(ValueError, match=r"^the tree has 64 nodes but X has 40 features"):
+        est.fit(X, y)
+
+
+def test_default_s_is_the_one_l1_allows():
+    # s defaults to 10 % of the features, but model l1 needs s = 1: with d = 40 the fit
+    # failed with "model l1 needs s 1, got 4", an s the user never gave (check_estimator's
+    # small d, where 10 % rounds up to 1, did not see it)
+    X, y, _ = data(5, n=60, d=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", gsfw.BoundaryWarning)
+        est = gsfw.GraphSparseRegression(model="l1").fit(X, y)
+        assert np.count_nonzero(est.coef_) <= 1
+        clf = gsfw.GraphSparseClassifier(model="l1").fit(X, y > 0)
+        assert np.count_nonzero(clf.coef_) <= 1
+        cv = gsfw.GraphSparseRegressionCV(model="l1", cv=3).fit(X, y)
+        assert cv.s_values_.tolist() == [1] and cv.s_ == 1
+    with pytest.raises(ValueError, match="model l1 needs s 1, got 4"):  # a given s is checked
+        gsfw.GraphSparseRegression(model="l1", s=4).fit(X, y)
+
+
+# The classifier's intercept: where X^T t = 0 (t the +-1 labels) the fit took coef_ = 0
+# as optimal and left intercept_ at 0, which holds only for balanced classes: with 7
+# positives of 10 it predicted the minority class for every sample, probability 0.5.
+@pytest.mark.parametrize("make", [
+    lambda: np.zeros((10, 3)),
+    lambda: sp.csr_matrix((10, 3)),
+])
+def test_classifier_on_a_zero_design_fits_the_class_frequencies(make):
+    X, y = make(), np.r_[np.zeros(3), np.ones(7)]
+    clf = gsfw.GraphSparseClassifier(s=1).fit(X, y)
+    assert not np.any(clf.coef_)
+    assert abs(clf.intercept_ - np.log(7 / 3)) < 1e-12
+    assert clf.predict(X).tolist() == [1.0] * 10
+    assert np.allclose(clf.predict_proba(X), [[0.3, 0.7]] * 10)
+    plain = gsfw.GraphSparseClassifier(s=1, fit_intercept=False).fit(X, y)
+    assert plain.intercept_ == 0.0 and not np.any(plain.coef_)
+
+
+def test_classifier_fits_coef_where_only_the_intercept_hides_the_gradient():
+    # X^T t = 0, but at the best intercept the gradient of the loss in coef is not 0
+    X, y = np.array([[1.0], [0.0], [0.0], [1.0]]), np.array([1, 1, 1, 0])
+    clf = gsfw.GraphSparseClassifier(s=1, C=5.0).fit(X, y)
+    assert clf.coef_[0] < -1.0 and clf.intercept_ > 1.0 and clf.result_ is not None
+    assert clf.predict_proba(X)[1, 1] > clf.predict_proba(X)[0, 1]  # x = 0 is more often 1
+
+
+def test_C_is_the_radius_the_fit_used():
+    # with C=None, an answer on the boundary of the last (for the classifier: the only)
+    # ball grew C fourfold after that solve: C_ was 4x the radius result_ was solved in
+    # (6.66 for 1.665 here), and the classifier's refit ran in that larger ball
+    rng = np.random.default_rng(4)
+    rng.integers(20, 80, size=2)  # (the draws before X of the search that found the case)
+    X = rng.standard_normal((63, 28))
+    noise = rng.standard_normal(63)
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.uniform(0, 1) * noise) > 0
+    for polish in (False, True):
+        auto = gsfw.GraphSparseClassifier(s=2, method="accfw", polish=polish).fit(X, y)
+        assert np.linalg.norm(auto.result_.x) == pytest.approx(auto.C_, rel=1e-6)
+        assert np.linalg.norm(auto.coef_) <= auto.C_ * (1 + 1e-9)
+        given = gsfw.GraphSparseClassifier(s=2, method="accfw", polish=polish, C=auto.C_)
+        assert np.array_equal(given.fit(X, y).coef_, auto.coef_)

@@ -77,3 +77,28 @@ def test_solve_with_tree_model():
         gsfw.solve(A[:, :60], A[:, :60] @ x[:60], model="tree", s=4, tree=t)
     est = gsfw.GraphSparseRegression(s=4, tree=t, C=3.0, method="fw", step="line").fit(A, A @ x)
     assert est.result_.info["oracle_calls"] > 0 and np.linalg.norm(est.coef_ - x) < 1e-8
+
+
+@pytest.mark.parametrize("height,width,exc,match", [
+    (4.5, 4.5, TypeError, r"^height must be an integer, got float 4\.5$"),
+    (8, 8.0, TypeError, r"^width must be an integer, got float 8\.0$"),
+    ("8", 8, TypeError, r"^height must be an integer, got str '8'$"),
+    (True, True, TypeError, r"^height must be an integer, got bool True$"),
+    (2 ** 40, 2 ** 40, ValueError, r"^height must be in the int32 range"),
+])
+def test_quadtree_sizes_are_integers(height, width, exc, match):
+    # as Graph.grid's: 4.5 is not read as 4 (a 4 x 4 quadtree), '8' not parsed, True not 1
+    with pytest.raises(exc, match=match):
+        gsfw.Tree.quadtree(height, width)
+    assert gsfw.Tree.quadtree(np.int64(4), np.int32(4)).n == 16
+
+
+@pytest.mark.parametrize("parents,match", [
+    (None, r"^parents must be a 1-D array of parent ids .* got an array of shape \(\)$"),
+    (5, r"^parents must be a 1-D array of parent ids .* got an array of shape \(\)$"),
+    ([[-1, 0]], r"^parents must be a 1-D array of parent ids .* shape \(1, 2\)$"),
+])
+def test_tree_parents_of_the_wrong_shape_are_named(parents, match):
+    # not numpy's "object of too small depth for desired array", which names nothing
+    with pytest.raises(ValueError, match=match):
+        gsfw.Tree(parents)
