@@ -14,7 +14,7 @@ extern "C" {
 
 /* the library version (also the build's: CMakeLists.txt reads it here); the shared
  * library's SONAME carries major.minor, since the ABI may change between 0.x releases */
-#define GSFW_VERSION "0.6.3"
+#define GSFW_VERSION "0.6.4"
 GSFW_API const char *gsfw_version(void);
 
 /* ------------------------------------------------------------------ errors */
