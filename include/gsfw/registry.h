@@ -225,7 +225,8 @@ GSFW_API void gsfw_spec_available(gsfw_spec *spec, unsigned needs);
  * parameters, else a warning; each entry's own checks, e.g. the l1 model's s = 1).
  * liblinear's check_parameter in spirit. Warnings are kept: gsfw_spec_warning. */
 GSFW_API gsfw_error gsfw_spec_check(gsfw_spec *spec, gsfw_err *err);
-/* The i-th warning of the last check or bind, or NULL. */
+/* The i-th warning since the last gsfw_spec_check (its own, then those of the binds
+ * after it), or NULL. */
 GSFW_API const char *gsfw_spec_warning(const gsfw_spec *spec, int i);
 /* Against the problem: d unknowns (s <= d), the graph or tree the model needs (d nodes;
  * borrowed: they must outlive the spec's oracles). A graph or tree the model does not
