@@ -150,6 +150,11 @@ class _GraphSparseModel(BaseEstimator):
 
     def _sparsity(self, d):
         s = integral_or_none("s", self.s)
+        if s is not None and s > d:
+            # worded as scikit-learn's checks expect of an estimator that needs more
+            # features than X has
+            raise ValueError("s = %d needs at least %d features, but X has %d feature(s)"
+                             % (s, s, d))
         if s is None:
             s = pinned_s(self.model, self.graph, self.tree)
         return default_s(d) if s is None else s

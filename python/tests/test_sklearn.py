@@ -399,6 +399,23 @@ def test_a_graph_or_tree_of_another_size_than_X_is_named(name):
         est.fit(X, y)
 
 
+@pytest.mark.parametrize("name", ["GraphSparseRegression", "GraphSparseClassifier"])
+def test_an_s_above_the_feature_count_names_the_features(name):
+    # the library's message, "s 2 exceeds the dimension d = 1", did not say that X is what
+    # is short, in the words scikit-learn's check_fit2d_1feature looks for
+    from sklearn.utils.estimator_checks import check_fit2d_1feature
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((30, 1))
+    y = 2.0 * X[:, 0]
+    if name == "GraphSparseClassifier":
+        y = y > 0
+    est = getattr(gsfw, name)(s=2)
+    with pytest.raises(ValueError, match=r"s = 2 needs at least 2 features, but X has 1 "
+                                         r"feature\(s\)"):
+        est.fit(X, y)
+    check_fit2d_1feature(name, est)
+
+
 def test_default_s_is_the_one_l1_allows():
     # s defaults to 10 % of the features, but model l1 needs s = 1: with d = 40 the fit
     # failed with "model l1 needs s 1, got 4", an s the user never gave (check_estimator's
