@@ -120,10 +120,12 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
             lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
         if (kind[0] == 'o' && st.st_nlink == 1) {
+            char shown[4 * sizeof path];
+            cli_escape(path, shown, sizeof shown);
             fprintf(stderr, "%s %s: note: '%s' holds the earlier contents of an output "
                     "that a run (pid %ld) was replacing when it was killed; it is kept: "
                     "rename it back over that output, or delete it\n", cli_program(), cmd,
-                    path, pid);
+                    shown, pid);
             continue;
         }
         unlink(path);
@@ -131,10 +133,13 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
         dead = pid;
     }
     if (dp) closedir(dp);
-    if (removed)
+    if (removed) {
+        char shown[4 * sizeof path];
+        cli_escape(dir, shown, sizeof shown);
         fprintf(stderr, "%s %s: note: removed %d unfinished file%s left in '%s' by a run "
                 "that was killed (pid %ld%s)\n", cli_program(), cmd, removed,
-                removed == 1 ? "" : "s", dir, dead, removed > 1 ? " and others" : "");
+                removed == 1 ? "" : "s", shown, dead, removed > 1 ? " and others" : "");
+    }
     return live;
 }
 

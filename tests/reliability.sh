@@ -227,6 +227,16 @@ wait $pid; rcA=$?
 [ $rcA = 0 ] && [ $rcB = 0 ] && cmp -s sd/x.npy xB.npy && [ "$(wc -l <sd/t.csv)" = 11 ] && ok ||
     fail "concurrent solve runs: A $rcA $(cat errA), B $rcB $(cat errB)"
 
+# --- a killed run's leftovers in a directory whose name holds a control byte: the notes
+# that name it escape it as every other message does (\x1B), not the raw byte
+esc=$(printf 'k\033]0;x\007')
+mkdir -p "$esc" && : >"$esc/.gsfw-tmp-999999999-x.npy" && : >"$esc/.gsfw-old-999999997-z.npy"
+rec "$esc" 3 >/dev/null 2>errE; rcE=$?
+if [ $rcE = 0 ] && grep -q 'removed 1 unfinished file left in .k\\x1B\]0;x\\x07' errE &&
+    grep -q "note: 'k\\\\x1B\]0;x\\\\x07/.gsfw-old-999999997-z.npy' holds" errE &&
+    ! grep -q "$(printf '\033')" errE; then ok
+else fail "leftover notes in an escaped directory: exit $rcE, $(cat -v errE)"; fi
+
 # --- random signals into runs that replace earlier outputs
 rounds=${ROUNDS:-0} seed=20261126 done_ok=0 stopped=0 killed=0 early=0
 start=$(date +%s%N); rec new2 12 >/dev/null; span=$((($(date +%s%N) - start) / 770))
