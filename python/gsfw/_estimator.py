@@ -14,7 +14,7 @@ except ImportError as exc:  # pragma: no cover - scikit-learn is a Debian packag
     raise ImportError("gsfw's estimators need scikit-learn (Debian: python3-sklearn); "
                       "gsfw.solve works without it") from exc
 
-from ._checks import integral_or_none, real_or_none
+from ._checks import INT32_MAX, integral_or_none, real_or_none
 from ._graph import Graph
 from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
@@ -150,9 +150,9 @@ class _GraphSparseModel(BaseEstimator):
 
     def _sparsity(self, d):
         s = integral_or_none("s", self.s)
-        if s is not None and s > d:
+        if s is not None and d < s <= INT32_MAX:
             # worded as scikit-learn's checks expect of an estimator that needs more
-            # features than X has
+            # features than X has (an s outside the int range is the library's to name)
             raise ValueError("s = %d needs at least %d features, but X has %d feature(s)"
                              % (s, s, d))
         if s is None:
