@@ -77,6 +77,29 @@ static double brute_best(int kind, int n, const int *parent, const double *z, in
     return best;
 }
 
+/* The most nodes of an optimal subset (sum of z^2 within rounding of best; n <= 12): the
+ * weights are >= 0, so the oracles return min(s, available) nodes (an optimum grown
+ * within the trees it may use). */
+static int brute_max_count(int kind, int n, const int *parent, const double *z, int s, int g,
+                           double best)
+{
+    int most = 0;
+    unsigned char in[16];
+    for (unsigned mask = 1; mask < (1u << n); mask++) {
+        int count = 0;
+        double sum = 0.0;
+        for (int i = 0; i < n; i++) {
+            in[i] = (mask >> i) & 1u;
+            count += in[i];
+            if (in[i]) sum += z[i] * z[i];
+        }
+        if (count > most && sum >= best - 1e-12 * fmax(1.0, best) &&
+            feasible(kind, n, parent, in, s, g))
+            most = count;
+    }
+    return most;
+}
+
 /* A random forest on n nodes with scattered ids: nodes are attached in a random order,
  * each to a random earlier node or (with probability p_root, and always the first) as a
  * new root. */
@@ -155,6 +178,7 @@ static void check_against_brute_force(int kind)
             assert_int_equal(dmo->contains(dmo->ctx, support, size), 1);
             double want = brute_best(kind, n, parent, z, s, g);
             assert_true(fabs(got - want) <= 1e-12 * fmax(1.0, want));
+            assert_int_equal(size, brute_max_count(kind, n, parent, z, s, g, want));
             /* the same input gives the same answer */
             int again[16], size2 = -1;
             assert_int_equal(dmo->select(dmo->ctx, z, again, &size2, NULL), 0);
@@ -234,7 +258,7 @@ static void test_path_closed_forms(void **state)
 }
 
 /* The documented tie rule: earlier (smaller-id) children and roots get the nodes, the
- * connected model takes the smallest top node, and the most nodes are used. */
+ * connected model takes the most nodes, then the smallest top node. */
 static void test_tie_rules(void **state)
 {
     (void)state;
@@ -267,6 +291,18 @@ static void test_tie_rules(void **state)
     gsfw_dmo *dmo = make_oracle(FOREST, t, 6, 2);
     assert_int_equal(dmo->select(dmo->ctx, zero, support, &size, NULL), 0);
     assert_int_equal(size, 6);
+    gsfw_dmo_free(dmo);
+    gsfw_tree_free(t);
+    /* the connected model on a tie between a leaf (the smallest id) and the whole tree:
+     * 1 with children 0 and 2, z = (1, 0, 0), s = 3 takes all three nodes, not {0} */
+    int star[3] = {1, -1, 1};
+    double leaf[3] = {1, 0, 0};
+    assert_int_equal(gsfw_tree_from_parents(3, star, &t, NULL), GSFW_OK);
+    dmo = make_oracle(CONNECTED, t, 3, 1);
+    assert_int_equal(dmo->select(dmo->ctx, leaf, support, &size, NULL), 0);
+    assert_int_equal(size, 3);
+    assert_int_equal(dmo->select(dmo->ctx, zero, support, &size, NULL), 0);
+    assert_int_equal(size, 3);
     gsfw_dmo_free(dmo);
     gsfw_tree_free(t);
 }
