@@ -350,6 +350,28 @@ static void test_tie_rules(void **state)
     gsfw_tree_free(t);
 }
 
+/* Squares below the overflow threshold whose sums are not: 0 with children 1 and 2, 3
+ * below 1, z = (1e154, 1e154, 1e154, 1). The best rooted subtree of 3 nodes is {0, 1, 2}
+ * (3e308 in exact arithmetic), not {0, 1, 3}, although both sums overflow a double. */
+static void test_sums_beyond_double(void **state)
+{
+    (void)state;
+    int parent[4] = {-1, 0, 0, 1}, support[4], size = -1;
+    double z[4] = {1e154, 1e154, 1e154, 1.0};
+    gsfw_tree *t;
+    assert_int_equal(gsfw_tree_from_parents(4, parent, &t, NULL), GSFW_OK);
+    for (int kind = ROOTED; kind <= CONNECTED; kind++) {
+        gsfw_dmo *dmo = make_oracle(kind, t, 3, 1);
+        assert_int_equal(dmo->select(dmo->ctx, z, support, &size, NULL), 0);
+        unsigned char in[4] = {0};
+        for (int k = 0; k < size; k++) in[support[k]] = 1;
+        assert_int_equal(size, 3);
+        assert_true(in[0] && in[1] && in[2]);
+        gsfw_dmo_free(dmo);
+    }
+    gsfw_tree_free(t);
+}
+
 /* The tree oracles in the baselines: CoSaMP with head = the rooted oracle with 2s and
  * tail = with s, and graph-CoSaMP / graph-IHT with the oracles the library builds from
  * the model name "tree" (gsfw_baseline_oracles). A planted rooted subtree of the 8x8
@@ -613,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_connected_brute_force),
         cmocka_unit_test(test_path_closed_forms),
         cmocka_unit_test(test_tie_rules),
+        cmocka_unit_test(test_sums_beyond_double),
         cmocka_unit_test(test_tree_baselines_recover),
         cmocka_unit_test(test_quadtree_layout),
         cmocka_unit_test(test_quadtree_supports_nest),
