@@ -107,6 +107,15 @@ else
     echo "ok: recover --out and --trace on one file: refused before the run"
 fi
 
+# 2d. bench-reduce runs through its sizes (up to 1e6 doubles; UBSan builds check its
+# arithmetic)
+if $RUN -np 1 "$GSFW_MPI" bench-reduce --reps 1 >bench.out 2>bench.err &&
+    [ "$(grep -c '^ *[0-9][0-9]* ' bench.out)" -eq 5 ]; then
+    echo "ok: bench-reduce: five sizes"
+else
+    fail "bench-reduce --reps 1"; cat bench.out; head -n 5 bench.err
+fi
+
 # 3. the time limit
 "$TOOL" gen 40 300 3 B.npy yB.npy B.mtx || exit 1
 if $RUN -np 3 "$GSFW_MPI" solve --A B.npy --y yB.npy --model topk --s 3 --C 5 --method fw \
