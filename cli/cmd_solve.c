@@ -132,19 +132,6 @@ static double distance(const double *a, const double *b, int d)
     return sqrt(s);
 }
 
-/* Two outputs on standard output would interleave. (Options the chosen method or model
- * does not use are reported by the spec's check.) */
-static int check_dashes(const char *cmd, const char *const outputs[4])
-{
-    int dashes = 0;
-    for (int k = 0; k < 4; k++) dashes += outputs[k] && !strcmp(outputs[k], "-");
-    if (dashes > 1)
-        return cli_usage_error(cmd, "only one of --out, --best-out, --trace and --polished-out "
-                               "can be '-' (standard output)");
-    return CLI_OK;
-}
-
-
 /* The command line: the flags shared with gsfw-mpi solve and gsfw solve's own. */
 typedef struct {
     cli_solve_args a;
@@ -167,20 +154,6 @@ typedef struct {
     gsfw_result res;
     gsfw_info info;
 } solve_run;
-
-/* The outputs: which stream the summary takes, the paths spelt as the writers take
- * them, and no two naming one file. */
-static int plan_outputs(solve_flags *f)
-{
-    cli_solve_args *a = &f->a;
-    const char **paths[4] = {&a->out_path, &a->best_path, &a->trace_path, &a->pol_path};
-    f->summary = stdout;
-    for (int k = 0; k < 4; k++)
-        if (*paths[k] && !strcmp(*paths[k], "-")) f->summary = stderr; /* stdout is taken */
-    for (int k = 0; k < 4; k++) *paths[k] = cli_output_path(*paths[k]);
-    return cli_solve_distinct_outputs(CMD, a->out_path, a->best_path, a->trace_path,
-                                      a->pol_path);
-}
 
 /* --max-memory, and what the run is known to need before anything is read */
 static int check_memory(const solve_flags *f)
@@ -216,9 +189,9 @@ static int parse_flags(int argc, char **argv, solve_flags *f)
     free(usage);
     if (rc) return rc;
     if ((rc = cli_solve_check(CMD, a))) return rc;
-    const char *outputs[4] = {a->out_path, a->best_path, a->trace_path, a->pol_path};
-    if ((rc = check_dashes(CMD, outputs))) return rc;
-    if ((rc = plan_outputs(f))) return rc;
+    const char **const outputs[4] = {&a->out_path, &a->best_path, &a->trace_path,
+                                     &a->pol_path};
+    if ((rc = cli_solve_plan_outputs(CMD, outputs, &f->summary))) return rc;
     return check_memory(f);
 }
 

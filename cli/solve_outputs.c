@@ -30,6 +30,19 @@ int cli_solve_distinct_outputs(const char *cmd, const char *out_path, const char
     return CLI_OK;
 }
 
+int cli_solve_plan_outputs(const char *cmd, const char **const paths[4], FILE **summary)
+{
+    /* two outputs on standard output would interleave */
+    int dashes = 0;
+    for (int k = 0; k < 4; k++) dashes += *paths[k] && !strcmp(*paths[k], "-");
+    if (dashes > 1)
+        return cli_usage_error(cmd, "only one of --out, --best-out, --trace and --polished-out "
+                               "can be '-' (standard output)");
+    *summary = dashes ? stderr : stdout; /* stdout is taken */
+    for (int k = 0; k < 4; k++) *paths[k] = cli_output_path(*paths[k]);
+    return cli_solve_distinct_outputs(cmd, *paths[0], *paths[1], *paths[2], *paths[3]);
+}
+
 /* How long a run waits for another that is moving its outputs into the same directory
  * (a recover run holds its directory for its whole run) */
 #define SOLVE_LOCK_WAIT_S 30

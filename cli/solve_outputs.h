@@ -3,6 +3,8 @@
 #ifndef GSFW_CLI_SOLVE_OUTPUTS_H
 #define GSFW_CLI_SOLVE_OUTPUTS_H
 
+#include <stdio.h>
+
 #include "gsfw.h"
 
 /* Two outputs naming one file (however spelt) would overwrite each other: refused (a
@@ -10,6 +12,13 @@
  * be given more than once. NULL paths are outputs not asked for. */
 int cli_solve_distinct_outputs(const char *cmd, const char *out_path, const char *best_path,
                                const char *trace_path, const char *pol_path);
+
+/* The outputs of a solve command (*paths[0..3]: --out, --best-out, --trace,
+ * --polished-out; NULL when not asked for): at most one is '-' (standard output), each
+ * is then spelt as the writers take it ('-' becomes /dev/stdout), and no two name one
+ * file. *summary: stdout, or stderr when an output takes standard output. Returns CLI_OK
+ * or CLI_USAGE (message printed). */
+int cli_solve_plan_outputs(const char *cmd, const char **const paths[4], FILE **summary);
 
 /* Write the requested outputs (NULL paths skipped) together: every file goes to a
  * temporary first and they are renamed into place only when all were written, so a

@@ -52,7 +52,7 @@ int mpi_cmd_bench_reduce(mpi_ctx *m, int argc, char **argv)
         int d = sizes[k];
         /* values of mixed signs and magnitudes, different on every rank */
         for (int i = 0; i < d; i++)
-            src[i] = (double)((i * 7919 + m->rank * 104729) % 2001 - 1000) *
+            src[i] = (double)(((long long)i * 7919 + (long long)m->rank * 104729) % 2001 - 1000) *
                      (1.0 + 1e-3 * m->rank) / (1.0 + (i % 13));
         double t_red = 0.0, t_all = 0.0;
         for (int r = 0; r < reps; r++) {

@@ -73,6 +73,7 @@ typedef struct {
     const double *x0, *x_true; /* NULL when not given */
     double L;              /* > 0: overrides the spec's (gsfw-mpi recover's estimate) */
     int oracle_on_root;    /* 1: the DMO runs on rank 0 and is broadcast */
+    FILE *summary;         /* solve: rank 0's summary line (stderr when an output is '-') */
 } mpi_run_opts;
 
 /* --oracle all|root (text may be NULL: all). Returns CLI_OK or CLI_USAGE. */

@@ -15,6 +15,7 @@
 #include "mpi_cli.h"
 #include "png_io.h"
 #include "recover_metrics.h"
+#include "solve_outputs.h"
 #include "operators/op_internal.h"
 
 static const char synopsis[] =
@@ -159,6 +160,7 @@ static int check_flags(recover_flags *f, mpi_run_opts *o)
     if (!rc) rc = cli_params_recovery_defaults(CMD, cp, &iters);
     if (!rc) rc = cli_params_check(CMD, cp);
     if (!rc) rc = mpi_parse_oracle_flag(CMD, f->oracle_text, &o->oracle_on_root);
+    if (!rc) rc = cli_solve_distinct_outputs(CMD, f->out_path, NULL, f->trace_path, NULL);
     f->s_given = gsfw_spec_given(cp->spec, "s") ? (int)gsfw_spec_number(cp->spec, "s") : 0;
     f->g_given = gsfw_spec_given(cp->spec, "g") ? (int)gsfw_spec_number(cp->spec, "g") : 0;
     o->spec = cp->spec;

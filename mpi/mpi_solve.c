@@ -6,6 +6,7 @@
 
 #include "mpi_cli.h"
 #include "solve_args.h"
+#include "solve_outputs.h"
 
 static const char head[] =
     "usage: mpirun -np K gsfw-mpi solve --A A.npy|A.mtx --y y.npy --model MODEL --s S\n"
@@ -115,6 +116,9 @@ static int parse_flags(mpi_ctx *m, int argc, char **argv, cli_solve_args *a, mpi
     free(usage);
     if (!rc) rc = cli_solve_check(CMD, a);
     if (!rc) rc = mpi_parse_oracle_flag(CMD, oracle_text, &o->oracle_on_root);
+    const char **const outputs[4] = {&a->out_path, &a->best_path, &a->trace_path,
+                                     &a->pol_path};
+    if (!rc) rc = cli_solve_plan_outputs(CMD, outputs, &o->summary);
     mpi_quiet_end(m);
     o->spec = a->params.spec;
     return rc;
@@ -152,14 +156,16 @@ static int report(mpi_ctx *m, const cli_solve_args *a, const mpi_run_opts *o, mp
         local = mpi_write_outputs(m, CMD, paths, s->x_last, s->x_best, p->d, s->trace,
                                   s->res.trace_len, o->x_true != NULL);
         if (!local) {
-            cli_solve_print_head(stdout, a, intercept, s->status, info);
-            printf("gap_bound=%.6g f_polished=%.17g L=%.17g oracle_calls=%ld pcsf_calls=%ld "
-                   "ranks=%d n=%d d=%d oracle=%s load_s=%.6f setup_s=%.6f time_s=%.6f "
-                   "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f reduce_calls=%ld\n",
-                   info->gap_bound, info->f_polished, info->L, info->oracle_calls,
-                   gsfw_info_count(info, "pcsf_calls"), m->nprocs, p->n, p->d, o->oracle_on_root ? "root" : "all",
-                   t_load, info->setup_time, info->solve_time, info->oracle_time,
-                   info->gradient_time, p->red.seconds, p->red.calls);
+            cli_solve_print_head(o->summary, a, intercept, s->status, info);
+            fprintf(o->summary,
+                    "gap_bound=%.6g f_polished=%.17g L=%.17g oracle_calls=%ld pcsf_calls=%ld "
+                    "ranks=%d n=%d d=%d oracle=%s load_s=%.6f setup_s=%.6f time_s=%.6f "
+                    "oracle_s=%.6f gradient_s=%.6f reduce_s=%.6f reduce_calls=%ld\n",
+                    info->gap_bound, info->f_polished, info->L, info->oracle_calls,
+                    gsfw_info_count(info, "pcsf_calls"), m->nprocs, p->n, p->d,
+                    o->oracle_on_root ? "root" : "all", t_load, info->setup_time,
+                    info->solve_time, info->oracle_time, info->gradient_time, p->red.seconds,
+                    p->red.calls);
             cli_solve_warn_unbounded(CMD, a, info);
         }
     }

@@ -65,7 +65,23 @@ check 2 $B --method fw --huber-delta 2
 check 2 $B --method fw --intercept
 check 2 --A A.npy --y y.npy --model nomodel --s 3 --C 5 --iters 10 --method fw
 check 1 $B --method fw --x0 y5.npy
+# the outputs are checked before the run: two naming one file, two on standard output
+check 2 $B --method fw --out same.npy --best-out same.npy
+check 2 $B --method fw --out - --trace -
 check 1 $B --method fw --x-true y5.npy
+
+# --out - is standard output (gsfw solve --help), the summary line then goes to stderr
+rm -f -- -
+$RUN -np 2 "$GSFW_MPI" solve $B --method fw --out - >dash.npy 2>dash.err
+rc=$?
+checked=$((checked + 1))
+if [ $rc -ne 0 ] || [ -e - ] || ! head -c 6 dash.npy | grep -q NUMPY ||
+    ! grep -q "^method=fw " dash.err; then
+    fail "--out -: status $rc; x must go to stdout (not a file '-'), the summary to stderr"
+    sed 's/^/  gsfw-mpi stderr: /' dash.err | head -n 20
+else
+    echo "ok: --out - writes x on standard output, the summary on stderr"
+fi
 
 if [ $fails -ne 0 ]; then
     echo "mpi_args_test: $fails of $checked command lines failed"

@@ -95,6 +95,27 @@ grep -q "started with different arguments: rank 1 differs from rank 0" mixed.err
     { fail "different arguments: no message naming rank 1"; cat mixed.err; }
 echo "ok: different arguments: status $rc, refused"
 
+# 2c. two outputs naming one file: a usage error before any work, as in gsfw solve
+$RUN -np 2 "$GSFW_MPI" recover --image "$IMG" --ratio 3 --iters 5 --out same.npy \
+    --trace same.npy >same.out 2>same.err
+rc=$?
+if [ $rc -ne 2 ] || [ -e same.npy ] ||
+    ! grep -q "^gsfw-mpi recover: --out and --trace name the same file 'same.npy'" same.err; then
+    fail "recover --out and --trace on one file: status $rc, expected 2 and a message"
+    head -n 5 same.err
+else
+    echo "ok: recover --out and --trace on one file: refused before the run"
+fi
+
+# 2d. bench-reduce runs through its sizes (up to 1e6 doubles; UBSan builds check its
+# arithmetic)
+if $RUN -np 1 "$GSFW_MPI" bench-reduce --reps 1 >bench.out 2>bench.err &&
+    [ "$(grep -c '^ *[0-9][0-9]* ' bench.out)" -eq 5 ]; then
+    echo "ok: bench-reduce: five sizes"
+else
+    fail "bench-reduce --reps 1"; cat bench.out; head -n 5 bench.err
+fi
+
 # 3. the time limit
 "$TOOL" gen 40 300 3 B.npy yB.npy B.mtx || exit 1
 if $RUN -np 3 "$GSFW_MPI" solve --A B.npy --y yB.npy --model topk --s 3 --C 5 --method fw \

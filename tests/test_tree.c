@@ -77,6 +77,52 @@ static double brute_best(int kind, int n, const int *parent, const double *z, in
     return best;
 }
 
+/* The most nodes of an optimal subset (sum of z^2 within rounding of best; n <= 12): the
+ * weights are >= 0, so the oracles return min(s, available) nodes (an optimum grown
+ * within the trees it may use). */
+static int brute_max_count(int kind, int n, const int *parent, const double *z, int s, int g,
+                           double best)
+{
+    int most = 0;
+    unsigned char in[16];
+    for (unsigned mask = 1; mask < (1u << n); mask++) {
+        int count = 0;
+        double sum = 0.0;
+        for (int i = 0; i < n; i++) {
+            in[i] = (mask >> i) & 1u;
+            count += in[i];
+            if (in[i]) sum += z[i] * z[i];
+        }
+        if (count > most && sum >= best - 1e-12 * fmax(1.0, best) &&
+            feasible(kind, n, parent, in, s, g))
+            most = count;
+    }
+    return most;
+}
+
+/* The fewest roots of an optimal subset with `count` nodes (n <= 12): the forest model's
+ * tie rule after the most nodes. */
+static int brute_fewest_trees(int n, const int *parent, const double *z, int s, int g,
+                              double best, int count)
+{
+    int fewest = n + 1;
+    unsigned char in[16];
+    for (unsigned mask = 1; mask < (1u << n); mask++) {
+        int nodes = 0, roots = 0;
+        double sum = 0.0;
+        for (int i = 0; i < n; i++) {
+            in[i] = (mask >> i) & 1u;
+            nodes += in[i];
+            roots += in[i] && parent[i] < 0;
+            if (in[i]) sum += z[i] * z[i];
+        }
+        if (nodes == count && roots < fewest && sum >= best - 1e-12 * fmax(1.0, best) &&
+            feasible(FOREST, n, parent, in, s, g))
+            fewest = roots;
+    }
+    return fewest;
+}
+
 /* A random forest on n nodes with scattered ids: nodes are attached in a random order,
  * each to a random earlier node or (with probability p_root, and always the first) as a
  * new root. */
@@ -155,6 +201,12 @@ static void check_against_brute_force(int kind)
             assert_int_equal(dmo->contains(dmo->ctx, support, size), 1);
             double want = brute_best(kind, n, parent, z, s, g);
             assert_true(fabs(got - want) <= 1e-12 * fmax(1.0, want));
+            assert_int_equal(size, brute_max_count(kind, n, parent, z, s, g, want));
+            if (kind == FOREST && size > 0) {
+                int roots = 0;
+                for (int k = 0; k < size; k++) roots += parent[support[k]] < 0;
+                assert_int_equal(roots, brute_fewest_trees(n, parent, z, s, g, want, size));
+            }
             /* the same input gives the same answer */
             int again[16], size2 = -1;
             assert_int_equal(dmo->select(dmo->ctx, z, again, &size2, NULL), 0);
@@ -234,7 +286,7 @@ static void test_path_closed_forms(void **state)
 }
 
 /* The documented tie rule: earlier (smaller-id) children and roots get the nodes, the
- * connected model takes the smallest top node, and the most nodes are used. */
+ * connected model takes the most nodes, then the smallest top node. */
 static void test_tie_rules(void **state)
 {
     (void)state;
@@ -268,6 +320,55 @@ static void test_tie_rules(void **state)
     assert_int_equal(dmo->select(dmo->ctx, zero, support, &size, NULL), 0);
     assert_int_equal(size, 6);
     gsfw_dmo_free(dmo);
+    gsfw_tree_free(t);
+    /* the forest model on a tie between three trees and two (roots 0, 1, 2; 3 below 2),
+     * zero weights, s = 3: the fewest trees, {0, 2, 3}, whether or not g is below the
+     * number of roots */
+    int three[4] = {-1, -1, -1, 2};
+    assert_int_equal(gsfw_tree_from_parents(4, three, &t, NULL), GSFW_OK);
+    for (int g = 2; g <= 3; g++) {
+        dmo = make_oracle(FOREST, t, 3, g);
+        assert_int_equal(dmo->select(dmo->ctx, zero, support, &size, NULL), 0);
+        memset(in, 0, sizeof in);
+        for (int k = 0; k < size; k++) in[support[k]] = 1;
+        assert_int_equal(size, 3);
+        assert_true(in[0] && in[2] && in[3]);
+        gsfw_dmo_free(dmo);
+    }
+    gsfw_tree_free(t);
+    /* the connected model on a tie between a leaf (the smallest id) and the whole tree:
+     * 1 with children 0 and 2, z = (1, 0, 0), s = 3 takes all three nodes, not {0} */
+    int star[3] = {1, -1, 1};
+    double leaf[3] = {1, 0, 0};
+    assert_int_equal(gsfw_tree_from_parents(3, star, &t, NULL), GSFW_OK);
+    dmo = make_oracle(CONNECTED, t, 3, 1);
+    assert_int_equal(dmo->select(dmo->ctx, leaf, support, &size, NULL), 0);
+    assert_int_equal(size, 3);
+    assert_int_equal(dmo->select(dmo->ctx, zero, support, &size, NULL), 0);
+    assert_int_equal(size, 3);
+    gsfw_dmo_free(dmo);
+    gsfw_tree_free(t);
+}
+
+/* Squares below the overflow threshold whose sums are not: 0 with children 1 and 2, 3
+ * below 1, z = (1e154, 1e154, 1e154, 1). The best rooted subtree of 3 nodes is {0, 1, 2}
+ * (3e308 in exact arithmetic), not {0, 1, 3}, although both sums overflow a double. */
+static void test_sums_beyond_double(void **state)
+{
+    (void)state;
+    int parent[4] = {-1, 0, 0, 1}, support[4], size = -1;
+    double z[4] = {1e154, 1e154, 1e154, 1.0};
+    gsfw_tree *t;
+    assert_int_equal(gsfw_tree_from_parents(4, parent, &t, NULL), GSFW_OK);
+    for (int kind = ROOTED; kind <= CONNECTED; kind++) {
+        gsfw_dmo *dmo = make_oracle(kind, t, 3, 1);
+        assert_int_equal(dmo->select(dmo->ctx, z, support, &size, NULL), 0);
+        unsigned char in[4] = {0};
+        for (int k = 0; k < size; k++) in[support[k]] = 1;
+        assert_int_equal(size, 3);
+        assert_true(in[0] && in[1] && in[2]);
+        gsfw_dmo_free(dmo);
+    }
     gsfw_tree_free(t);
 }
 
@@ -534,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_connected_brute_force),
         cmocka_unit_test(test_path_closed_forms),
         cmocka_unit_test(test_tie_rules),
+        cmocka_unit_test(test_sums_beyond_double),
         cmocka_unit_test(test_tree_baselines_recover),
         cmocka_unit_test(test_quadtree_layout),
         cmocka_unit_test(test_quadtree_supports_nest),

@@ -19,8 +19,8 @@
  * Ties are broken deterministically: children (and roots) are merged in increasing id
  * order and a later child only receives nodes when that strictly increases the sum, so
  * among equal optima the earlier (smaller-id) branches get the nodes; the connected
- * model takes the smallest-id top node among equal optima; the forest model prefers
- * fewer trees. Weights are z_i^2 >= 0, so the selection has min(s, available) nodes
+ * model takes the most nodes, then the smallest-id top node, among equal optima; the
+ * forest model prefers fewer trees. Weights are z_i^2 >= 0, so the selection has min(s, available) nodes
  * (available = the nodes of the tree(s) the selection may use).
  *
  * Head and tail projections: the Euclidean projection of b onto the union of the

@@ -5,6 +5,7 @@
 #include "core/internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,7 +106,11 @@ static gsfw_error parse_header(FILE *fp, const char *path, npy_header *h, gsfw_e
     }
     h->offset = start + hlen;
     struct stat st;
-    long long want = (long long)h->offset + (long long)h->shape[0] * h->shape[1] * h->size;
+    /* sizes below 2^31 each, but their product in bytes may pass what a file can hold */
+    const long long items = (long long)h->shape[0] * h->shape[1];
+    const long long want = items <= (LLONG_MAX - h->offset) / h->size
+                               ? (long long)h->offset + items * h->size
+                               : LLONG_MAX;
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (long long)st.st_size < want)
         rc = gsfw_fail(err, GSFW_ERR_FORMAT, "'%s' is truncated: its header describes %ld x %ld "
                        "items (%lld bytes with the header) but the file has %lld bytes", path,

@@ -2,8 +2,8 @@
  * Rooting each tree at its root, every connected node set has one top node v (the node
  * whose parent is outside the set) and lies in v's subtree, closed upwards to v: exactly
  * the sets behind the knapsack tables F_v (tree_dp.c). The optimum is therefore
- * max_v F_v[min(size_v, s)] (the tables grow with j since weights are >= 0); the
- * smallest top node wins ties. */
+ * max_v F_v[min(size_v, s)] (the tables grow with j since weights are >= 0); among
+ * equal optima the most nodes, then the smallest top node, win. */
 #include "oracles/dmo_internal.h"
 #include "oracles/tree_dp.h"
 
@@ -27,7 +27,8 @@ static int connected_select(void *vctx, const double *z, int *support, int *size
     double best = -INFINITY;
     for (int v = 0; v < dp->tree->n; v++) {
         double val = tree_dp_value(dp, v, tree_dp_cap(dp, v));
-        if (val > best) {
+        /* on a tie, the larger table: an optimum grown to min(s, its tree's size) */
+        if (val > best || (val == best && tree_dp_cap(dp, v) > tree_dp_cap(dp, best_v))) {
             best = val;
             best_v = v;
         }

@@ -127,11 +127,18 @@ int tree_dp_fill(tree_dp *dp, const double *z)
 {
     const gsfw_tree *t = dp->tree;
     int n = t->n;
+    double total = 0.0;
     for (int i = 0; i < n; i++) {
         double w = z[i] * z[i];
         if (!isfinite(w)) return GSFW_DMO_BAD_INPUT;
         dp->w[i] = w;
+        total += w;
     }
+    /* squares below DBL_MAX may still sum past it (Inf ties every large table): scale
+     * them by a power of two, which keeps every comparison (only weights below 2^-958,
+     * which no sum of this size can feel, lose bits) */
+    if (!isfinite(total))
+        for (int i = 0; i < n; i++) dp->w[i] = ldexp(dp->w[i], -64);
     for (int k = n - 1; k >= 0; k--) { /* children before parents */
         int v = t->order[k];
         double *G = dp->buf[0], *H = dp->buf[1];

@@ -31,7 +31,7 @@ gsfw_error tree_dp_init(tree_dp *dp, const gsfw_tree *tree, int s, const char *w
                         gsfw_err *err);
 void tree_dp_free(tree_dp *dp);
 /* Weights from z and every F_v. Returns GSFW_DMO_BAD_INPUT when z has NaN/Inf or a
- * square that overflows. */
+ * square that overflows; squares whose sum overflows are scaled by 2^-64 first. */
 int tree_dp_fill(tree_dp *dp, const double *z);
 /* min(size_v, s): the last entry of F_v. */
 int tree_dp_cap(const tree_dp *dp, int v);

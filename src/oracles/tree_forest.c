@@ -3,7 +3,8 @@
  * knapsack (tree_dp.c); the roots are then merged in increasing id order into H[k][j],
  * the best sum over exactly k trees and j nodes. When g >= the number of roots the tree
  * count cannot bind and a single layer (k ignored) is kept. The answer is the largest
- * H[k][j] with k <= g, j <= s, taking the most nodes, then the fewest trees, on ties. */
+ * H[k][j] with k <= g, j <= s, taking the most nodes, then the fewest trees, on ties
+ * (each entry also keeps its number of trees, which breaks ties within the one layer). */
 #include "oracles/dmo_internal.h"
 #include "oracles/tree_dp.h"
 
@@ -16,6 +17,7 @@ typedef struct {
     int g;
     int layers;       /* g + 1 when the tree count binds, else 1 */
     double *H[2];     /* layers * (s + 1) doubles each */
+    int *T[2];        /* the trees used by each entry of H (ties: fewer win) */
     int *rsplit;      /* per root t: layers * (rcap[t] + 1) ints: nodes given to root t */
     size_t *roff;     /* num_roots */
     int *rcap;        /* num_roots: min(nodes of roots 0..t, s) */
@@ -40,29 +42,43 @@ static int forest_select(void *vctx, const double *z, int *support, int *size,
     const int L = c->layers, s = dp->s;
     const size_t W = (size_t)s + 1;
     double *H = c->H[0], *N = c->H[1];
+    int *TH = c->T[0], *TN = c->T[1];
     for (int k = 0; k < L; k++)
-        for (int j = 0; j <= s; j++) H[cell(k, W, j)] = (k == 0 && j == 0) ? 0.0 : -INFINITY;
+        for (int j = 0; j <= s; j++) {
+            H[cell(k, W, j)] = (k == 0 && j == 0) ? 0.0 : -INFINITY;
+            TH[cell(k, W, j)] = 0;
+        }
     int len = 0;
     for (int r = 0; r < t->num_roots; r++) {
         int root = t->roots[r], cr = tree_dp_cap(dp, root), newlen = c->rcap[r];
         int *split = c->rsplit + c->roff[r];
         for (int k = 0; k < L; k++) {
             /* with one layer the count is not tracked: a root stays in its layer */
-            const double *from = L == 1 ? H : k >= 1 ? H + (size_t)(k - 1) * W : NULL;
+            const double *from = NULL;
+            const int *tfrom = NULL;
+            if (L == 1 || k >= 1) {
+                const size_t fk = L == 1 ? 0 : (size_t)(k - 1) * W;
+                from = H + fk;
+                tfrom = TH + fk;
+            }
             for (int j = 0; j <= newlen; j++) {
                 double best = j <= len ? H[cell(k, W, j)] : -INFINITY;
-                int best_a = 0;
+                int best_a = 0, best_t = j <= len ? TH[cell(k, W, j)] : t->num_roots + 1;
                 if (from) {
                     int a_hi = min_int(cr, j);
                     for (int a = j > len ? j - len : 1; a <= a_hi; a++) {
                         double cand = from[j - a] + tree_dp_value(dp, root, a);
-                        if (cand > best) {
+                        /* equal sums: the fewer trees (with one layer the count is not
+                         * the layer's) */
+                        if (cand > best || (cand == best && tfrom[j - a] + 1 < best_t)) {
                             best = cand;
                             best_a = a;
+                            best_t = tfrom[j - a] + 1;
                         }
                     }
                 }
                 N[cell(k, W, j)] = best;
+                TN[cell(k, W, j)] = best_t;
                 split[cell(k, (size_t)newlen + 1, j)] = best_a;
             }
         }
@@ -70,6 +86,9 @@ static int forest_select(void *vctx, const double *z, int *support, int *size,
         double *tmp = H;
         H = N;
         N = tmp;
+        int *ttmp = TH;
+        TH = TN;
+        TN = ttmp;
     }
     int bk = 0, bj = 0;
     double best = -INFINITY;
@@ -124,6 +143,8 @@ static void forest_destroy(gsfw_dmo *dmo)
         tree_dp_free(&c->dp);
         free(c->H[0]);
         free(c->H[1]);
+        free(c->T[0]);
+        free(c->T[1]);
         free(c->rsplit);
         free(c->roff);
         free(c->rcap);
@@ -179,8 +200,10 @@ gsfw_error gsfw_dmo_tree_forest_named(const gsfw_tree *tree, int s, int g, const
         size_t h = (size_t)c->layers * ((size_t)s + 1);
         c->H[0] = gsfw_malloc_array(h, sizeof(double));
         c->H[1] = gsfw_malloc_array(h, sizeof(double));
+        c->T[0] = gsfw_malloc_array(h, sizeof(int));
+        c->T[1] = gsfw_malloc_array(h, sizeof(int));
         c->rsplit = gsfw_malloc_array(total, sizeof(int));
-        ok = c->H[0] && c->H[1] && c->rsplit;
+        ok = c->H[0] && c->H[1] && c->T[0] && c->T[1] && c->rsplit;
     }
     if (!ok) {
         forest_destroy(dmo);

@@ -126,6 +126,11 @@ static void test_npy_blocks(void **state)
     double *block = NULL;
     assert_int_equal(gsfw_mpi_npy_read_rows(path, 0, 1, &block, shape, &err), GSFW_ERR_FORMAT);
     assert_null(block);
+    /* a header whose size in bytes exceeds any file (2^31 - 1 squared float64s) is a
+     * truncated file too, not an overflow */
+    write_npy(path, "<f8", 0, 2147483647, 2147483647, A, sizeof A);
+    assert_int_equal(gsfw_mpi_npy_shape(path, &ndim, shape, &err), GSFW_ERR_FORMAT);
+    assert_non_null(strstr(err.message, "is truncated"));
 }
 
 /* The blocks of a general and a symmetric Matrix Market file, for K = 1..4, put together
