@@ -105,8 +105,14 @@ int cli_load_graph_sized(const char *cmd, const char *grid_spec, const char *edg
 /* --nodes N (text may be NULL: *nodes = 0). Returns CLI_OK or CLI_USAGE. */
 int cli_parse_nodes(const char *cmd, const char *text, int *nodes);
 
-/* "gsfw CMD: warning: message" on stderr; the run goes on. */
+/* "gsfw CMD: warning: message" on stderr, escaped as cli_usage_error's; the run goes on. */
 void cli_warn(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "gsfw CMD: note: message", the same way: something the user may want to know. */
+void cli_note(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

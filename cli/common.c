@@ -53,9 +53,12 @@ size_t cli_escape(const char *in, char *out, size_t cap)
 }
 
 static const char *program = "gsfw";
+/* a message as formatted (room for a path of PATH_MAX and its text), and escaped: each
+ * byte may take four */
+enum { RAW_MESSAGE = 8192, SHOWN_MESSAGE = 4 * RAW_MESSAGE };
 /* the last error printed, for gsfw-mpi, whose other ranks print nowhere: their failure
  * reaches rank 0's summary through it */
-static char last_error[4 * 2048]; /* as long as an escaped message */
+static char last_error[SHOWN_MESSAGE];
 
 void cli_set_program(const char *name)
 {
@@ -77,18 +80,25 @@ void cli_forget_error(void)
     last_error[0] = '\0';
 }
 
-/* Print "gsfw CMD: message" with control bytes and malformed UTF-8 escaped: messages
+/* Print "gsfw CMD: LABELmessage" with control bytes and malformed UTF-8 escaped: messages
  * quote file contents, paths and arguments, and none of them may move the cursor, clear
- * the screen or retitle the terminal. */
+ * the screen or retitle the terminal. shown (cap bytes) receives the escaped message. */
+static void print_escaped(const char *cmd, const char *label, const char *fmt, va_list ap,
+                          char *shown, size_t cap)
+{
+    char raw[RAW_MESSAGE];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    cli_escape(raw, shown, cap);
+    fprintf(stderr, "%s %s: %s%s\n", program, cmd, label, shown);
+}
+
 static void print_message(const char *cmd, const char *fmt, va_list ap)
 {
     /* after SIGINT / SIGTERM a failure is the interruption's doing (a helper such as
      * gnuplot got the signal too): the run reports the interruption instead */
     if (cli_interrupted()) return;
-    char raw[2048], shown[4 * sizeof raw];
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    cli_escape(raw, shown, sizeof shown);
-    fprintf(stderr, "%s %s: %s\n", program, cmd, shown);
+    char shown[SHOWN_MESSAGE];
+    print_escaped(cmd, "", fmt, ap, shown, sizeof shown);
     snprintf(last_error, sizeof last_error, "%s", shown);
 }
 
@@ -366,12 +376,20 @@ int cli_parse_nodes(const char *cmd, const char *text, int *nodes)
 
 void cli_warn(const char *cmd, const char *fmt, ...)
 {
+    char shown[SHOWN_MESSAGE];
     va_list ap;
-    fprintf(stderr, "%s %s: warning: ", program, cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    print_escaped(cmd, "warning: ", fmt, ap, shown, sizeof shown);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+void cli_note(const char *cmd, const char *fmt, ...)
+{
+    char shown[SHOWN_MESSAGE];
+    va_list ap;
+    va_start(ap, fmt);
+    print_escaped(cmd, "note: ", fmt, ap, shown, sizeof shown);
+    va_end(ap);
 }
 
 const char *cli_output_path(const char *path)

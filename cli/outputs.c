@@ -120,12 +120,9 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
             lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
         if (kind[0] == 'o' && st.st_nlink == 1) {
-            char shown[4 * sizeof path];
-            cli_escape(path, shown, sizeof shown);
-            fprintf(stderr, "%s %s: note: '%s' holds the earlier contents of an output "
-                    "that a run (pid %ld) was replacing when it was killed; it is kept: "
-                    "rename it back over that output, or delete it\n", cli_program(), cmd,
-                    shown, pid);
+            cli_note(cmd, "'%s' holds the earlier contents of an output that a run (pid %ld) "
+                     "was replacing when it was killed; it is kept: rename it back over that "
+                     "output, or delete it", path, pid);
             continue;
         }
         unlink(path);
@@ -133,13 +130,10 @@ static long scan_runs(const char *cmd, const char *dir, int clean)
         dead = pid;
     }
     if (dp) closedir(dp);
-    if (removed) {
-        char shown[4 * sizeof path];
-        cli_escape(dir, shown, sizeof shown);
-        fprintf(stderr, "%s %s: note: removed %d unfinished file%s left in '%s' by a run "
-                "that was killed (pid %ld%s)\n", cli_program(), cmd, removed,
-                removed == 1 ? "" : "s", shown, dead, removed > 1 ? " and others" : "");
-    }
+    if (removed)
+        cli_note(cmd, "removed %d unfinished file%s left in '%s' by a run that was killed "
+                 "(pid %ld%s)", removed, removed == 1 ? "" : "s", dir, dead,
+                 removed > 1 ? " and others" : "");
     return live;
 }
 
