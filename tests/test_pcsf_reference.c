@@ -279,6 +279,27 @@ static uint64_t hex64(const json_value *v)
     return strtoull(v->string, NULL, 16);
 }
 
+/* The output (nodes[0..nn), edges[0..ne), sorted here) against want's node and edge
+ * counts and hash (FNV-1a 64 of the sorted node ids, then the sorted edge ids); prints
+ * both when they differ. */
+static void expect_hashed_output(const char *what, int *nodes, int nn, int *edges, int ne,
+                                 const json_value *want)
+{
+    qsort(nodes, (size_t)nn, sizeof *nodes, cmp_int);
+    qsort(edges, (size_t)ne, sizeof *edges, cmp_int);
+    const uint64_t hash = fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, nodes, nn), edges, ne);
+    const int wn = (int)json_get(want, "nodes")->number;
+    const int we = (int)json_get(want, "edges")->number;
+    const uint64_t wh = hex64(json_get(want, "hash"));
+    if (nn != wn || ne != we || hash != wh)
+        fprintf(stderr, "%s: %d nodes, %d edges, hash %016llx; pcst_fast: %d nodes, %d edges, "
+                "hash %016llx\n", what, nn, ne, (unsigned long long)hash, wn, we,
+                (unsigned long long)wh);
+    assert_int_equal(nn, wn);
+    assert_int_equal(ne, we);
+    assert_true(hash == wh);
+}
+
 /* Grids of 4e4..1e5 nodes (scripts/reference/pcsf_fixture_large.py): bench_pcsf's grid
  * (prizes generated again here, as bench_pcsf does) and image grids (prizes in an .npy),
  * unit costs; expected per tolerance: the output's node and edge counts and FNV-1a 64 of
@@ -330,20 +351,9 @@ static void test_reference_large_grids(void **state)
             const json_value *want = &X->items[t];
             int nn, ne;
             grid_case_run(&gc, ws, c, prizes, eps, &nn, &ne);
-            qsort(gc.nodes, (size_t)nn, sizeof *gc.nodes, cmp_int);
-            qsort(gc.edges, (size_t)ne, sizeof *gc.edges, cmp_int);
-            uint64_t hash =
-                fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, gc.nodes, nn), gc.edges, ne);
-            int wn = (int)json_get(want, "nodes")->number;
-            int we = (int)json_get(want, "edges")->number;
-            uint64_t wh = hex64(json_get(want, "hash"));
-            if (nn != wn || ne != we || hash != wh)
-                fprintf(stderr, "%s (tolerance %g): %d nodes, %d edges, hash %016llx; "
-                        "pcst_fast: %d nodes, %d edges, hash %016llx\n", name, eps, nn, ne,
-                        (unsigned long long)hash, wn, we, (unsigned long long)wh);
-            assert_int_equal(nn, wn);
-            assert_int_equal(ne, we);
-            assert_true(hash == wh);
+            char what[320];
+            snprintf(what, sizeof what, "%s (tolerance %g)", name, eps);
+            expect_hashed_output(what, gc.nodes, nn, gc.edges, ne, want);
         }
         differ += strcmp(json_get(&X->items[0], "hash")->string,
                          json_get(&X->items[1], "hash")->string) != 0;
@@ -394,20 +404,7 @@ static void test_reference_network(void **state)
         assert_int_equal(gsfw_pcsf_run(ws, n, m, eu, ev, prizes, costs, -1, 1,
                                        (gsfw_pruning)pruning, on, &nn, oe, &ne, NULL),
                          GSFW_OK);
-        qsort(on, (size_t)nn, sizeof *on, cmp_int);
-        qsort(oe, (size_t)ne, sizeof *oe, cmp_int);
-        const uint64_t hash = fnv1a_ids(fnv1a_ids(0xCBF29CE484222325ULL, on, nn), oe, ne);
-        const json_value *want = json_get(c, "expected");
-        const int wn = (int)json_get(want, "nodes")->number;
-        const int we = (int)json_get(want, "edges")->number;
-        const uint64_t wh = hex64(json_get(want, "hash"));
-        if (nn != wn || ne != we || hash != wh)
-            fprintf(stderr, "%s: %d nodes, %d edges, hash %016llx; pcst_fast: %d nodes, %d "
-                    "edges, hash %016llx\n", name, nn, ne, (unsigned long long)hash, wn, we,
-                    (unsigned long long)wh);
-        assert_int_equal(nn, wn);
-        assert_int_equal(ne, we);
-        assert_true(hash == wh);
+        expect_hashed_output(name, on, nn, oe, ne, json_get(c, "expected"));
         free(eu);
         free(ev);
         free(ends);
