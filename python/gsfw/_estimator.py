@@ -19,7 +19,7 @@ from ._graph import Graph
 from ._gsfw import ShortSupportWarning, UnusedArgumentWarning
 from ._operator import Operator
 from ._oracles import dmo
-from ._registry import default_model, entries, fill_doc, registry_entry
+from ._registry import default_model, entries, fill_doc, fixed
 from ._solve import is_sparse_matrix, reads, solve
 from ._tree import Tree
 
@@ -104,11 +104,7 @@ def pinned_s(model, graph, tree):
     """The s the model fixes (the registry's 's=1' of l1), else None; model None is the
     library's default for what graph and tree provide."""
     name = model if model is not None else default_model(graph is not None, tree is not None)
-    entry = registry_entry("models", name) if isinstance(name, str) else None
-    for word in entry["reads"].split() if entry is not None else ():
-        if word.startswith("s="):
-            return int(word[2:])
-    return None
+    return fixed("models", name, "s") if isinstance(name, str) else None
 
 
 class _GraphSparseModel(BaseEstimator):

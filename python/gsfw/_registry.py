@@ -34,6 +34,17 @@ def reads(kind, name, parameter):
     return entry is not None and parameter in entry["reads"].split()
 
 
+def fixed(kind, name, parameter):
+    """The value the entry of kind called name fixes for the parameter ("s=1" among its
+    reads, as the l1 model's), as an int; None when it fixes none or is unknown."""
+    entry = registry_entry(kind, name)
+    prefix = parameter + "="
+    for word in entry["reads"].split() if entry is not None else ():
+        if word.startswith(prefix):
+            return int(word[len(prefix):])
+    return None
+
+
 def default_model(graph=False, tree=False):
     """The model the library takes when none is named, given what the call provides (the
     library's own rule)."""
